@@ -1,0 +1,10 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from games import views as game_views
+
+urlpatterns = [
+    path("", game_views.home, name="home"),
+    path("accounts/", include("accounts.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,68 @@
+"""The Acey-Deucey rules engine: pure Python, no Django (RULES.md is the specification).
+
+>>> from games.engine import Position, legal_plays
+>>> start = Position.initial("american")
+>>> sorted(format_play(p) for p in legal_plays(start, (6, 3)))
+['in/19 19/16', 'in/22 in/19']
+"""
+
+from .errors import (
+    EngineError,
+    IllegalActionError,
+    IllegalPlayError,
+    InvalidNotationError,
+    InvalidPositionError,
+)
+from .moves import BAR, IN, OFF, Play, Step, legal_plays, named_double_can_hit
+from .notation import format_play, format_steps
+from .position import (
+    AMERICAN,
+    BLACK,
+    COLORS,
+    GREEK,
+    VARIANTS,
+    WHITE,
+    American,
+    Color,
+    Greek,
+    Pair,
+    Position,
+    Variant,
+    absolute_point,
+    opponent,
+    own_point,
+    variant_named,
+)
+
+__all__ = [
+    "AMERICAN",
+    "BAR",
+    "BLACK",
+    "COLORS",
+    "GREEK",
+    "IN",
+    "OFF",
+    "VARIANTS",
+    "WHITE",
+    "American",
+    "Color",
+    "EngineError",
+    "Greek",
+    "IllegalActionError",
+    "IllegalPlayError",
+    "InvalidNotationError",
+    "InvalidPositionError",
+    "Pair",
+    "Play",
+    "Position",
+    "Step",
+    "Variant",
+    "absolute_point",
+    "format_play",
+    "format_steps",
+    "legal_plays",
+    "named_double_can_hit",
+    "opponent",
+    "own_point",
+    "variant_named",
+]

@@ -1,0 +1,42 @@
+import os
+
+import pytest
+
+
+def services_required() -> bool:
+    return os.getenv("ACEY_REQUIRE_SERVICES") == "1"
+
+
+def need_service(name: str, *, available: bool) -> None:
+    """Skip a test whose service is not configured, or fail it when CI demands
+    the services (ACEY_REQUIRE_SERVICES=1) so a misconfigured CI can't go green
+    by skipping."""
+    if available:
+        return
+    message = f"{name} is not configured"
+    if services_required():
+        pytest.fail(f"{message}, but ACEY_REQUIRE_SERVICES=1")
+    pytest.skip(message)
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    url = os.getenv("DATABASE_URL", "")
+    need_service("PostgreSQL (DATABASE_URL=postgres://...)", available=url.startswith("postgres"))
+    return url
+
+
+@pytest.fixture
+def redis_url() -> str:
+    from django.conf import settings
+
+    url = settings.CELERY_BROKER_URL
+    need_service("Redis (CELERY_BROKER_URL=redis://...)", available=url.startswith("redis"))
+    return url
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return django_user_model.objects.create_user(
+        username="alice", email="alice@example.com", password="correct horse battery"
+    )

@@ -1,0 +1,187 @@
+import pytest
+from django.core import mail
+from django.db import connection
+from django.urls import reverse
+
+from aceysite import settings as site_settings
+from aceysite.celery import app as celery_app
+from tests.conftest import need_service
+
+
+@pytest.mark.django_db
+def test_home_page_renders(client):
+    response = client.get(reverse("home"))
+
+    assert response.status_code == 200
+    assert "Acey-Deucey" in response.text
+    assert reverse("signup") in response.text
+
+
+@pytest.mark.django_db
+def test_home_page_serves_htmx_locally(client):
+    response = client.get(reverse("home"))
+
+    assert "/static/js/htmx.min.js" in response.text
+    assert "X-CSRFToken" in response.text
+
+
+@pytest.mark.django_db
+def test_signup_creates_user_and_logs_in(client, django_user_model):
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "bob",
+            "email": "bob@example.com",
+            "password1": "a long enough passphrase",
+            "password2": "a long enough passphrase",
+        },
+    )
+
+    assert response.status_code == 302
+    bob = django_user_model.objects.get(username="bob")
+    assert bob.email == "bob@example.com"
+    assert bob.timezone == "UTC"
+    assert client.session["_auth_user_id"] == str(bob.pk)
+
+
+@pytest.mark.django_db
+def test_signup_requires_email(client, django_user_model):
+    response = client.post(
+        reverse("signup"),
+        {"username": "bob", "password1": "a long passphrase", "password2": "a long passphrase"},
+    )
+
+    assert response.status_code == 200
+    assert not django_user_model.objects.filter(username="bob").exists()
+
+
+@pytest.mark.django_db
+def test_login_and_logout(client, alice):
+    response = client.post(
+        reverse("login"), {"username": "alice", "password": "correct horse battery"}
+    )
+
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(alice.pk)
+    assert "alice" in client.get(reverse("home")).text
+
+    response = client.post(reverse("logout"))
+
+    assert response.status_code == 302
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_login_rejects_wrong_password(client, alice):
+    response = client.post(reverse("login"), {"username": "alice", "password": "nope"})
+
+    assert response.status_code == 200
+    assert "_auth_user_id" not in client.session
+
+
+def test_database_url_parses_postgres_with_persistent_connections():
+    config = site_settings.database_from_url("postgres://acey:pw@127.0.0.1:5432/acey")
+
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert config["NAME"] == "acey"
+    assert config["USER"] == "acey"
+    assert config["HOST"] == "127.0.0.1"
+    assert config["PORT"] == 5432
+    assert config["CONN_MAX_AGE"] == 600
+
+
+def test_database_url_parses_sqlite_without_persistent_connections():
+    config = site_settings.database_from_url("sqlite:////tmp/x.sqlite3")
+
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == "/tmp/x.sqlite3"
+    assert config["CONN_MAX_AGE"] == 0
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("1", True), ("true", True), ("Yes", True), ("0", False), ("", False)]
+)
+def test_envbool(monkeypatch, raw, expected):
+    monkeypatch.setenv("ACEY_FLAG", raw)
+
+    assert site_settings.envbool("ACEY_FLAG", "true") is expected
+
+
+def test_envint_uses_default_when_unset(monkeypatch):
+    monkeypatch.delenv("ACEY_NUMBER", raising=False)
+
+    assert site_settings.envint("ACEY_NUMBER", "7") == 7
+
+
+def test_mailers_default_to_console(monkeypatch):
+    monkeypatch.delenv("SMTP_HOST", raising=False)
+
+    mailers = site_settings.mailers_from_env()
+
+    assert mailers == {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+
+
+def test_mailers_use_smtp_when_host_is_set(monkeypatch):
+    monkeypatch.setenv("SMTP_HOST", "mail.example.com")
+    monkeypatch.setenv("SMTP_PORT", "2525")
+    monkeypatch.setenv("SMTP_USER", "postman")
+    monkeypatch.setenv("SMTP_PASSWORD", "secret")
+    monkeypatch.setenv("SMTP_USE_TLS", "false")
+
+    default = site_settings.mailers_from_env()["default"]
+
+    assert default["BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert default["OPTIONS"]["host"] == "mail.example.com"
+    assert default["OPTIONS"]["port"] == 2525
+    assert default["OPTIONS"]["username"] == "postman"
+    assert default["OPTIONS"]["password"] == "secret"
+    assert default["OPTIONS"]["use_tls"] is False
+
+
+def test_celery_tasks_are_acknowledged_late():
+    assert celery_app.conf.task_acks_late is True
+    assert celery_app.conf.task_reject_on_worker_lost is True
+
+
+def test_email_is_delivered_to_memory_mailer(settings):
+    settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+    mail.outbox = []
+
+    mail.send_mail("Your move", "Bob has moved.", None, ["alice@example.com"])
+
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].subject == "Your move"
+    assert mail.outbox[0].to == ["alice@example.com"]
+    assert mail.outbox[0].from_email == settings.DEFAULT_FROM_EMAIL
+
+
+@pytest.mark.services
+@pytest.mark.django_db
+def test_database_is_postgresql_when_configured(postgres_url):
+    assert connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+
+
+@pytest.mark.services
+def test_redis_broker_answers_ping(redis_url):
+    import redis
+
+    client = redis.Redis.from_url(redis_url, socket_connect_timeout=5)
+
+    assert client.ping() is True
+
+
+def test_missing_service_skips_by_default(monkeypatch):
+    monkeypatch.delenv("ACEY_REQUIRE_SERVICES", raising=False)
+
+    with pytest.raises(pytest.skip.Exception):
+        need_service("Redis", available=False)
+
+
+def test_missing_service_fails_when_services_are_required(monkeypatch):
+    monkeypatch.setenv("ACEY_REQUIRE_SERVICES", "1")
+
+    with pytest.raises(pytest.fail.Exception):
+        need_service("Redis", available=False)
