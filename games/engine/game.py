@@ -123,12 +123,12 @@ class GameState(NamedTuple):
 class Game:
     """One game from the opening roll to the last checker borne off.
 
-    >>> game = Game("american", ScriptedDice([5, 2, 6, 3]))
+    >>> game = Game("american", ScriptedDice([5, 2, 6, 3, 4, 1]))
     >>> game.to_move, game.dice, game.phase
     ('white', (6, 3), <Phase.PLAY: 'play'>)
     >>> event = game.play(game.legal_plays()[0])
-    >>> game.to_move
-    'black'
+    >>> game.to_move, game.dice
+    ('black', (4, 1))
     """
 
     def __init__(
@@ -231,8 +231,11 @@ class Game:
             after = self._named(after, mover, name_blot)
         assert self.dice is not None and self.kind is not None
         event = SegmentPlayed(mover, self.kind, self.dice, chosen.steps, name_blot, after)
+        # Roll the next dice before changing anything, so a failing dice source leaves
+        # the game exactly as it was.
+        state = self._next_state(after, mover)
         self.events.append(event)
-        self._advance(after, mover)
+        self.state = state
         return event
 
     def name_double(self, value: int) -> DoubleNamed:
@@ -260,21 +263,20 @@ class Game:
             self.events.append(opening)
             if opening.winner is not None:
                 break
-        self._roll(self.variant.initial_position(opening.winner))
+        self.state = self._roll(self.variant.initial_position(opening.winner))
 
-    def _roll(self, position: Position) -> None:
+    def _roll(self, position: Position) -> GameState:
         dice = (self.dice_source.roll_die(), self.dice_source.roll_die())
         kind = SegmentKind.ACEY_DEUCEY if sorted(dice) == [1, 2] else SegmentKind.ROLL
-        self.state = GameState(position, Phase.PLAY, dice, kind)
+        return GameState(position, Phase.PLAY, dice, kind)
 
-    def _advance(self, after: Position, mover: Color) -> None:
+    def _next_state(self, after: Position, mover: Color) -> GameState:
         if after.is_game_over:
-            self.state = GameState(after, Phase.FINISHED, None, None)
-        elif after.turn == mover and self.kind is SegmentKind.ACEY_DEUCEY:
-            self.state = GameState(after, Phase.NAME_DOUBLE, None, None)
-        else:
-            # Either the turn passed, or an american named double earned a new roll (R7.5).
-            self._roll(after)
+            return GameState(after, Phase.FINISHED, None, None)
+        if after.turn == mover and self.kind is SegmentKind.ACEY_DEUCEY:
+            return GameState(after, Phase.NAME_DOUBLE, None, None)
+        # Either the turn passed, or an american named double earned a new roll (R7.5).
+        return self._roll(after)
 
     def _choose(self, play: Play | str, plays: list[Play]) -> Play:
         if isinstance(play, str):
