@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from .errors import IllegalActionError
+from .errors import IllegalActionError, IllegalPlayError
 from .position import CHECKERS, WHITE, Color, Pair, Position, opponent
 
 #: Step sources and destinations besides points 1-24, in the mover's numbering.
@@ -390,3 +390,107 @@ def _may_reach(b: list[int], d: int, own: int) -> bool:
         if source == 25 and (b[_MY_BAR] or b[_MY_WAITING]):
             return True  # entering counts as a step from point 25
     return False
+
+
+# -- playing step by step (the clickable board) ---------------------------------------------
+
+
+class PartialPlay(NamedTuple):
+    """Where a player stands while entering a play one checker move at a time."""
+
+    #: the next single moves that can still be completed into a legal play
+    next_steps: tuple[Step, ...]
+    #: the legal play whose position the steps so far reach, if any (more steps may still
+    #: lead to another legal play: both are offered)
+    complete: Play | None
+
+
+def partial_play(
+    position: Position,
+    dice: Sequence[int],
+    steps: Sequence[tuple[int, int]],
+    *,
+    named_double: bool = False,
+) -> PartialPlay:
+    """Follow ``steps`` (``(source, dest)`` in the mover's numbering, one die each) and say
+    which single moves may come next and whether they already make a legal play.
+
+    Raises :class:`IllegalPlayError` if the steps cannot be the start of any legal play.
+    Every order of the dice is tried, so a player may click the moves in any order.
+
+    >>> from games.engine import Position
+    >>> start = Position.initial("american")
+    >>> sorted((s.source, s.dest) for s in partial_play(start, (6, 3), []).next_steps)
+    [(26, 19), (26, 22)]
+    >>> partial_play(start, (6, 3), [(26, 22), (22, 16)]).complete is not None
+    True
+    """
+    plays = legal_plays(position, dice, named_double=named_double)
+    by_key = {play._key: play for play in plays}
+    a, b = _check_dice(dice)
+    board = _mover_board(position)
+    remaining = [a, a, a, a] if a == b else [a, b]
+    # A step may fit more than one die (bearing off with a larger die), so follow every
+    # assignment of dice to the steps so far.
+    states = _follow(board, list(steps), remaining, _outside(board))
+    if not states:
+        shown = " ".join(f"{_point_name(s)}/{_point_name(d)}" for s, d in steps)
+        raise IllegalPlayError(f"{shown} is not a legal way to start playing these dice")
+    nexts: dict[tuple[int, int], Step] = {}
+    complete = None
+    for state, rest, outside in states:
+        # The steps so far may already reach a legal play's position (R5.4) while more
+        # moves could still lead to another one, so report both.
+        complete = complete or by_key.get(tuple(state))
+        for die in set(rest):
+            for source, dest in _single_moves(state, die, outside):
+                hit, out = _apply(state, source, dest, outside)
+                after = list(rest)
+                after.remove(die)
+                if _completes(state, after, out, by_key):
+                    nexts.setdefault((source, dest), Step(source, dest, die, hit))
+                _undo(state, source, dest, hit)
+    if not nexts and complete is None:
+        raise IllegalPlayError("those moves cannot be completed into a legal play")
+    return PartialPlay(tuple(nexts.values()), complete)
+
+
+def _follow(
+    b: list[int], steps: list[tuple[int, int]], remaining: list[int], outside: int
+) -> list[tuple[list[int], list[int], int]]:
+    """Every (board, dice left, outside) reached by playing ``steps`` with some dice."""
+    if not steps:
+        return [(list(b), remaining, outside)]
+    (source, dest), rest_steps = steps[0], steps[1:]
+    reached = []
+    for die in set(remaining):
+        if (source, dest) not in _single_moves(b, die, outside):
+            continue
+        hit, out = _apply(b, source, dest, outside)
+        rest = list(remaining)
+        rest.remove(die)
+        reached += _follow(b, rest_steps, rest, out)
+        _undo(b, source, dest, hit)
+    return reached
+
+
+def _completes(
+    b: list[int], remaining: list[int], outside: int, by_key: dict[tuple[int, ...], Play]
+) -> bool:
+    """Can some order of the remaining dice finish into one of the legal plays?"""
+    if tuple(b) in by_key:
+        return True
+    for die in set(remaining):
+        for source, dest in _single_moves(b, die, outside):
+            hit, out = _apply(b, source, dest, outside)
+            rest = list(remaining)
+            rest.remove(die)
+            found = _completes(b, rest, out, by_key)
+            _undo(b, source, dest, hit)
+            if found:
+                return True
+    return False
+
+
+def _point_name(point: int) -> str:
+    return {BAR: "bar", IN: "in", OFF: "off"}.get(point, str(point))
