@@ -92,9 +92,12 @@ class Match:
         if game.winner is None or len(self.results) == len(self.games):
             return None
         result = GameResult(game.winner, game.points, Ending.BORNE_OFF)
-        self.results.append(result)
-        if not self.is_over:
+        score = self.score.of(game.winner) + game.points
+        if score < self.length:
+            # Open the next game before recording anything, so that a failing dice source
+            # leaves the match as it was.
             self.games.append(Game(self.variant, self.dice_source))
+        self.results.append(result)
         return result
 
     def resign(self, loser: Color) -> GameResult:
@@ -108,6 +111,8 @@ class Match:
     def _forfeit(self, loser: Color, ending: Ending) -> GameResult:
         if self.is_over:
             raise IllegalActionError("the match is already over")
+        if self.game.winner is not None and len(self.results) < len(self.games):
+            raise IllegalActionError("the game is won: record its end before anything else")
         winner = opponent(loser)
         result = GameResult(winner, game_points(self.game.position, winner), ending)
         self.results.append(result)

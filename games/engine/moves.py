@@ -474,6 +474,18 @@ def _follow(
     return reached
 
 
+def position_after_steps(position: Position, steps: Sequence[tuple[int, int]]) -> Position:
+    """The position after single moves ``(source, dest)`` in the mover's numbering, the
+    mover still to move. The moves must come from :func:`partial_play`: only the board is
+    updated here (hits included), no rule is checked."""
+    board = _mover_board(position)
+    outside = _outside(board)
+    for source, dest in steps:
+        _, outside = _apply(board, source, dest, outside)
+    after = _result_position(position, (1, 2), tuple(board), (), named=False)
+    return after._replace(turn=position.turn, named_blot=position.named_blot)
+
+
 def _completes(
     b: list[int], remaining: list[int], outside: int, by_key: dict[tuple[int, ...], Play]
 ) -> bool:

@@ -2,14 +2,37 @@
 
 Points are written from the mover's own side: ``13/7``, ``13/7*`` (a hit), ``bar/22``,
 ``in/22`` (a waiting checker enters, american), ``5/off``; identical steps repeat as
-``6/4(2)``.
+``6/4(2)``. On input a checker's whole path ``24/18/13`` and a combined move ``24/13`` are
+accepted too (see :func:`parse_play`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
-from .moves import BAR, IN, OFF, Play, Step
+from .errors import IllegalPlayError, InvalidNotationError
+
+# The parser replays written moves on the move generator's own board list and asks the
+# generator which single steps are legal, so the two can never disagree on R2, R3 or R6, and
+# a replayed board compares directly with a play's key (see moves.py).
+from .moves import (
+    BAR,
+    IN,
+    OFF,
+    Play,
+    Step,
+    _check_dice,
+    _mover_board,
+    _outside,
+    _single_moves,
+    legal_plays,
+)
+from .moves import _apply as _apply_step
+from .moves import _undo as _undo_step
+from .position import CHECKERS, Position, own_point
 
 
 def format_point(point: int) -> str:
@@ -64,5 +87,506 @@ def format_play(play: Play) -> str:
     return format_steps(play.steps)
 
 
-def parse_play(position, dice, text, *, plays=None):  # placeholder until the parser lands
-    raise NotImplementedError
+# -- reading a player's text ---------------------------------------------------------------
+#
+# parse_play works in three stages:
+#
+# 1. _read_moves turns the text into written moves (source, dest), expanding repeats and
+#    paths. Text that cannot denote a move in any position raises InvalidNotationError.
+# 2. _Replay plays those moves on a copy of the board, trying every way to share the
+#    segment's dice among them (a move may use one die or several, in any order), and
+#    records each complete replay's resulting board, or why the furthest move failed.
+# 3. A resulting board that equals a legal play's key is that play (R5.4: plays are told
+#    apart by the position they reach). Otherwise the failure is explained.
+#
+# Boards are the generator's list from the mover's side (moves.py); its off, bar and
+# waiting counts sit at the indices OFF (0), BAR (25) and IN (26).
+
+_NO_MOVE = frozenset({"", "-", "dance"})
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+_MAX_REPEAT = 4
+_TOKEN = re.compile(r"(?P<path>[^()]*)(?:\((?P<count>[^()]*)\))?")
+_ELEMENT = re.compile(r"(?P<name>[0-9]+|bar|in|off)(?P<hit>\*?)")
+
+
+class _Move(NamedTuple):
+    """One checker carried from ``source`` to ``dest`` as written, by one or more dice.
+
+    ``source`` is a point 1-24, ``BAR`` or ``IN``; ``dest`` a point 1-24 or ``OFF`` (the
+    mover's own numbering, as in :class:`Step`).
+    """
+
+    source: int
+    dest: int
+
+    @property
+    def start(self) -> int:
+        """The point the pips are counted from: checkers entering come from 25."""
+        return 25 if self.source in (BAR, IN) else self.source
+
+    @property
+    def pips(self) -> int:
+        return self.start - self.dest
+
+    def __str__(self) -> str:
+        return f"{format_point(self.source)}/{format_point(self.dest)}"
+
+
+def _read_moves(text: str) -> list[_Move]:
+    """The moves written in ``text``, in the written order, with paths and repeats expanded.
+
+    Raises :class:`InvalidNotationError` for text that cannot denote moves at all.
+    """
+    normal = _normalize(text)
+    if normal in _NO_MOVE:
+        return []
+    moves: list[_Move] = []
+    for token in re.split(r"[\s,]+", normal):
+        if token:
+            moves.extend(_read_token(token))
+    return moves
+
+
+def _normalize(text: str) -> str:
+    """Lower case, with the spaces a player may put inside a move (``13 / 7 (2)``) removed."""
+    text = text.strip().lower()
+    text = re.sub(r"\s*/\s*", "/", text)
+    text = re.sub(r"\s+(?=[*(])", "", text)
+    return re.sub(r"\(\s*([^()]*?)\s*\)", r"(\1)", text)
+
+
+def _read_token(token: str) -> list[_Move]:
+    """The moves of one token: ``13/7``, ``6/4*(2)`` or a path such as ``24/18/13``."""
+    match = _TOKEN.fullmatch(token)
+    if match is None:
+        raise InvalidNotationError(
+            f"cannot read {_quote(token)}: a repeat count goes last, in brackets, as in 6/4(2)"
+        )
+    path, count = match["path"], _read_count(token, match["count"])
+    if "/" not in path:
+        raise InvalidNotationError(
+            f"cannot read {_quote(token)}: write a move as from/to, for example 13/7"
+        )
+    elements = path.split("/")
+    points = [
+        _read_element(token, element, first=i == 0, last=i == len(elements) - 1)
+        for i, element in enumerate(elements)
+    ]
+    moves = [_checked_move(source, dest) for source, dest in itertools.pairwise(points)]
+    return moves * count
+
+
+def _read_count(token: str, count: str | None) -> int:
+    """The repeat count of ``6/4(2)``: 1 when there is none."""
+    if count is None:
+        return 1
+    if not (count.isascii() and count.isdigit()) or len(count) > 1:
+        raise InvalidNotationError(
+            f"cannot read {_quote(token)}: a repeat count is a number from 1 to 4, as in 6/4(2)"
+        )
+    if not 1 <= int(count) <= _MAX_REPEAT:
+        raise InvalidNotationError(
+            f"{_quote(token)}: a move can be repeated 1 to 4 times, not {count}"
+        )
+    return int(count)
+
+
+def _read_element(token: str, element: str, *, first: bool, last: bool) -> int:
+    """One point of a move: 1-24, or ``bar``/``in`` to start it, or ``off`` to end it."""
+    match = _ELEMENT.fullmatch(element)
+    if match is None:
+        if not element:
+            raise InvalidNotationError(
+                f"cannot read {_quote(token)}: a move needs a point on each side of '/'"
+            )
+        raise InvalidNotationError(
+            f"cannot read {_quote(element)} in {_quote(token)}: a point is a number from 1"
+            " to 24, or bar, in or off"
+        )
+    name = match["name"]
+    if match["hit"] and first:
+        raise InvalidNotationError(
+            f"{_quote(token)}: a '*' marks a hit, after the point landed on, as in 13/7*"
+        )
+    if name in ("bar", "in"):
+        if not first:
+            raise InvalidNotationError(
+                f"{_quote(token)}: {name} can only start a move, as in {name}/22"
+            )
+        return BAR if name == "bar" else IN
+    if name == "off":
+        if not last:
+            raise InvalidNotationError(f"{_quote(token)}: off can only end a move, as in 5/off")
+        return OFF
+    # Length first: int() of thousands of digits is slow (and refused by Python).
+    if len(name) > 2 or not 1 <= int(name) <= 24:
+        point = f"{name}-point" if len(name) <= 3 else "such point"
+        raise InvalidNotationError(
+            f"there is no {point}: points run from 1 to 24 (use bar, in or off for the rest)"
+        )
+    return int(name)
+
+
+def _checked_move(source: int, dest: int) -> _Move:
+    """A written move, refused when it could never be played (backwards, bar/off)."""
+    move = _Move(source, dest)
+    if source in (BAR, IN) and dest == OFF:
+        raise InvalidNotationError(f"{move}: a checker cannot enter and bear off in one move")
+    if move.pips == 0:
+        raise InvalidNotationError(f"{move} does not move the checker")
+    if move.pips < 0:
+        raise InvalidNotationError(
+            f"{move} moves backwards: points are numbered from your own side, and you move"
+            " from 24 down to 1"
+        )
+    return move
+
+
+def _quote(text: str, limit: int = 20) -> str:
+    """``text`` in quotes for a message, shortened so a huge input cannot flood it."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+# -- replaying the moves -------------------------------------------------------------------
+
+
+class _Outcome(NamedTuple):
+    """One complete replay: the board reached and the dice used, in the order played."""
+
+    key: tuple[int, ...]
+    dice: tuple[int, ...]
+
+
+class _Failure(NamedTuple):
+    """Why the move at ``index`` (of the replayed order) could not be played."""
+
+    index: int
+    message: str
+
+
+class _Reason(NamedTuple):
+    """Why one die could not carry a checker on; ``blocked`` names a blocked point."""
+
+    message: str
+    blocked: int | None = None
+
+
+class _Replay:
+    """Every way of playing written moves, in one order, with the segment's dice.
+
+    The board list is changed in place while searching and restored on the way back, so one
+    replay costs no copies. ``outcomes`` holds every complete replay; ``failure`` the failure
+    of the furthest move any replay reached (the most telling one to report).
+    """
+
+    def __init__(self, position: Position, pool: tuple[int, ...], label: str) -> None:
+        self.board = _mover_board(position)
+        self.pool = pool
+        self.label = label
+        self.outcomes: list[_Outcome] = []
+        self.failure: _Failure | None = None
+
+    def run(self, moves: Sequence[_Move]) -> _Replay:
+        self._search(moves, 0, self.pool, (), _outside(self.board))
+        return self
+
+    def _search(
+        self,
+        moves: Sequence[_Move],
+        index: int,
+        remaining: tuple[int, ...],
+        used: tuple[int, ...],
+        outside: int,
+    ) -> None:
+        if index == len(moves):
+            self.outcomes.append(_Outcome(tuple(self.board), used))
+            return
+        move = moves[index]
+        problem = self._source_problem(move)
+        chains = _chains(move, remaining)
+        if problem is None and not chains:
+            problem = self._distance_problem(move, remaining, used)
+        if problem is not None:
+            self._fail(index, problem)
+            return
+        reasons: list[_Reason] = []
+        for chain in chains:
+            applied, after, reason = self._play_chain(move, chain, outside)
+            if reason is None:
+                self._search(moves, index + 1, _without(remaining, chain), used + chain, after)
+            else:
+                reasons.append(reason)
+            for source, dest, hit in reversed(applied):
+                _undo_step(self.board, source, dest, hit)
+        if len(reasons) == len(chains):
+            self._fail(index, f"{move}: {_combine(reasons)}")
+
+    def _fail(self, index: int, message: str) -> None:
+        if self.failure is None or index > self.failure.index:
+            self.failure = _Failure(index, message)
+
+    def _source_problem(self, move: _Move) -> str | None:
+        """Is there a checker to move, and may it move now (R3 bar first)?"""
+        b = self.board
+        if move.source == BAR and not b[BAR]:
+            hint = " (write in/.. to enter a waiting checker)" if b[IN] else ""
+            return f"{move}: you have no checker on the bar{hint}"
+        if move.source == IN and not b[IN]:
+            hint = " (write bar/.. to enter from the bar)" if b[BAR] else ""
+            return f"{move}: you have no checker waiting to enter{hint}"
+        if move.source not in (BAR, IN) and b[move.source] <= 0:
+            return f"{move}: you have no checker on your {move.source}-point"
+        if b[BAR] and move.source != BAR:
+            return f"{move}: {_bar_first(b[BAR])}"
+        return None
+
+    def _distance_problem(
+        self, move: _Move, remaining: tuple[int, ...], used: tuple[int, ...]
+    ) -> str:
+        """No die, and no sum of dice, left over carries the checker there."""
+        pips = f"{move.pips} pip{'s' if move.pips != 1 else ''}"
+        verb = "needs" if move.dest == OFF else "moves"
+        if not used:
+            have = f"you rolled {self.label}"
+        elif not remaining:
+            have = f"no dice of {self.label} are left"
+        else:
+            verb_left = "is" if len(remaining) == 1 else "are"
+            have = f"only {_dice_words(remaining)} of {self.label} {verb_left} left"
+        return f"{move} {verb} {pips}, but {have}"
+
+    def _play_chain(
+        self, move: _Move, chain: tuple[int, ...], outside: int
+    ) -> tuple[list[tuple[int, int, bool]], int, _Reason | None]:
+        """Carry the checker die by die; each step must be one the generator would make."""
+        applied: list[tuple[int, int, bool]] = []
+        source, point = move.source, move.start
+        for die in chain:
+            point -= die
+            dest = OFF if point <= 0 else point
+            if (source, dest) not in _single_moves(self.board, die, outside):
+                return applied, outside, self._why_not(source, dest, die, outside)
+            hit, outside = _apply_step(self.board, source, dest, outside)
+            applied.append((source, dest, hit))
+            source = dest
+        return applied, outside, None
+
+    def _why_not(self, source: int, dest: int, die: int, outside: int) -> _Reason:
+        """Why a single step, known to be illegal, is illegal (R2, R3, R6)."""
+        b = self.board
+        if b[BAR] and source != BAR:
+            # Only reached after the first die: a combined move entered one of several bar
+            # checkers and tried to carry it on (R3).
+            others = "your other checker" if b[BAR] == 1 else f"your other {b[BAR]} checkers"
+            return _Reason(f"you must enter {others} from the bar before moving on")
+        if dest != OFF and b[dest] < -1:
+            return _Reason("", blocked=dest)
+        if dest == OFF and outside:
+            checkers = "a checker" if outside == 1 else f"{outside} checkers"
+            return _Reason(
+                f"you still have {checkers} outside your home board (on points 7-24, on the"
+                " bar or waiting), so you cannot bear off yet"
+            )
+        if dest == OFF and die > source:
+            higher = next((p for p in range(6, source, -1) if b[p] > 0), None)
+            if higher is not None:
+                return _Reason(
+                    f"you must bear off from a higher point first (you have a checker on your"
+                    f" {higher}-point): a die larger than the point bears off only the highest"
+                    " checker"
+                )
+        return _Reason("that move is not legal here")
+
+
+def _chains(move: _Move, remaining: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every order of the remaining dice that carries the checker exactly to its destination,
+    or (bearing off) past the edge with the last die only. Single dice come first."""
+    found: dict[tuple[int, ...], None] = {}
+    for size in range(1, len(remaining) + 1):
+        for chain in itertools.permutations(remaining, size):
+            if _fits(move, chain):
+                found[chain] = None
+    return list(found)
+
+
+def _fits(move: _Move, chain: tuple[int, ...]) -> bool:
+    point = move.start
+    for die in chain[:-1]:
+        point -= die
+        if point < 1:
+            return False  # off the board before the last die: that is another move
+    point -= chain[-1]
+    return point <= 0 if move.dest == OFF else point == move.dest
+
+
+def _without(dice: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:
+    rest = list(dice)
+    for die in used:
+        rest.remove(die)
+    return tuple(rest)
+
+
+def _combine(reasons: list[_Reason]) -> str:
+    """One sentence for the ways a combined move failed (each order of its dice)."""
+    blocked = sorted({r.blocked for r in reasons if r.blocked is not None}, reverse=True)
+    parts: list[str] = []
+    if blocked:
+        names = " and ".join(f"{point}-point" for point in blocked)
+        verb = "is" if len(blocked) == 1 else "are"
+        parts.append(f"your {names} {verb} blocked (2 or more opposing checkers)")
+    for reason in reasons:
+        if reason.blocked is None and reason.message not in parts:
+            parts.append(reason.message)
+    return "; ".join(parts)
+
+
+def _bar_first(on_bar: int) -> str:
+    checkers = "checker" if on_bar == 1 else "checkers"
+    return f"you must enter your {checkers} from the bar first"
+
+
+def _dice_words(dice: tuple[int, ...]) -> str:
+    if len(dice) == 1:
+        return f"a {dice[0]}"
+    if len(set(dice)) == 1:
+        return f"{_NUMBER_WORDS[len(dice)]} {dice[0]}s"
+    return " and ".join(map(str, dice))
+
+
+# -- the parser ----------------------------------------------------------------------------
+
+
+def parse_play(
+    position: Position,
+    dice: Sequence[int],
+    text: str,
+    *,
+    plays: list[Play] | None = None,
+    named_double: bool = False,
+) -> Play:
+    """The legal play that a player's ``text`` denotes, for one dice segment.
+
+    ``text`` uses the mover's own point numbers (RULES.md "Move notation"): steps such as
+    ``13/7``, ``13/7*``, ``bar/22``, ``in/22`` and ``5/off``, repeats ``6/4(2)``, a checker's
+    path ``24/18/13``, or a combined move ``24/13`` when it is unambiguous; spaces or commas
+    separate moves, case does not matter, and ``*`` is optional (a hit is a fact of the
+    position). The empty string, ``-`` or ``dance`` means no move. Moves may be written in
+    any order.
+
+    ``plays`` are the segment's legal plays if the caller already has them; otherwise they
+    are generated (``named_double`` as for :func:`legal_plays`). The answer is one of them.
+
+    Raises :class:`InvalidNotationError` when the text cannot be read, and
+    :class:`IllegalPlayError` with the reason when it denotes no legal play, or more than one.
+
+    >>> from games.engine import Position
+    >>> start = Position.initial("american")
+    >>> format_play(parse_play(start, (6, 3), "in/16"))
+    'in/19 19/16'
+    >>> parse_play(start, (6, 3), "in/22 22/19")
+    Traceback (most recent call last):
+    ...
+    games.engine.errors.IllegalPlayError: 22/19 moves 3 pips, but only a 6 of 6-3 is left
+    """
+    pair = _check_dice(dice)
+    if plays is None:
+        plays = legal_plays(position, pair, named_double=named_double)
+    if not plays:
+        raise IllegalPlayError("there is nothing to play now")
+    moves = _read_moves(text)
+    pool = (pair[0],) * 4 if pair[0] == pair[1] else tuple(sorted(pair, reverse=True))
+    label = _label(pair)
+    if len(moves) > len(pool):
+        roll = "named" if named_double else "rolled"
+        raise IllegalPlayError(f"you {roll} {label}: that is only {_NUMBER_WORDS[len(pool)]} moves")
+    by_key = {play._key: play for play in plays}
+    replays: list[_Replay] = []
+    # The written order first. Moves are a multiset, though, and a sorted or hand-written
+    # order is not always playable as written, so other orders are tried before giving up.
+    for order in dict.fromkeys(itertools.permutations(moves)):
+        replay = _Replay(position, pool, label).run(order)
+        found = list({o.key: by_key[o.key] for o in replay.outcomes if o.key in by_key}.values())
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise _ambiguous(text, label, found)
+        replays.append(replay)
+    raise IllegalPlayError(_explain(position, pair, plays, replays, named_double, bool(moves)))
+
+
+def _label(dice: tuple[int, int]) -> str:
+    """The roll as players write it: higher die first (``6-3``), but the acey-deucey ``1-2``."""
+    high, low = sorted(dice, reverse=True)
+    return "1-2" if (high, low) == (2, 1) else f"{high}-{low}"
+
+
+def _ambiguous(text: str, label: str, found: list[Play]) -> IllegalPlayError:
+    options = sorted(format_play(play) for play in found)
+    return IllegalPlayError(
+        f"{_quote(text.strip(), 40)} is ambiguous with {label}: it could mean"
+        f" {' or '.join(options)}; write the checker's path step by step, for example"
+        f" {options[0]}"
+    )
+
+
+def _explain(
+    position: Position,
+    dice: tuple[int, int],
+    plays: list[Play],
+    replays: list[_Replay],
+    named_double: bool,
+    wrote_moves: bool,
+) -> str:
+    """Why no replay reached a legal play.
+
+    When some order of the moves could be played through, the play as a whole breaks a
+    rule (R5, R8) and that is the most useful thing to say; otherwise the written order's
+    furthest failing move is reported.
+    """
+    complete = [o for replay in replays for o in replay.outcomes]
+    if complete:
+        message = _why_illegal(position, dice, plays, complete, named_double)
+    else:
+        failure = replays[0].failure
+        message = failure.message if failure is not None else "that play is not legal"
+    if wrote_moves and all(play.is_dance for play in plays):
+        message += f"; no move is possible with {_label(dice)}, so submit no move (a dance)"
+    return message
+
+
+def _why_illegal(
+    position: Position,
+    dice: tuple[int, int],
+    plays: list[Play],
+    outcomes: list[_Outcome],
+    named_double: bool,
+) -> str:
+    """Why a play whose every step is legal is still not a legal play (R5, R8)."""
+    high, low = sorted(dice, reverse=True)
+    label = _label(dice)
+    full = 4 if high == low else 2
+
+    def dice_used(steps: int, off: int) -> int:
+        return full if off == CHECKERS else steps  # R5.5: winning uses every die
+
+    # The reading that uses the most dice is the one closest to what the player meant.
+    outcome = max(outcomes, key=lambda o: dice_used(len(o.dice), o.key[OFF]))
+    used = dice_used(len(outcome.dice), outcome.key[OFF])
+    most = max(full if p.wins else len(p.steps) for p in plays)
+    if used < most:
+        if not outcome.dice:
+            return f"you can move with {label}, so you cannot pass"
+        if high == low:
+            return f"you must play as many of the four {high}s as you can ({most})"
+        return f"you must use both dice: {label} can be played in full"
+    higher_playable = any(p.steps and p.steps[0].die == high for p in plays)
+    if high != low and most == 1 and outcome.dice != (high,) and higher_playable:
+        return f"you must play the higher die ({high}) when only one die can be played"
+    target = position.obligation
+    if target is not None:
+        free = legal_plays(position._replace(named_blot=None), dice, named_double=named_double)
+        if outcome.key in {play._key for play in free}:
+            point = own_point(position.turn, target)
+            later = " or leave a double that can hit it" if {high, low} == {1, 2} else ""
+            return f"you must hit the named blot on your {point}-point{later} (R8)"
+    return f"that play is not legal with {label}"
