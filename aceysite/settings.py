@@ -58,6 +58,8 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 SITE_NAME = os.getenv("SITE_NAME", "Acey-Deucey by post")
+# Absolute links in emails are built from this.
+SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -139,6 +141,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TIMEZONE = TIME_ZONE
+# Deadlines live in the database and are found by these sweeps, never as long countdowns.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "games.tasks.task_sweep_deadlines", "schedule": 60.0},
+    "resend-unsent-email": {"task": "games.tasks.task_resend_unsent", "schedule": 120.0},
+    "daily-digest": {"task": "games.tasks.task_daily_digest", "schedule": 24 * 3600.0},
+}
 
 MAILERS = mailers_from_env()
 DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "Acey-Deucey <noreply@localhost>")

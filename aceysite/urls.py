@@ -6,5 +6,6 @@ from games import views as game_views
 urlpatterns = [
     path("", game_views.home, name="home"),
     path("accounts/", include("accounts.urls")),
+    path("", include("games.urls")),
     path("admin/", admin.site.urls),
 ]

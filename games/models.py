@@ -1,2 +1,323 @@
-"""Matches and their moves. Models arrive with the match service; the rules
-themselves live in games.engine, which knows nothing of Django."""
+"""Matches, their stored segments, and challenges.
+
+A match keeps the state needed to go on (position, phase, dice) in its own row, so a turn
+is one locked row read, not a replay; every segment is also stored, so the whole history
+can be replayed and exported (``games.engine.record``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+class Variant(models.TextChoices):
+    AMERICAN = "american", "American (US Navy)"
+    GREEK = "greek", "Greek"
+
+
+MATCH_LENGTHS = (1, 3, 5, 7, 11, 15, 25)
+DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class ChallengeQuerySet(models.QuerySet["Challenge"]):
+    def open_in_lobby(self) -> ChallengeQuerySet:
+        """Open challenges anyone may accept (not addressed to someone, not private)."""
+        return self.filter(status=Challenge.Status.OPEN, opponent=None, private=False)
+
+    def addressed_to(self, user: User) -> ChallengeQuerySet:
+        return self.filter(status=Challenge.Status.OPEN, opponent=user)
+
+    def issued_by(self, user: User) -> ChallengeQuerySet:
+        return self.filter(status=Challenge.Status.OPEN, challenger=user)
+
+
+class Challenge(models.Model):
+    """An offer to play a match: to one user, to the lobby, or by a private invite link."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        CANCELLED = "cancelled"
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+        null=True,
+        blank=True,
+    )
+    private = models.BooleanField(default=False, help_text="Only reachable by its invite link")
+    invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    variant = models.CharField(max_length=10, choices=Variant.choices, default=Variant.AMERICAN)
+    points = models.PositiveSmallIntegerField(
+        default=1, choices=[(n, f"{n} point{'s' if n > 1 else ''}") for n in MATCH_LENGTHS]
+    )
+    days_per_move = models.PositiveSmallIntegerField(
+        default=2, choices=[(n, f"{n} day{'s' if n > 1 else ''}") for n in DAYS_PER_MOVE]
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    match = models.OneToOneField(
+        "Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ChallengeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} challenges {self.opponent or 'anyone'} ({self.describe()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("challenge", args=[self.pk])
+
+    def describe(self) -> str:
+        return (
+            f"{self.get_variant_display()}, {self.get_points_display()}, "
+            f"{self.get_days_per_move_display()} per move"
+        )
+
+    def invite_path(self) -> str:
+        return reverse("invite", args=[self.invite_token])
+
+
+class MatchQuerySet(models.QuerySet["Match"]):
+    def involving(self, user: User) -> MatchQuerySet:
+        return self.filter(Q(white=user) | Q(black=user))
+
+    def active(self) -> MatchQuerySet:
+        return self.filter(status=Match.Status.ACTIVE)
+
+    def finished(self) -> MatchQuerySet:
+        return self.filter(status=Match.Status.FINISHED)
+
+    def awaiting(self, user: User) -> MatchQuerySet:
+        """Active matches where it is ``user``'s turn, most urgent first."""
+        return self.active().filter(to_move=user).order_by("deadline")
+
+    def waiting_for_opponent(self, user: User) -> MatchQuerySet:
+        return self.active().involving(user).exclude(to_move=user).order_by("deadline")
+
+    def overdue(self, now=None) -> MatchQuerySet:
+        return self.active().filter(deadline__lt=now or timezone.now())
+
+    def due_for_reminder(self, now=None) -> MatchQuerySet:
+        return self.active().filter(remind_at__lte=now or timezone.now())
+
+
+class Match(models.Model):
+    """A match between two players, to ``points`` points, and where it stands now."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        FINISHED = "finished"
+
+    class Ending(models.TextChoices):
+        BORNE_OFF = "borne_off", "borne off"
+        RESIGNATION = "resignation"
+        TIMEOUT = "timeout"
+
+    variant = models.CharField(max_length=10, choices=Variant.choices)
+    points = models.PositiveSmallIntegerField(help_text="The match is played to this many points")
+    days_per_move = models.PositiveSmallIntegerField(default=2)
+    white = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_white"
+    )
+    black = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_black"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    score_white = models.PositiveSmallIntegerField(default=0)
+    score_black = models.PositiveSmallIntegerField(default=0)
+    winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="matches_won",
+        null=True,
+        blank=True,
+    )
+    ending = models.CharField(max_length=12, choices=Ending.choices, blank=True)
+
+    # Where the current game stands: enough to go on without replaying the history.
+    game_number = models.PositiveSmallIntegerField(default=1)
+    segment_count = models.PositiveIntegerField(
+        default=0, help_text="Stored segments; a submission must name this number"
+    )
+    position = models.JSONField(help_text="RULES.md position format")
+    phase = models.CharField(max_length=12, default="play")  # games.engine.game.Phase
+    dice = models.JSONField(null=True, blank=True)
+    segment_kind = models.CharField(max_length=12, blank=True)
+    to_move = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    deadline = models.DateTimeField(null=True, blank=True)
+    remind_at = models.DateTimeField(
+        null=True, blank=True, help_text="When to send the 80% reminder; cleared once sent"
+    )
+
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = MatchQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(fields=["status", "deadline"]),
+            models.Index(fields=["remind_at"]),
+            models.Index(fields=["to_move", "status"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(white=models.F("black")), name="match_players_differ"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.white} v {self.black}, {self.points}-point {self.variant}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("match", args=[self.pk])
+
+    def color_of(self, user: User) -> str | None:
+        """``"white"``, ``"black"`` or ``None`` for someone not playing."""
+        if user.pk == self.white_id:
+            return "white"
+        if user.pk == self.black_id:
+            return "black"
+        return None
+
+    def player(self, color: str) -> User:
+        return self.white if color == "white" else self.black
+
+    def opponent_of(self, user: User) -> User:
+        return self.black if user.pk == self.white_id else self.white
+
+    def is_player(self, user: User) -> bool:
+        return user.is_authenticated and user.pk in (self.white_id, self.black_id)
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def score(self) -> dict[str, int]:
+        return {"white": self.score_white, "black": self.score_black}
+
+
+class Segment(models.Model):
+    """One stored step of a match: an opening roll, a played segment or a named double."""
+
+    class Kind(models.TextChoices):
+        OPENING = "opening", "opening roll"
+        ROLL = "roll"
+        ACEY_DEUCEY = "acey_deucey", "acey-deucey"
+        DOUBLE = "double", "named double"
+        NAMED_DOUBLE = "named_double", "named double played"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="segments")
+    number = models.PositiveIntegerField(help_text="1, 2, ... within the match")
+    game_number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    player = models.CharField(max_length=5, blank=True)  # "white" / "black"; blank: opening
+    dice = models.JSONField(help_text="[a, b]; opening: [white die, black die]; double: [d, d]")
+    play = models.CharField(max_length=120, blank=True, help_text="Canonical notation")
+    named_blot = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Greek (R8): the mover's own point named at turn end"
+    )
+    position = models.JSONField(help_text="The position after this segment")
+    automatic = models.BooleanField(default=False, help_text="Forced, played by the server")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            # One segment per number: a duplicate or racing submission cannot be stored twice.
+            models.UniqueConstraint(fields=["match", "number"], name="segment_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.kind} {self.dice} {self.play}"
+
+
+class GameResult(models.Model):
+    """How one game of a match ended."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="game_results")
+    game_number = models.PositiveSmallIntegerField()
+    winner = models.CharField(max_length=5)  # "white" / "black"
+    points = models.PositiveSmallIntegerField()
+    ending = models.CharField(max_length=12, choices=Match.Ending.choices)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "game_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "game_number"], name="game_result_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_number}: {self.winner} wins {self.points} ({self.ending})"
+
+
+class Notification(models.Model):
+    """An email to send, stored in the same transaction as the event that caused it.
+
+    The outbox makes sending safe to retry: a task claims the row atomically before
+    sending and marks it sent afterwards, and ``key`` keeps one event from queueing the
+    same email twice.
+    """
+
+    class Kind(models.TextChoices):
+        TURN = "turn", "your turn"
+        REMINDER = "reminder", "deadline reminder"
+        CHALLENGE = "challenge", "challenge received"
+        ACCEPTED = "accepted", "challenge accepted"
+        FINISHED = "finished", "match finished"
+        DIGEST = "digest", "daily digest"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    key = models.CharField(max_length=120, unique=True, help_text="One email per event")
+    subject = models.CharField(max_length=200)
+    body = models.TextField()
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["sent_at", "claimed_until"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user}: {self.subject}"

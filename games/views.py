@@ -1,8 +1,325 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+"""Web pages: home, dashboard, lobby, challenges and the match page with HTMX turns.
+
+Views are short: an access helper fetches the object or raises 404/403, a service does the
+work, and HTMX requests get a named partial of the same page template.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.engine import EngineError
+
+from . import services
+from .board import board_context, parse_steps
+from .forms import ChallengeForm, TurnForm
+from .models import Challenge, Match
+from .notifications import user_from_unsubscribe_token
+from .records import match_record_json, match_record_text
+from .services import TurnError
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("dashboard")
     return render(request, "home.html")
+
+
+# -- dashboard and lobby ----------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """The player's matches: their turn first (by deadline), then waiting, then finished."""
+    user = request.user
+    related = ("white", "black", "to_move")
+    context = {
+        "my_turn": Match.objects.awaiting(user).select_related(*related),
+        "waiting": Match.objects.waiting_for_opponent(user).select_related(*related),
+        "finished": Match.objects.finished()
+        .involving(user)
+        .select_related(*related, "winner")
+        .order_by("-finished_at")[:10],
+        "received": Challenge.objects.addressed_to(user).select_related("challenger"),
+        "sent": Challenge.objects.issued_by(user).select_related("opponent"),
+    }
+    return render(request, "games/dashboard.html", context)
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Open challenges anyone may accept, and a form to post one."""
+    challenges = Challenge.objects.open_in_lobby().select_related("challenger")
+    form = ChallengeForm(user=request.user) if request.user.is_authenticated else None
+    return render(request, "games/lobby.html", {"challenges": challenges, "form": form})
+
+
+# -- challenges ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def challenge_new(request: HttpRequest) -> HttpResponse:
+    initial = {"opponent": request.GET.get("opponent", "")}
+    form = ChallengeForm(request.POST or None, user=request.user, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            challenge = services.create_challenge(request.user, **form.service_kwargs())
+        except TurnError as error:
+            form.add_error(None, str(error))
+        else:
+            if challenge.private:
+                messages.success(request, "Send the invite link to your friend.")
+            else:
+                messages.success(request, "Challenge sent.")
+            return redirect(challenge)
+    return render(request, "games/challenge_new.html", {"form": form})
+
+
+def _get_challenge_for_user(request: HttpRequest, challenge_id: int) -> Challenge:
+    """The challenge if this user may see it: its challenger, its opponent, or anyone for
+    a lobby challenge; a private invite is reached through its link instead."""
+    challenge = get_object_or_404(
+        Challenge.objects.select_related("challenger", "opponent", "match"), pk=challenge_id
+    )
+    user = request.user
+    if user.pk in (challenge.challenger_id, challenge.opponent_id):
+        return challenge
+    if challenge.opponent_id is None and not challenge.private:
+        return challenge
+    raise PermissionDenied("this challenge is not yours")
+
+
+@login_required
+@require_GET
+def challenge_detail(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    challenge = _get_challenge_for_user(request, challenge_id)
+    invite_url = request.build_absolute_uri(challenge.invite_path())
+    return render(
+        request, "games/challenge.html", {"challenge": challenge, "invite_url": invite_url}
+    )
+
+
+@require_GET
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """A private invite link: shows the challenge and lets the friend accept it."""
+    challenge = get_object_or_404(
+        Challenge.objects.select_related("challenger"), invite_token=token
+    )
+    return render(request, "games/challenge.html", {"challenge": challenge, "via_invite": True})
+
+
+@login_required
+@require_POST
+def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    challenge = get_object_or_404(Challenge, pk=challenge_id)
+    token = request.POST.get("token", "")
+    if challenge.private and token != challenge.invite_token:
+        raise PermissionDenied("a private challenge is accepted through its invite link")
+    try:
+        match = services.accept_challenge(challenge.pk, user=request.user)
+    except TurnError as error:
+        messages.error(request, str(error))
+        return redirect("dashboard")
+    return redirect(match)
+
+
+@login_required
+@require_POST
+def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _close(request, challenge_id, services.decline_challenge, "Challenge declined.")
+
+
+@login_required
+@require_POST
+def challenge_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _close(request, challenge_id, services.cancel_challenge, "Challenge cancelled.")
+
+
+def _close(request: HttpRequest, challenge_id: int, close, done: str) -> HttpResponse:
+    get_object_or_404(Challenge, pk=challenge_id)
+    try:
+        close(challenge_id, user=request.user)
+    except services.NotAllowed as error:
+        raise PermissionDenied(str(error)) from None
+    except TurnError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done)
+    return redirect("dashboard")
+
+
+# -- the match page ---------------------------------------------------------------------------
+
+
+def _get_match(match_id: int) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related("white", "black", "to_move", "winner"), pk=match_id
+    )
+
+
+def _get_match_for_player(request: HttpRequest, match_id: int) -> Match:
+    match = _get_match(match_id)
+    if not match.is_player(request.user):
+        raise PermissionDenied("you are not playing in this match")
+    return match
+
+
+def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
+    steps = extra.pop("steps", [])
+    selected = extra.pop("selected", None)
+    board = board_context(
+        match, viewer=request.user, steps=steps, selected=selected, replay=extra.get("replay")
+    )
+    context = {
+        "match": match,
+        "board": board,
+        "turn_form": TurnForm(initial={"segment": match.segment_count}),
+        "history": match.segments.all(),
+        **extra,
+    }
+    return context
+
+
+@require_GET
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The board, the controls for the player to move, the history. Public to watch."""
+    match = _get_match(match_id)
+    replay = request.GET.get("replay")
+    replay_number = int(replay) if replay and replay.isdigit() else None
+    context = _match_context(request, match, replay=replay_number)
+    if request.htmx:
+        return render(request, "games/match.html#live", context)
+    return render(request, "games/match.html", context)
+
+
+@login_required
+@require_POST
+def match_click(request: HttpRequest, match_id: int) -> HttpResponse:
+    """One click on the board: validate the partial play so far and redraw the board.
+
+    Nothing is stored: the steps travel in the form until the player submits them.
+    """
+    match = _get_match_for_player(request, match_id)
+    select = request.POST.get("select", "")
+    try:
+        steps = parse_steps(request.POST.get("steps", ""))
+        selected = int(select) if select.isdigit() else None
+        context = _match_context(request, match, steps=steps, selected=selected)
+    except (ValueError, EngineError) as error:
+        context = _match_context(request, match, error=str(error))
+    return render(request, "games/match.html#live", context)
+
+
+@login_required
+@require_POST
+def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Submit the current segment: a play (clicked steps or notation) or a named double."""
+    match = _get_match_for_player(request, match_id)
+    form = TurnForm(request.POST)
+    status = 200
+    error = None
+    if not form.is_valid():
+        error = form.error_text()
+        status = 400
+    else:
+        try:
+            match = services.submit_segment(match.pk, user=request.user, action=form.action())
+        except TurnError as failure:
+            error, status = str(failure), failure.status
+        match = _get_match(match.pk)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect(match)
+    context = _match_context(request, match, error=error)
+    # HTMX swaps error responses too (see base.html), so the reason is shown in place.
+    return render(request, "games/match.html#live", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Resign the whole match, after a confirmation page."""
+    match = _get_match_for_player(request, match_id)
+    if request.method == "POST":
+        try:
+            services.resign(match.pk, user=request.user)
+        except TurnError as error:
+            messages.error(request, str(error))
+        else:
+            messages.info(request, "You resigned the match.")
+        return redirect(match)
+    return render(request, "games/resign.html", {"match": match})
+
+
+@login_required
+@require_POST
+def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _get_match_for_player(request, match_id)
+    try:
+        challenge = services.offer_rematch(match, user=request.user)
+    except TurnError as error:
+        messages.error(request, str(error))
+        return redirect(match)
+    messages.success(request, "Rematch offered.")
+    return redirect(challenge)
+
+
+@require_GET
+def match_export(request: HttpRequest, match_id: int, fmt: str) -> HttpResponse:
+    """The whole match record as readable text or JSON (RULES.md notation)."""
+    if fmt not in ("txt", "json"):
+        raise Http404("export as .txt or .json")
+    match = _get_match(match_id)
+    filename = f"acey-deucey-match-{match.pk}"
+    if fmt == "json":
+        response = JsonResponse(match_record_json(match), json_dumps_params={"indent": 1})
+        response["Content-Disposition"] = f'inline; filename="{filename}.json"'
+        return response
+    response = HttpResponse(match_record_text(match), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{filename}.txt"'
+    return response
+
+
+# -- people -------------------------------------------------------------------------------------
+
+
+@require_GET
+def player_search(request: HttpRequest) -> HttpResponse:
+    """Usernames for the challenge form's autocomplete (a small JSON list)."""
+    query = request.GET.get("q", "").strip()
+    users = get_user_model().objects.filter(is_active=True)
+    if query:
+        users = users.filter(Q(username__istartswith=query) | Q(display_name__istartswith=query))
+    names = list(users.order_by("username").values_list("username", flat=True)[:10])
+    return HttpResponse(json.dumps(names), content_type="application/json")
+
+
+@csrf_exempt  # RFC 8058 one-click POSTs come from mail clients, without a CSRF token
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """Turn game emails off for the user named in a signed token (GET asks, POST does)."""
+    user_model = get_user_model()
+    user_id = user_from_unsubscribe_token(token)
+    user = user_model.objects.filter(pk=user_id).first() if user_id else None
+    if user is None:
+        return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
+    if request.method == "POST":
+        user_model.objects.filter(pk=user.pk).update(
+            email_preference=user_model.EmailPreference.NONE
+        )
+        return render(request, "games/unsubscribe.html", {"done": True, "person": user})
+    return render(request, "games/unsubscribe.html", {"person": user})

@@ -63,7 +63,7 @@ def test_login_and_logout(client, alice):
 
     assert response.status_code == 302
     assert client.session["_auth_user_id"] == str(alice.pk)
-    assert "alice" in client.get(reverse("home")).text
+    assert "alice" in client.get(reverse("home"), follow=True).text
 
     response = client.post(reverse("logout"))
 

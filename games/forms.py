@@ -1,0 +1,121 @@
+"""Forms for challenges and turns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from .board import parse_steps
+from .models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
+from .services import TurnAction
+
+
+class ChallengeForm(forms.Form):
+    opponent = forms.CharField(
+        required=False,
+        max_length=150,
+        help_text="A username; leave empty for an open challenge in the lobby.",
+    )
+    private = forms.BooleanField(
+        required=False,
+        label="Private invite link",
+        help_text="No opponent and not in the lobby: send the link to a friend.",
+    )
+    variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.AMERICAN)
+    points = forms.TypedChoiceField(
+        label="Match length",
+        coerce=int,
+        choices=[(n, f"{n} point{'s' if n > 1 else ''}") for n in MATCH_LENGTHS],
+        initial=1,
+    )
+    days_per_move = forms.TypedChoiceField(
+        coerce=int,
+        choices=[(n, f"{n} day{'s' if n > 1 else ''}") for n in DAYS_PER_MOVE],
+        initial=2,
+    )
+
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_opponent(self) -> Any:
+        name = self.cleaned_data["opponent"].strip()
+        if not name:
+            return None
+        opponent = get_user_model().objects.filter(username__iexact=name, is_active=True).first()
+        if opponent is None:
+            raise forms.ValidationError(f"There is no player called {name}.")
+        if self.user is not None and opponent.pk == self.user.pk:
+            raise forms.ValidationError("You cannot challenge yourself.")
+        return opponent
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "opponent": data["opponent"],
+            "variant": data["variant"],
+            "points": data["points"],
+            "days_per_move": data["days_per_move"],
+            "private": data["private"],
+        }
+
+
+class TurnForm(forms.Form):
+    """One submitted segment: clicked steps, notation, or a named double."""
+
+    segment = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    steps = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
+    play = forms.CharField(
+        required=False,
+        max_length=100,
+        label="Your play in notation",
+        help_text="From your side, e.g. 13/7 8/7, bar/22, in/22, 6/off, 6/4(2).",
+    )
+    double = forms.IntegerField(required=False, min_value=1, max_value=6)
+    name_blot = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=24,
+        label="Name a blot (optional)",
+        help_text="Greek: your point whose single checker your opponent must hit next turn.",
+    )
+
+    def clean_steps(self) -> tuple[tuple[int, int], ...] | None:
+        text = self.cleaned_data["steps"].strip()
+        if not text:
+            return None
+        try:
+            return tuple(parse_steps(text))
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        given = [key for key in ("steps", "play", "double") if data.get(key) not in (None, "")]
+        if len(given) > 1 and "steps" in given and "play" in given:
+            # The notation box wins when a player typed after clicking.
+            data["steps"] = None
+        return data
+
+    def action(self) -> TurnAction:
+        data = self.cleaned_data
+        play = (data.get("play") or "").strip() or None
+        steps = data.get("steps")
+        if play is None and steps is None and data.get("double") is None:
+            play = ""  # an empty submission: the engine says what is missing
+        return TurnAction(
+            segment=data["segment"],
+            play=play,
+            steps=steps,
+            double=data.get("double"),
+            name_blot=data.get("name_blot"),
+        )
+
+    def error_text(self) -> str:
+        return " ".join(
+            f"{'' if field == '__all__' else field + ': '}{message}"
+            for field, errors in self.errors.items()
+            for message in errors
+        )

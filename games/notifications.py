@@ -1,0 +1,223 @@
+"""Game emails: composed here, stored in the outbox, sent by a Celery task after commit.
+
+Functions are called from services inside their transaction. Each stores one
+:class:`~games.models.Notification` row keyed by the event (so the same event cannot queue
+two emails) and asks Celery to send it once the transaction commits.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from games.engine import Position
+
+from .models import Challenge, Match, Notification, Segment
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+UNSUBSCRIBE_SALT = "games.unsubscribe"
+#: How long a sender may hold a claimed notification before another may retry it.
+CLAIM_SECONDS = 300
+
+
+def absolute_url(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def unsubscribe_token(user: User) -> str:
+    return signing.dumps({"user": user.pk}, salt=UNSUBSCRIBE_SALT)
+
+
+def user_from_unsubscribe_token(token: str) -> int | None:
+    """The user id in a valid unsubscribe token (they stay valid: the link is in old mail)."""
+    try:
+        return signing.loads(token, salt=UNSUBSCRIBE_SALT)["user"]
+    except (signing.BadSignature, KeyError, TypeError):
+        return None
+
+
+def _queue(user: User, kind: str, key: str, subject: str, template: str, context: dict) -> None:
+    if not user.email or user.is_bot or user.email_preference == user.EmailPreference.NONE:
+        return
+    if kind == Notification.Kind.TURN and user.email_preference == user.EmailPreference.DIGEST:
+        return
+    body = render_to_string(template, {"user": user, "site_url": settings.SITE_URL, **context})
+    notification, created = Notification.objects.get_or_create(
+        key=key,
+        defaults={
+            "user": user,
+            "kind": kind,
+            "subject": subject,
+            "body": body,
+            "match": context.get("match"),
+        },
+    )
+    if created:
+        from .tasks import task_send_notification
+
+        pk = notification.pk
+        transaction.on_commit(lambda: task_send_notification.delay(notification_id=pk))
+
+
+def turn_passed(match: Match) -> None:
+    """Tell the player now to move that it is their turn."""
+    user = match.to_move
+    if user is None:
+        return
+    color = match.color_of(user)
+    last = (
+        Segment.objects.filter(match=match, player__in=["white", "black"])
+        .exclude(player=color)
+        .exclude(kind=Segment.Kind.DOUBLE)
+        .order_by("-number")
+        .first()
+    )
+    position = Position.from_dict(match.position)
+    opponent = match.opponent_of(user)
+    _queue(
+        user,
+        Notification.Kind.TURN,
+        f"turn:{match.pk}:{match.segment_count}",
+        f"Your turn against {opponent} (match #{match.pk})",
+        "games/email/turn.txt",
+        {
+            "match": match,
+            "opponent": opponent,
+            "last": last,
+            "dice": match.dice,
+            "diagram": position.diagram(color or "white"),
+            "url": absolute_url(match.get_absolute_url()),
+        },
+    )
+
+
+def deadline_reminder(match: Match) -> None:
+    user = match.to_move
+    if user is None:
+        return
+    _queue(
+        user,
+        Notification.Kind.REMINDER,
+        f"reminder:{match.pk}:{match.segment_count}",
+        f"Reminder: your move against {match.opponent_of(user)} is due soon",
+        "games/email/reminder.txt",
+        {"match": match, "url": absolute_url(match.get_absolute_url())},
+    )
+
+
+def challenge_received(challenge: Challenge) -> None:
+    assert challenge.opponent is not None
+    _queue(
+        challenge.opponent,
+        Notification.Kind.CHALLENGE,
+        f"challenge:{challenge.pk}",
+        f"{challenge.challenger} challenges you to Acey-Deucey",
+        "games/email/challenge.txt",
+        {"challenge": challenge, "url": absolute_url(challenge.get_absolute_url())},
+    )
+
+
+def challenge_accepted(challenge: Challenge) -> None:
+    assert challenge.match is not None and challenge.opponent is not None
+    _queue(
+        challenge.challenger,
+        Notification.Kind.ACCEPTED,
+        f"accepted:{challenge.pk}",
+        f"{challenge.opponent} accepted your challenge",
+        "games/email/accepted.txt",
+        {
+            "challenge": challenge,
+            "match": challenge.match,
+            "url": absolute_url(challenge.match.get_absolute_url()),
+        },
+    )
+
+
+def match_finished(match: Match) -> None:
+    for user in (match.white, match.black):
+        _queue(
+            user,
+            Notification.Kind.FINISHED,
+            f"finished:{match.pk}:{user.pk}",
+            f"Match #{match.pk} against {match.opponent_of(user)} is over",
+            "games/email/finished.txt",
+            {
+                "match": match,
+                "won": match.winner_id == user.pk,
+                "url": absolute_url(match.get_absolute_url()),
+            },
+        )
+
+
+def daily_digest(user: User, *, today: str) -> None:
+    """One email listing the matches waiting for ``user`` (digest preference)."""
+    waiting = list(Match.objects.awaiting(user).select_related("white", "black"))
+    if not waiting:
+        return
+    _queue(
+        user,
+        Notification.Kind.DIGEST,
+        f"digest:{user.pk}:{today}",
+        f"{len(waiting)} Acey-Deucey match{'es' if len(waiting) > 1 else ''} waiting for you",
+        "games/email/digest.txt",
+        {"matches": waiting, "dashboard": absolute_url(reverse("dashboard"))},
+    )
+
+
+def send_notification(notification_id: int) -> bool:
+    """Send one queued email unless it was sent or another sender holds it; True if sent.
+
+    The claim is an atomic UPDATE, so two workers (a retried or redelivered task) never
+    both send; a sender that dies keeps the claim only for CLAIM_SECONDS.
+    """
+    now = timezone.now()
+    claimed = (
+        Notification.objects.filter(pk=notification_id, sent_at=None)
+        .exclude(claimed_until__gt=now)
+        .update(claimed_until=now + timedelta(seconds=CLAIM_SECONDS))
+    )
+    if not claimed:
+        return False
+    notification = Notification.objects.select_related("user").get(pk=notification_id)
+    unsubscribe = absolute_url(reverse("unsubscribe", args=[unsubscribe_token(notification.user)]))
+    message = EmailMultiAlternatives(
+        subject=notification.subject,
+        body=notification.body + f"\n\nTo stop these emails: {unsubscribe}\n",
+        to=[notification.user.email],
+        headers={
+            # RFC 8058 one-click unsubscribe.
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    try:
+        message.send()
+    except Exception as error:
+        Notification.objects.filter(pk=notification_id).update(
+            claimed_until=None, attempts=notification.attempts + 1, last_error=str(error)[:2000]
+        )
+        raise
+    Notification.objects.filter(pk=notification_id).update(
+        sent_at=timezone.now(), attempts=notification.attempts + 1, last_error=""
+    )
+    return True
+
+
+def unsent(older_than_seconds: int = 60) -> list[int]:
+    """Notifications that should have gone out by now (for the retry sweep)."""
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    return list(
+        Notification.objects.filter(sent_at=None, created_at__lt=cutoff)
+        .exclude(claimed_until__gt=timezone.now())
+        .values_list("pk", flat=True)[:500]
+    )

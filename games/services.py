@@ -1,0 +1,482 @@
+"""The business of matches: challenges, turns, timeouts, and the one place a match ends.
+
+Every function here wraps one transaction. A turn locks its match row, checks the segment
+number the player saw, applies the action through the engine and stores the resulting
+segments, so a stale or duplicate submission is rejected and never applied twice.
+Notifications are queued for after the commit.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import EngineError, Position
+from games.engine.game import (
+    DiceSource,
+    DoubleNamed,
+    Event,
+    Game,
+    GameState,
+    OpeningRoll,
+    Phase,
+    SegmentKind,
+    SegmentPlayed,
+    SystemDice,
+)
+from games.engine.moves import partial_play
+
+from . import notifications
+from .models import DAYS_PER_MOVE, MATCH_LENGTHS, Challenge, GameResult, Match, Segment, Variant
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+log = logging.getLogger(__name__)
+
+
+class TurnError(Exception):
+    """A request about a match or challenge that cannot be carried out; ``status`` is HTTP."""
+
+    status = 400
+
+
+class IllegalTurn(TurnError):
+    """Malformed or illegal: the reason is the engine's, worded for the player."""
+
+
+class NotAllowed(TurnError):
+    status = 403
+
+
+class StaleSegment(TurnError):
+    """The player acted on a segment that is no longer the current one (409)."""
+
+    status = 409
+
+
+# -- challenges ------------------------------------------------------------------------------
+
+
+def create_challenge(
+    challenger: User,
+    *,
+    opponent: User | None = None,
+    variant: str = Variant.AMERICAN,
+    points: int = 1,
+    days_per_move: int = 2,
+    private: bool = False,
+) -> Challenge:
+    """Offer a match to ``opponent``, to the lobby (no opponent), or by invite link (private)."""
+    if variant not in Variant.values:
+        raise IllegalTurn("variant must be 'american' or 'greek'")
+    if points not in MATCH_LENGTHS:
+        raise IllegalTurn(f"a match is played to {', '.join(map(str, MATCH_LENGTHS))} points")
+    if days_per_move not in DAYS_PER_MOVE:
+        raise IllegalTurn(f"days per move must be one of {', '.join(map(str, DAYS_PER_MOVE))}")
+    if opponent is not None and opponent.pk == challenger.pk:
+        raise IllegalTurn("you cannot challenge yourself")
+    with transaction.atomic():
+        challenge = Challenge.objects.create(
+            challenger=challenger,
+            opponent=opponent,
+            variant=variant,
+            points=points,
+            days_per_move=days_per_move,
+            private=private and opponent is None,
+        )
+        if opponent is not None:
+            notifications.challenge_received(challenge)
+    return challenge
+
+
+def accept_challenge(challenge_id: int, *, user: User, dice: DiceSource | None = None) -> Match:
+    """Accept an open challenge: the match starts at once with colours drawn at random."""
+    with transaction.atomic():
+        challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
+        if challenge.status != Challenge.Status.OPEN:
+            raise StaleSegment(f"this challenge has already been {challenge.status}")
+        if challenge.challenger_id == user.pk:
+            raise NotAllowed("you cannot accept your own challenge")
+        if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
+            raise NotAllowed("this challenge is addressed to someone else")
+        players = [challenge.challenger, user]
+        random.SystemRandom().shuffle(players)
+        match = start_match(
+            white=players[0],
+            black=players[1],
+            variant=challenge.variant,
+            points=challenge.points,
+            days_per_move=challenge.days_per_move,
+            dice=dice,
+        )
+        challenge.status = Challenge.Status.ACCEPTED
+        challenge.opponent = user
+        challenge.match = match
+        challenge.save(update_fields=["status", "opponent", "match", "updated_at"])
+        notifications.challenge_accepted(challenge)
+    return match
+
+
+def decline_challenge(challenge_id: int, *, user: User) -> Challenge:
+    """The addressed opponent turns a challenge down."""
+    return _close_challenge(challenge_id, user=user, status=Challenge.Status.DECLINED)
+
+
+def cancel_challenge(challenge_id: int, *, user: User) -> Challenge:
+    """The challenger withdraws a challenge nobody has accepted yet."""
+    return _close_challenge(challenge_id, user=user, status=Challenge.Status.CANCELLED)
+
+
+def _close_challenge(challenge_id: int, *, user: User, status: str) -> Challenge:
+    with transaction.atomic():
+        challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
+        allowed = (
+            challenge.challenger_id
+            if status == Challenge.Status.CANCELLED
+            else challenge.opponent_id
+        )
+        if allowed != user.pk:
+            raise NotAllowed("only the challenger can cancel, and only the opponent decline")
+        if challenge.status != Challenge.Status.OPEN:
+            raise StaleSegment(f"this challenge has already been {challenge.status}")
+        challenge.status = status
+        challenge.save(update_fields=["status", "updated_at"])
+    return challenge
+
+
+def offer_rematch(match: Match, *, user: User) -> Challenge:
+    """After a finished match, challenge the same opponent with the same options."""
+    if not match.is_player(user):
+        raise NotAllowed("only the players can ask for a rematch")
+    if match.is_active:
+        raise IllegalTurn("the match is still being played")
+    return create_challenge(
+        user,
+        opponent=match.opponent_of(user),
+        variant=match.variant,
+        points=match.points,
+        days_per_move=match.days_per_move,
+    )
+
+
+# -- starting and playing --------------------------------------------------------------------
+
+
+def start_match(
+    *,
+    white: User,
+    black: User,
+    variant: str,
+    points: int,
+    days_per_move: int,
+    dice: DiceSource | None = None,
+) -> Match:
+    """Create a match and play its first game's opening roll (R1)."""
+    with transaction.atomic():
+        game = Game(variant, dice or SystemDice())
+        match = Match(
+            white=white,
+            black=black,
+            variant=variant,
+            points=points,
+            days_per_move=days_per_move,
+        )
+        _save_state(match, game)
+        match.save()
+        _record(match, game.events)
+        _go_on(match, game, previous_to_move=None)
+    return match
+
+
+def load_game(match: Match, dice: DiceSource | None = None) -> Game:
+    """The engine's view of the match's current game, ready for the next action."""
+    state = GameState(
+        Position.from_dict(match.position),
+        Phase(match.phase),
+        tuple(match.dice) if match.dice else None,
+        SegmentKind(match.segment_kind) if match.segment_kind else None,
+    )
+    return Game(match.variant, dice or SystemDice(), state=state)
+
+
+@dataclass(frozen=True)
+class TurnAction:
+    """What a player submits for the current segment (exactly one of play/steps/double)."""
+
+    segment: int
+    play: str | None = None
+    steps: tuple[tuple[int, int], ...] | None = None
+    double: int | None = None
+    name_blot: int | None = None
+
+
+def submit_segment(
+    match_id: int, *, user: User, action: TurnAction, dice: DiceSource | None = None
+) -> Match:
+    """Apply one player action to the current segment, then any forced follow-ups.
+
+    Raises :class:`StaleSegment` (409) when ``action.segment`` is not the number of stored
+    segments (a duplicate or out-of-date submission), :class:`NotAllowed` (403) when it is
+    not ``user``'s turn or match, :class:`IllegalTurn` (400) with the engine's reason.
+    Nothing is stored unless the whole action is legal.
+    """
+    try:
+        with transaction.atomic():
+            match = Match.objects.select_for_update().get(pk=match_id)
+            _check_turn(match, user, action.segment)
+            game = load_game(match, dice)
+            before = len(game.events)
+            try:
+                _apply(game, action)
+            except EngineError as error:
+                raise IllegalTurn(str(error)) from None
+            _record(match, game.events[before:])
+            _go_on(match, game, previous_to_move=match.to_move_id)
+    except IntegrityError:
+        # The unique (match, number) constraint caught a racing duplicate.
+        raise StaleSegment("this segment has already been played") from None
+    return match
+
+
+def _check_turn(match: Match, user: User, segment: int) -> None:
+    if not match.is_player(user):
+        raise NotAllowed("you are not playing in this match")
+    if not match.is_active:
+        raise StaleSegment("the match is over")
+    if segment != match.segment_count:
+        raise StaleSegment(
+            f"segment {segment} is not the current one ({match.segment_count}): reload the match"
+        )
+    if match.to_move_id != user.pk:
+        raise NotAllowed("it is not your turn")
+
+
+def _apply(game: Game, action: TurnAction) -> None:
+    if action.double is not None:
+        if action.play or action.steps or action.name_blot is not None:
+            raise IllegalTurn("name a double on its own")
+        game.name_double(action.double)
+        return
+    if game.phase is Phase.NAME_DOUBLE:
+        raise IllegalTurn("name a double first (1-1 to 6-6)")
+    if action.steps is not None:
+        partial = partial_play(
+            game.position,
+            game.dice or (),
+            list(action.steps),
+            named_double=game.kind is SegmentKind.NAMED_DOUBLE,
+        )
+        if partial.complete is None:
+            raise IllegalTurn("that play is not finished: use all the dice you can")
+        game.play(partial.complete, name_blot=action.name_blot)
+        return
+    if action.play is None:
+        raise IllegalTurn("send a play in notation, e.g. 13/7 8/7")
+    game.play(action.play, name_blot=action.name_blot)
+
+
+def _go_on(match: Match, game: Game, *, previous_to_move: int | None) -> None:
+    """Play forced segments, score finished games, start the next one, then save."""
+    while True:
+        if game.phase is Phase.FINISHED:
+            game = _end_game(match, game)
+            if game is None:
+                return  # the match is over; finish_match saved it
+            continue
+        before = len(game.events)
+        if not _play_forced(game):
+            break
+        _record(match, game.events[before:], automatic=True)
+    _save_state(match, game)
+    if match.to_move_id != previous_to_move:
+        allowed = timedelta(days=match.days_per_move)
+        now = timezone.now()
+        match.deadline = now + allowed
+        match.remind_at = now + allowed * 0.8
+        notifications.turn_passed(match)
+    match.save()
+
+
+def _play_forced(game: Game) -> bool:
+    """Play the current decision if there is no choice to make; report whether it did."""
+    if game.phase is Phase.NAME_DOUBLE:
+        allowed = game.allowed_doubles()
+        if len(allowed) == 1:
+            game.name_double(allowed[0])
+            return True
+        return False
+    only = game.forced_play()
+    if only is None:
+        return False
+    mover = game.position.turn
+    # A greek player who may name a blot still has a choice to make.
+    if game.may_name_blot and not only.result.is_game_over and only.result.blots(mover):
+        return False
+    game.play(only)
+    return True
+
+
+def _end_game(match: Match, game: Game) -> Game | None:
+    """Score a finished game; start the next one, or finish the match."""
+    winner = game.winner
+    assert winner is not None
+    GameResult.objects.create(
+        match=match,
+        game_number=match.game_number,
+        winner=winner,
+        points=game.points,
+        ending=Match.Ending.BORNE_OFF,
+    )
+    if winner == "white":
+        match.score_white += game.points
+    else:
+        match.score_black += game.points
+    if max(match.score_white, match.score_black) >= match.points:
+        _save_state(match, game)
+        finish_match(match, winner=winner, ending=Match.Ending.BORNE_OFF)
+        return None
+    match.game_number += 1
+    following = Game(match.variant, game.dice_source)
+    _record(match, following.events)
+    return following
+
+
+def _save_state(match: Match, game: Game) -> None:
+    match.position = game.position.to_dict()
+    match.phase = game.phase.value
+    match.dice = list(game.dice) if game.dice else None
+    match.segment_kind = game.kind.value if game.kind else ""
+    to_move = game.to_move
+    match.to_move = None if to_move is None else match.player(to_move)
+
+
+def _record(match: Match, events: list[Event], *, automatic: bool = False) -> None:
+    """Store engine events as numbered segments of the match."""
+    rows = []
+    for event in events:
+        match.segment_count += 1
+        rows.append(_segment_row(match, event, automatic))
+    Segment.objects.bulk_create(rows)
+
+
+def _segment_row(match: Match, event: Event, automatic: bool) -> Segment:
+    common = {"match": match, "number": match.segment_count, "game_number": match.game_number}
+    if isinstance(event, OpeningRoll):
+        return Segment(
+            **common,
+            kind=Segment.Kind.OPENING,
+            dice=[event.white, event.black],
+            position=match.position,
+            automatic=True,
+        )
+    if isinstance(event, DoubleNamed):
+        return Segment(
+            **common,
+            kind=Segment.Kind.DOUBLE,
+            player=event.player,
+            dice=[event.value, event.value],
+            position=match.position,
+            automatic=automatic,
+        )
+    assert isinstance(event, SegmentPlayed)
+    return Segment(
+        **common,
+        kind=event.kind.value,
+        player=event.player,
+        dice=list(event.dice),
+        play=event.notation,
+        named_blot=event.named_blot,
+        position=event.position.to_dict(),
+        automatic=automatic,
+    )
+
+
+# -- ending ----------------------------------------------------------------------------------
+
+
+def resign(match_id: int, *, user: User) -> Match:
+    """``user`` resigns the whole match (R9)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if not match.is_player(user):
+            raise NotAllowed("you are not playing in this match")
+        if not match.is_active:
+            raise StaleSegment("the match is already over")
+        loser = match.color_of(user)
+        assert loser is not None
+        _forfeit(match, loser=loser, ending=Match.Ending.RESIGNATION)
+    return match
+
+
+def award_timeout(match_id: int, *, now=None) -> bool:
+    """If the player to move has let the deadline pass, they lose the match (R9).
+
+    Safe to call twice or concurrently: the locked re-check makes the second call a no-op.
+    """
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if (
+            not match.is_active
+            or match.deadline is None
+            or match.deadline >= (now or timezone.now())
+        ):
+            return False
+        loser = match.color_of(match.to_move) if match.to_move else None
+        if loser is None:
+            return False
+        _forfeit(match, loser=loser, ending=Match.Ending.TIMEOUT)
+    return True
+
+
+def _forfeit(match: Match, *, loser: str, ending: str) -> None:
+    winner = "black" if loser == "white" else "white"
+    position = Position.from_dict(match.position)
+    points = position.variant.game_points(position.off.of(loser))
+    GameResult.objects.create(
+        match=match, game_number=match.game_number, winner=winner, points=points, ending=ending
+    )
+    if winner == "white":
+        match.score_white += points
+    else:
+        match.score_black += points
+    finish_match(match, winner=winner, ending=ending)
+
+
+def finish_match(match: Match, *, winner: str, ending: str) -> None:
+    """The one place a match ends: result, state, notifications (and later ratings and
+    tournaments) all hang off this function. Call it inside the transaction that holds the
+    match row's lock."""
+    now = timezone.now()
+    match.status = Match.Status.FINISHED
+    match.winner = match.player(winner)
+    match.ending = ending
+    match.finished_at = now
+    match.phase = Phase.FINISHED.value
+    match.to_move = None
+    match.deadline = None
+    match.remind_at = None
+    match.dice = None
+    match.save()
+    notifications.match_finished(match)
+
+
+def sweep_deadlines(now=None) -> dict[str, int]:
+    """The periodic sweep: award timeouts, and remind players at 80% of their deadline."""
+    now = now or timezone.now()
+    overdue = Match.objects.overdue(now).values_list("pk", flat=True)
+    timeouts = sum(award_timeout(pk, now=now) for pk in overdue)
+    reminders = 0
+    for match in Match.objects.due_for_reminder(now):
+        # Claim the reminder so that overlapping sweeps send it once.
+        with transaction.atomic():
+            if Match.objects.filter(pk=match.pk, remind_at__isnull=False).update(remind_at=None):
+                notifications.deadline_reminder(match)
+                reminders += 1
+    return {"timeouts": timeouts, "reminders": reminders}

@@ -1,0 +1,51 @@
+"""Celery tasks: thin wrappers that take ids, re-read the rows and call a service."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.utils import timezone
+
+from . import notifications, services
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(bind=True, max_retries=8, acks_late=True)
+def task_send_notification(self, *, notification_id: int) -> bool:
+    """Send one outbox email; on an SMTP error retry with exponential backoff."""
+    try:
+        return notifications.send_notification(notification_id)
+    except Exception as error:
+        log.warning("sending notification %s failed: %s", notification_id, error)
+        raise self.retry(exc=error, countdown=min(3600, 30 * 2**self.request.retries)) from error
+
+
+@shared_task
+def task_sweep_deadlines() -> dict[str, int]:
+    """Beat: award timeouts and send 80% reminders."""
+    return services.sweep_deadlines()
+
+
+@shared_task
+def task_resend_unsent() -> int:
+    """Beat: re-queue emails whose task was lost (worker killed, broker restarted)."""
+    ids = notifications.unsent()
+    for notification_id in ids:
+        task_send_notification.delay(notification_id=notification_id)
+    return len(ids)
+
+
+@shared_task
+def task_daily_digest() -> int:
+    """Beat, once a day: the digest email for players who chose it."""
+    from accounts.models import User
+
+    today = timezone.now().date().isoformat()
+    users = User.objects.filter(email_preference=User.EmailPreference.DIGEST, is_active=True)
+    count = 0
+    for user in users.iterator():
+        notifications.daily_digest(user, today=today)
+        count += 1
+    return count

@@ -1,0 +1,30 @@
+"""Web pages of the games app (the JSON API is in games/api_urls.py)."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("dashboard/", views.dashboard, name="dashboard"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("challenges/new/", views.challenge_new, name="challenge_new"),
+    path("challenges/<int:challenge_id>/", views.challenge_detail, name="challenge"),
+    path("challenges/<int:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
+    path(
+        "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
+    ),
+    path("challenges/<int:challenge_id>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("invite/<str:token>/", views.invite, name="invite"),
+    path("matches/<int:match_id>/", views.match_page, name="match"),
+    path("matches/<int:match_id>/click/", views.match_click, name="match_click"),
+    path("matches/<int:match_id>/turn/", views.match_turn, name="match_turn"),
+    path("matches/<int:match_id>/resign/", views.match_resign, name="match_resign"),
+    path("matches/<int:match_id>/rematch/", views.match_rematch, name="match_rematch"),
+    path(
+        "matches/<int:match_id>/export.<str:fmt>",
+        views.match_export,
+        name="match_export",
+    ),
+    path("players/search/", views.player_search, name="player_search"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+]

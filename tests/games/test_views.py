@@ -1,0 +1,247 @@
+"""Web pages: each for its owner, another user, an anonymous visitor, and over HTMX."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.engine.game import ScriptedDice
+from games.models import Challenge, Match, Segment
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def match(alice, bob) -> Match:
+    # Alice is white and opens with 6-3.
+    return services.start_match(
+        white=alice,
+        black=bob,
+        variant="american",
+        points=1,
+        days_per_move=2,
+        dice=ScriptedDice([5, 2, 6, 3]),
+    )
+
+
+def test_it_shows_the_dashboard_with_my_turn_first(client, alice, match):
+    client.force_login(alice)
+
+    response = client.get(reverse("dashboard"))
+
+    assert response.status_code == 200
+    text = response.text
+    assert text.index("Your turn") < text.index(f"#{match.pk}") < text.index("Waiting for")
+
+
+def test_it_redirects_anonymous_visitors_from_the_dashboard(client):
+    response = client.get(reverse("dashboard"))
+
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+def test_it_shows_the_match_page_with_the_board_and_controls_to_the_player(client, alice, match):
+    client.force_login(alice)
+
+    response = client.get(match.get_absolute_url())
+
+    assert response.status_code == 200
+    assert "<svg" in response.text and "board-desc" in response.text
+    assert "Your turn" in response.text
+    assert 'name="play"' in response.text  # the notation box
+    assert "in/22" in response.text and "in/19" in response.text  # clickable next moves
+
+
+def test_it_shows_the_match_read_only_to_others(client, charlie, match):
+    for viewer in (charlie, None):
+        client.logout()
+        if viewer:
+            client.force_login(viewer)
+
+        response = client.get(match.get_absolute_url())
+
+        assert response.status_code == 200
+        assert 'name="play"' not in response.text
+
+
+def test_it_numbers_points_from_the_viewers_side(client, alice, bob, match):
+    services.submit_segment(
+        match.pk,
+        user=alice,
+        action=services.TurnAction(segment=1, play="in/22 in/19"),
+        dice=ScriptedDice([4, 1]),
+    )
+    client.force_login(bob)
+
+    response = client.get(match.get_absolute_url())
+
+    # Black sees White's checkers on Black's 3- and 6-points.
+    assert "1 on your 6-point" in response.text or "on your 6-point" in response.text
+    assert "You play black" in response.text
+
+
+def test_it_plays_a_turn_over_htmx_and_returns_the_board_fragment(client, alice, match):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("match_turn", args=[match.pk]),
+        {"segment": 1, "play": "in/22 in/19"},
+        **HTMX,
+    )
+
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<div id="live"')
+    assert Segment.objects.filter(match=match, number=2, play="in/22 in/19").exists()
+
+
+def test_it_explains_an_illegal_play_and_changes_nothing(client, alice, match):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("match_turn", args=[match.pk]), {"segment": 1, "play": "13/7"}, **HTMX
+    )
+
+    match.refresh_from_db()
+    assert response.status_code == 400
+    assert "13-point" in response.text
+    assert match.segment_count == 1
+
+
+def test_it_rejects_a_stale_segment_with_409(client, alice, match):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("match_turn", args=[match.pk]), {"segment": 0, "play": "in/22 in/19"}, **HTMX
+    )
+
+    assert response.status_code == 409
+
+
+def test_it_forbids_playing_in_someone_elses_match(client, charlie, match):
+    client.force_login(charlie)
+
+    response = client.post(
+        reverse("match_turn", args=[match.pk]), {"segment": 1, "play": "in/22 in/19"}
+    )
+
+    assert response.status_code == 403
+
+
+def test_it_tells_the_opponent_it_is_not_their_turn(client, bob, match):
+    client.force_login(bob)
+
+    response = client.post(
+        reverse("match_turn", args=[match.pk]), {"segment": 1, "play": "in/22 in/19"}, **HTMX
+    )
+
+    assert response.status_code == 403
+    assert "not your turn" in response.text
+
+
+def test_it_validates_each_click_without_storing_anything(client, alice, match):
+    client.force_login(alice)
+
+    selected = client.post(
+        reverse("match_click", args=[match.pk]), {"steps": "", "select": "26"}, **HTMX
+    )
+    moved = client.post(reverse("match_click", args=[match.pk]), {"steps": "26-22"}, **HTMX)
+
+    assert selected.status_code == moved.status_code == 200
+    assert "Move to point 22" in selected.text
+    assert "Your play so far: <strong>in/22</strong>" in moved.text
+    assert "Submit in/22" not in moved.text  # not a whole play yet: the 6 is still to play
+    assert Match.objects.get(pk=match.pk).segment_count == 1
+
+
+def test_it_submits_clicked_steps(client, alice, match):
+    client.force_login(alice)
+
+    client.post(reverse("match_turn", args=[match.pk]), {"segment": 1, "steps": "26-22 26-19"})
+
+    assert Segment.objects.filter(match=match, number=2).get().play == "in/22 in/19"
+
+
+def test_it_resigns_after_confirmation(client, alice, bob, match):
+    client.force_login(alice)
+
+    page = client.get(reverse("match_resign", args=[match.pk]))
+    client.post(reverse("match_resign", args=[match.pk]))
+
+    match.refresh_from_db()
+    assert "cannot be undone" in page.text
+    assert match.winner == bob and match.ending == "resignation"
+
+
+def test_it_exports_the_match_as_text_and_json(client, match):
+    text = client.get(reverse("match_export", args=[match.pk, "txt"]))
+    data = client.get(reverse("match_export", args=[match.pk, "json"])).json()
+
+    assert '[Variant "american"]' in text.text
+    assert "opening: white 5, black 2" in text.text
+    assert data["players"] == {"white": "alice", "black": "bob"}
+
+
+def test_it_creates_a_challenge_and_the_opponent_accepts_it(client, alice, bob):
+    client.force_login(alice)
+    client.post(
+        reverse("challenge_new"),
+        {"opponent": "bob", "variant": "greek", "points": 3, "days_per_move": 2},
+    )
+    challenge = Challenge.objects.get()
+    client.force_login(bob)
+
+    response = client.post(reverse("challenge_accept", args=[challenge.pk]))
+
+    challenge.refresh_from_db()
+    assert challenge.status == "accepted"
+    assert response["Location"] == challenge.match.get_absolute_url()
+
+
+def test_it_accepts_a_private_invite_only_through_its_link(client, alice, bob):
+    challenge = services.create_challenge(alice, private=True)
+    client.force_login(bob)
+
+    without = client.post(reverse("challenge_accept", args=[challenge.pk]))
+    invite_page = client.get(reverse("invite", args=[challenge.invite_token]))
+    with_token = client.post(
+        reverse("challenge_accept", args=[challenge.pk]), {"token": challenge.invite_token}
+    )
+
+    assert without.status_code == 403
+    assert "Accept and play" in invite_page.text
+    assert with_token.status_code == 302
+    assert Challenge.objects.get().status == "accepted"
+
+
+def test_it_hides_a_challenge_from_outsiders(client, alice, bob, charlie):
+    challenge = services.create_challenge(alice, opponent=bob)
+    client.force_login(charlie)
+
+    assert client.get(challenge.get_absolute_url()).status_code == 403
+
+
+def test_it_lists_open_challenges_in_the_lobby(client, alice, bob):
+    services.create_challenge(alice, variant="greek")
+    services.create_challenge(alice, opponent=bob)
+    client.force_login(bob)
+
+    response = client.get(reverse("lobby"))
+
+    assert response.text.count("Accept") == 1
+    assert "Greek" in response.text
+
+
+def test_it_unsubscribes_with_a_signed_one_click_post(client, alice):
+    from games.notifications import unsubscribe_token
+
+    url = reverse("unsubscribe", args=[unsubscribe_token(alice)])
+
+    bad = client.post(reverse("unsubscribe", args=["forged"]))
+    client.post(url, {"List-Unsubscribe": "One-Click"})
+
+    alice.refresh_from_db()
+    assert bad.status_code == 400
+    assert alice.email_preference == "none"
