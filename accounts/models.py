@@ -1,5 +1,11 @@
+from __future__ import annotations
+
+import hashlib
+import secrets
+
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 
 
 class User(AbstractUser):
@@ -21,3 +27,47 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.display_name or self.username
+
+
+class ApiToken(models.Model):
+    """A key for the JSON API (``Authorization: Token <key>``). Only a hash is stored, so
+    a database leak does not leak usable keys; the key is shown once, when created."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60, help_text="What the key is for, e.g. 'my bot'")
+    prefix = models.CharField(
+        max_length=8, help_text="The key's first characters, to tell keys apart"
+    )
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @staticmethod
+    def hash_key(key: str) -> str:
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    @classmethod
+    def issue(cls, user: User, name: str) -> tuple[ApiToken, str]:
+        """Create a token; return it and the raw key (never stored)."""
+        key = secrets.token_urlsafe(32)
+        token = cls.objects.create(user=user, name=name, prefix=key[:8], key_hash=cls.hash_key(key))
+        return token, key
+
+    @classmethod
+    def user_for_key(cls, key: str) -> User | None:
+        """The active user owning ``key``, or None; records when the key was last used."""
+        token = (
+            cls.objects.select_related("user")
+            .filter(key_hash=cls.hash_key(key), user__is_active=True)
+            .first()
+        )
+        if token is None:
+            return None
+        cls.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+        return token.user
