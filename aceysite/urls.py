@@ -6,6 +6,7 @@ from games import views as game_views
 urlpatterns = [
     path("", game_views.home, name="home"),
     path("accounts/", include("accounts.urls")),
+    path("api/v1/", include("games.api_urls")),
     path("", include("games.urls")),
     path("admin/", admin.site.urls),
 ]
