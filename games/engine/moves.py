@@ -349,21 +349,24 @@ def _result_position(
 def _compulsory_hit(
     position: Position, dice: tuple[int, int], plays: list[Play], target: int
 ) -> list[Play]:
-    """Keep the plays that hit the named blot on absolute ``target``, if any can (R8.2-3)."""
+    """Keep the plays that hit the named blot on absolute ``target``, if any can (R8.2-3).
+
+    The blot was hit exactly when its point no longer holds an opposing checker in the
+    result (opposing checkers only leave a point by being hit).
+    """
     own = target if position.turn == WHITE else 25 - target
-    hitting = [p for p in plays if p.hits_point(own)]
+    hitting = [p for p in plays if p._key[own] != -1]
     if set(dice) == {1, 2}:
-        # R8.2: a 1-2 play also satisfies the obligation when the named double can still hit.
-        hitting += [p for p in plays if not p.hits_point(own) and _double_can_hit(p)]
+        # R8.2: a 1-2 play also satisfies the obligation when the named double can still
+        # hit; a play that bears off the last checker has no continuation.
+        hitting += [
+            p
+            for p in plays
+            if p._key[own] == -1
+            and not p.wins
+            and any(_double_hits(list(p._key), d, own) for d in range(1, 7))
+        ]
     return hitting or plays
-
-
-def _double_can_hit(play: Play) -> bool:
-    """Can some named double hit the named blot from this 1-2 play's result?"""
-    after = play.result
-    if play.wins or after.turn != play.mover:
-        return False
-    return any(named_double_can_hit(after, d) for d in range(1, 7))
 
 
 def named_double_can_hit(position: Position, d: int) -> bool:
@@ -372,13 +375,39 @@ def named_double_can_hit(position: Position, d: int) -> bool:
     if target is None:
         return False
     own = target if position.turn == WHITE else 25 - target
-    b = _mover_board(position)
+    return _double_hits(_mover_board(position), d, own)
+
+
+def _double_hits(b: list[int], d: int, own: int) -> bool:
+    """Does some play of four ``d`` moves using the most dice possible hit on ``own``?
+
+    A depth-first search that stops at the first four-move hit; otherwise it must learn
+    the most moves possible before it can tell (R8.3: never fewer dice for the hit).
+    """
     if not _may_reach(b, d, own):
         return False
-    return any(
-        any(hit and dest == own for _, dest, _, hit in steps)
-        for steps in _double_plays(b, d).values()
-    )
+    best = [0, False]  # most moves seen, and whether a play of that many hits
+
+    def search(outside: int, floor: int, depth: int) -> bool:
+        if b[_MY_OFF] == CHECKERS:
+            depth = 4  # R5.5
+        moves = _single_moves(b, d, outside, floor) if depth < 4 else []
+        if not moves:
+            hit = b[own] != -1
+            if depth > best[0]:
+                best[0], best[1] = depth, hit
+            elif depth == best[0]:
+                best[1] = best[1] or hit
+            return depth == 4 and hit
+        for source, dest in moves:
+            hit, out = _apply(b, source, dest, outside)
+            stop = search(out, source if source != BAR else IN, depth + 1)
+            _undo(b, source, dest, hit)
+            if stop:
+                return True
+        return False
+
+    return search(_outside(b), IN, 0) or bool(best[1])
 
 
 def _may_reach(b: list[int], d: int, own: int) -> bool:
