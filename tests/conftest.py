@@ -40,3 +40,18 @@ def alice(django_user_model):
     return django_user_model.objects.create_user(
         username="alice", email="alice@example.com", password="correct horse battery"
     )
+
+
+@pytest.fixture(autouse=True)
+def celery_runs_tasks_in_process():
+    """Run Celery tasks in the test process, even when CI configures a Redis broker.
+
+    Tests that exercise a real worker (tests/integration) switch this off for their own
+    duration: ``celery_app.conf.task_always_eager = False``.
+    """
+    from aceysite.celery import app as celery_app
+
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = before
