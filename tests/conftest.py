@@ -55,3 +55,17 @@ def celery_runs_tasks_in_process():
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return django_user_model.objects.create_user(
+        username="bob", email="bob@example.com", password="correct horse battery"
+    )
+
+
+@pytest.fixture
+def charlie(django_user_model):
+    return django_user_model.objects.create_user(
+        username="charlie", email="charlie@example.com", password="correct horse battery"
+    )

@@ -1,0 +1,106 @@
+"""Racing requests against real PostgreSQL: each turn is applied exactly once.
+
+Two threads (two database connections) submit at the same moment; the match row lock,
+the segment number check and the unique (match, number) constraint must leave exactly
+one applied and the other rejected with the position unchanged.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.engine.game import ScriptedDice
+from games.models import Challenge, Match, Segment
+from games.services import TurnAction, TurnError
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def race(*calls: Callable[[], object]) -> list[object]:
+    """Run the calls in threads released together; return each result or exception."""
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(index: int, call: Callable[[], object]) -> None:
+        try:
+            barrier.wait()
+            results[index] = call()
+        except Exception as error:  # the outcome under test
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return results
+
+
+@pytest.fixture
+def match(postgres_url, alice, bob) -> Match:
+    return services.start_match(
+        white=alice,
+        black=bob,
+        variant="american",
+        points=1,
+        days_per_move=2,
+        dice=ScriptedDice([5, 2, 6, 3]),
+    )
+
+
+def _submit(match: Match, user, play: str) -> Callable[[], object]:
+    return lambda: services.submit_segment(
+        match.pk, user=user, action=TurnAction(segment=1, play=play)
+    )
+
+
+def test_the_same_segment_sent_twice_at_once_is_applied_once(match, alice):
+    results = race(_submit(match, alice, "in/22 in/19"), _submit(match, alice, "in/22 in/19"))
+
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert len(errors) == 1 and isinstance(errors[0], TurnError) and errors[0].status == 409
+    assert Segment.objects.filter(match=match).count() == 2
+    assert Match.objects.get(pk=match.pk).segment_count == 2
+
+
+def test_two_different_plays_racing_one_wins_and_the_other_changes_nothing(match, alice):
+    results = race(_submit(match, alice, "in/22 in/19"), _submit(match, alice, "in/19 19/16"))
+
+    winners = [r for r in results if isinstance(r, Match)]
+    losers = [r for r in results if isinstance(r, TurnError)]
+    assert len(winners) == len(losers) == 1 and losers[0].status == 409
+    stored = Segment.objects.get(match=match, number=2)
+    assert stored.play in {"in/22 in/19", "in/19 19/16"}
+    assert Match.objects.get(pk=match.pk).position == stored.position
+
+
+def test_accepting_one_challenge_twice_at_once_makes_one_match(postgres_url, alice, bob, charlie):
+    challenge = services.create_challenge(alice)
+
+    results = race(
+        lambda: services.accept_challenge(challenge.pk, user=bob),
+        lambda: services.accept_challenge(challenge.pk, user=charlie),
+    )
+
+    assert sum(isinstance(r, Match) for r in results) == 1
+    assert Match.objects.count() == 1
+    assert Challenge.objects.get().status == "accepted"
+
+
+def test_resign_racing_a_move_leaves_a_consistent_match(match, alice, bob):
+    results = race(
+        _submit(match, alice, "in/22 in/19"),
+        lambda: services.resign(match.pk, user=bob),
+    )
+
+    match.refresh_from_db()
+    assert match.status == "finished" and match.winner == alice
+    moved = isinstance(results[0], Match)
+    assert Segment.objects.filter(match=match).count() == (2 if moved else 1)
