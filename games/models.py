@@ -73,6 +73,7 @@ class Challenge(models.Model):
     days_per_move = models.PositiveSmallIntegerField(
         default=2, choices=[(n, f"{n} day{'s' if n > 1 else ''}") for n in DAYS_PER_MOVE]
     )
+    rated = models.BooleanField(default=True, help_text="Rated matches change both ratings")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     match = models.OneToOneField(
         "Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
@@ -140,6 +141,7 @@ class Match(models.Model):
     variant = models.CharField(max_length=10, choices=Variant.choices)
     points = models.PositiveSmallIntegerField(help_text="The match is played to this many points")
     days_per_move = models.PositiveSmallIntegerField(default=2)
+    rated = models.BooleanField(default=True)
     white = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_white"
     )
@@ -321,3 +323,57 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user}: {self.subject}"
+
+
+class PlayerRating(models.Model):
+    """A player's Glicko-2 rating in one variant (games.ratings), as of ``rated_at``."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    variant = models.CharField(max_length=10, choices=Variant.choices)
+    rating = models.FloatField(default=1500.0)
+    rd = models.FloatField(default=350.0, help_text="Rating deviation when last rated")
+    volatility = models.FloatField(default=0.06)
+    rated_at = models.DateTimeField(null=True, blank=True)
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "variant"], name="one_rating_per_variant"),
+        ]
+        indexes = [models.Index(fields=["variant", "rd", "-rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.variant} {self.rating:.0f} (RD {self.rd:.0f})"
+
+
+class RatingChange(models.Model):
+    """How one rated match moved one player's rating (for history charts and results)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    variant = models.CharField(max_length=10, choices=Variant.choices)
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    rd_before = models.FloatField()
+    rd_after = models.FloatField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="one_change_per_match_player"),
+        ]
+        indexes = [models.Index(fields=["user", "variant", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.rating_before:.0f} -> {self.rating_after:.0f}"
+
+    @property
+    def delta(self) -> float:
+        return self.rating_after - self.rating_before

@@ -34,6 +34,7 @@ from games.engine.moves import partial_play
 
 from . import notifications
 from .models import DAYS_PER_MOVE, MATCH_LENGTHS, Challenge, GameResult, Match, Segment, Variant
+from .ratings.store import rate_finished_match
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -72,6 +73,7 @@ def create_challenge(
     points: int = 1,
     days_per_move: int = 2,
     private: bool = False,
+    rated: bool = True,
 ) -> Challenge:
     """Offer a match to ``opponent``, to the lobby (no opponent), or by invite link (private)."""
     if variant not in Variant.values:
@@ -90,6 +92,7 @@ def create_challenge(
             points=points,
             days_per_move=days_per_move,
             private=private and opponent is None,
+            rated=rated,
         )
         if opponent is not None:
             notifications.challenge_received(challenge)
@@ -114,6 +117,7 @@ def accept_challenge(challenge_id: int, *, user: User, dice: DiceSource | None =
             variant=challenge.variant,
             points=challenge.points,
             days_per_move=challenge.days_per_move,
+            rated=challenge.rated,
             dice=dice,
         )
         challenge.status = Challenge.Status.ACCEPTED
@@ -163,6 +167,7 @@ def offer_rematch(match: Match, *, user: User) -> Challenge:
         variant=match.variant,
         points=match.points,
         days_per_move=match.days_per_move,
+        rated=match.rated,
     )
 
 
@@ -176,6 +181,7 @@ def start_match(
     variant: str,
     points: int,
     days_per_move: int,
+    rated: bool = True,
     dice: DiceSource | None = None,
 ) -> Match:
     """Create a match and play its first game's opening roll (R1)."""
@@ -187,6 +193,7 @@ def start_match(
             variant=variant,
             points=points,
             days_per_move=days_per_move,
+            rated=rated,
         )
         _save_state(match, game)
         match.save()
@@ -464,6 +471,7 @@ def finish_match(match: Match, *, winner: str, ending: str) -> None:
     match.remind_at = None
     match.dice = None
     match.save()
+    rate_finished_match(match, now=now)
     notifications.match_finished(match)
 
 

@@ -1,0 +1,96 @@
+"""Rating finished matches: stored ratings against hand-computed Glicko-2 figures.
+
+The expected figures were computed by hand from Glickman's steps (separately from
+games.ratings.glicko2): two new players (1500, RD 350, volatility 0.06), a 1-point match:
+the winner 1662.31 (RD 290.32), the loser 1337.69. A 3-point match (weight sqrt 3) between
+a 1700 (RD 80) and a 1500 (RD 120) that the 1500 wins: 1657.41 (RD 78.29) and 1592.20
+(RD 112.55).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services
+from games.engine.game import ScriptedDice
+from games.models import Match, PlayerRating, RatingChange
+from games.ratings import Rating
+from games.ratings.store import as_of, display
+
+pytestmark = pytest.mark.django_db
+
+
+def _match(white, black, *, points=1, rated=True) -> Match:
+    return services.start_match(
+        white=white,
+        black=black,
+        variant="greek",
+        points=points,
+        days_per_move=2,
+        rated=rated,
+        dice=ScriptedDice([5, 2, 6, 3]),
+    )
+
+
+def test_a_rated_match_moves_both_new_players_by_the_hand_computed_amount(alice, bob):
+    match = _match(alice, bob)
+
+    services.resign(match.pk, user=bob)
+
+    white = PlayerRating.objects.get(user=alice, variant="greek")
+    black = PlayerRating.objects.get(user=bob, variant="greek")
+    assert (round(white.rating, 2), round(white.rd, 2)) == (1662.31, 290.32)
+    assert (round(black.rating, 2), round(black.rd, 2)) == (1337.69, 290.32)
+    assert (white.wins, white.losses, black.wins, black.losses) == (1, 0, 0, 1)
+
+
+def test_a_longer_match_counts_as_more_evidence(alice, bob):
+    now = timezone.now()
+    PlayerRating.objects.create(user=alice, variant="greek", rating=1700, rd=80, rated_at=now)
+    PlayerRating.objects.create(user=bob, variant="greek", rating=1500, rd=120, rated_at=now)
+    match = _match(alice, bob, points=3)
+
+    services.resign(match.pk, user=alice)
+
+    alice_rating = PlayerRating.objects.get(user=alice)
+    bob_rating = PlayerRating.objects.get(user=bob)
+    assert (round(alice_rating.rating, 2), round(alice_rating.rd, 2)) == (1657.41, 78.29)
+    assert (round(bob_rating.rating, 2), round(bob_rating.rd, 2)) == (1592.20, 112.55)
+
+
+def test_a_timeout_counts_as_a_loss(alice, bob):
+    match = _match(alice, bob)
+
+    services.sweep_deadlines(now=timezone.now() + timedelta(days=3))
+
+    change = RatingChange.objects.get(match=match, user=alice)
+    assert change.rating_after < change.rating_before == 1500
+
+
+def test_a_casual_match_changes_no_rating(alice, bob):
+    match = _match(alice, bob, rated=False)
+
+    services.resign(match.pk, user=bob)
+
+    assert not PlayerRating.objects.exists()
+    assert not RatingChange.objects.filter(match=match).exists()
+
+
+def test_the_rd_grows_while_a_player_is_idle():
+    row = PlayerRating(
+        rating=1600, rd=60, volatility=0.06, rated_at=timezone.now() - timedelta(days=90)
+    )
+
+    rating = as_of(row)
+
+    assert rating.rating == 1600
+    assert 60 < rating.rd < 350
+    assert as_of(row, row.rated_at).rd == 60
+
+
+def test_a_provisional_rating_is_shown_with_a_question_mark():
+    assert display(Rating(1623.4, 200)) == "1623?"
+    assert display(Rating(1623.4, 60)) == "1623"
