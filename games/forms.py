@@ -35,6 +35,11 @@ class ChallengeForm(forms.Form):
         choices=[(n, f"{n} day{'s' if n > 1 else ''}") for n in DAYS_PER_MOVE],
         initial=2,
     )
+    rated = forms.BooleanField(
+        required=False,
+        initial=True,
+        help_text="Rated matches change both players' ratings; casual ones don't.",
+    )
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -59,6 +64,7 @@ class ChallengeForm(forms.Form):
             "points": data["points"],
             "days_per_move": data["days_per_move"],
             "private": data["private"],
+            "rated": data["rated"],
         }
 
 
