@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import leaderboard, views
 
 urlpatterns = [
     path("dashboard/", views.dashboard, name="dashboard"),
@@ -26,5 +26,7 @@ urlpatterns = [
         name="match_export",
     ),
     path("players/search/", views.player_search, name="player_search"),
+    path("leaderboard/", leaderboard.leaderboard, name="leaderboard_default"),
+    path("leaderboard/<str:variant>/", leaderboard.leaderboard, name="leaderboard"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

@@ -1,0 +1,36 @@
+"""Leaderboard pages: established ratings per variant, best first."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from .models import PlayerRating, Variant
+from .ratings import PROVISIONAL_RD
+
+PAGE_SIZE = 50
+
+
+@require_GET
+def leaderboard(request: HttpRequest, variant: str = Variant.AMERICAN) -> HttpResponse:
+    """Players with an established rating (RD at most the provisional threshold), paginated.
+
+    Two queries whatever the number of players or matches: the count and the page.
+    """
+    if variant not in Variant.values:
+        raise Http404("no such variant")
+    ratings = (
+        PlayerRating.objects.filter(variant=variant, rd__lte=PROVISIONAL_RD)
+        .select_related("user")
+        .order_by("-rating", "user__username")
+    )
+    page = Paginator(ratings, PAGE_SIZE).get_page(request.GET.get("page"))
+    first_rank = (page.number - 1) * PAGE_SIZE + 1
+    rows = [(first_rank + i, row) for i, row in enumerate(page.object_list)]
+    return render(
+        request,
+        "games/leaderboard.html",
+        {"variant": variant, "variants": Variant.choices, "page": page, "rows": rows},
+    )

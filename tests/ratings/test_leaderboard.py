@@ -1,0 +1,57 @@
+"""The leaderboard: established ratings only, best first, paginated, bounded queries."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import PlayerRating
+
+pytestmark = pytest.mark.django_db
+
+
+def _players(django_user_model, count: int, *, rd: float = 60) -> None:
+    for n in range(count):
+        user = django_user_model.objects.create_user(f"player{n:03}", f"p{n}@example.com")
+        PlayerRating.objects.create(user=user, variant="american", rating=1400 + n, rd=rd)
+
+
+def test_it_lists_established_players_best_first(client, django_user_model):
+    _players(django_user_model, 3)
+    provisional = django_user_model.objects.create_user("newbie", "n@example.com")
+    PlayerRating.objects.create(user=provisional, variant="american", rating=2000, rd=300)
+
+    response = client.get(reverse("leaderboard", args=["american"]))
+
+    text = response.text
+    assert response.status_code == 200
+    assert "newbie" not in text
+    assert text.index("player002") < text.index("player001") < text.index("player000")
+
+
+def test_it_keeps_variants_apart(client, django_user_model):
+    _players(django_user_model, 2)
+
+    response = client.get(reverse("leaderboard", args=["greek"]))
+
+    assert "player000" not in response.text
+    assert client.get("/leaderboard/chess/").status_code == 404
+
+
+def test_it_paginates(client, django_user_model):
+    _players(django_user_model, 60)
+
+    second = client.get(reverse("leaderboard", args=["american"]), {"page": 2})
+
+    assert "Page 2 of 2" in second.text
+    assert "player009" in second.text and "player059" not in second.text
+
+
+@pytest.mark.parametrize("count", [5, 120])
+def test_it_uses_the_same_number_of_queries_for_any_number_of_players(
+    client, django_user_model, django_assert_num_queries, count
+):
+    _players(django_user_model, count)
+
+    with django_assert_num_queries(2):
+        client.get(reverse("leaderboard", args=["american"]))
