@@ -16,6 +16,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from .dice import new_seed, seed_hash
+
 if TYPE_CHECKING:
     from accounts.models import User
 
@@ -177,6 +179,10 @@ class Match(models.Model):
         blank=True,
     )
     deadline = models.DateTimeField(null=True, blank=True)
+    server_seed = models.CharField(
+        max_length=64, default=new_seed, help_text="Secret until the match ends (games.dice)"
+    )
+    rolls = models.PositiveIntegerField(default=0, help_text="Dice pairs rolled so far")
     remind_at = models.DateTimeField(
         null=True, blank=True, help_text="When to send the 80% reminder; cleared once sent"
     )
@@ -230,6 +236,10 @@ class Match(models.Model):
     @property
     def score(self) -> dict[str, int]:
         return {"white": self.score_white, "black": self.score_black}
+
+    @property
+    def seed_hash(self) -> str:
+        return seed_hash(self.server_seed)
 
 
 class Segment(models.Model):

@@ -28,11 +28,11 @@ from games.engine.game import (
     Phase,
     SegmentKind,
     SegmentPlayed,
-    SystemDice,
 )
 from games.engine.moves import partial_play
 
 from . import notifications
+from .dice import SeededDice, new_seed
 from .models import DAYS_PER_MOVE, MATCH_LENGTHS, Challenge, GameResult, Match, Segment, Variant
 from .ratings.store import rate_finished_match
 
@@ -186,8 +186,10 @@ def start_match(
 ) -> Match:
     """Create a match and play its first game's opening roll (R1)."""
     with transaction.atomic():
-        game = Game(variant, dice or SystemDice())
+        seed = new_seed()
+        game = Game(variant, dice or SeededDice(seed))
         match = Match(
+            server_seed=seed,
             white=white,
             black=black,
             variant=variant,
@@ -210,7 +212,7 @@ def load_game(match: Match, dice: DiceSource | None = None) -> Game:
         tuple(match.dice) if match.dice else None,
         SegmentKind(match.segment_kind) if match.segment_kind else None,
     )
-    return Game(match.variant, dice or SystemDice(), state=state)
+    return Game(match.variant, dice or SeededDice(match.server_seed, match.rolls), state=state)
 
 
 @dataclass(frozen=True)
@@ -356,6 +358,8 @@ def _end_game(match: Match, game: Game) -> Game | None:
 
 
 def _save_state(match: Match, game: Game) -> None:
+    if isinstance(game.dice_source, SeededDice):
+        match.rolls = game.dice_source.rolls
     match.position = game.position.to_dict()
     match.phase = game.phase.value
     match.dice = list(game.dice) if game.dice else None

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import leaderboard, views
+from . import leaderboard, verify, views
 
 urlpatterns = [
     path("dashboard/", views.dashboard, name="dashboard"),
@@ -25,6 +25,7 @@ urlpatterns = [
         views.match_export,
         name="match_export",
     ),
+    path("matches/<int:match_id>/dice/", verify.match_dice, name="match_dice"),
     path("players/search/", views.player_search, name="player_search"),
     path("leaderboard/", leaderboard.leaderboard, name="leaderboard_default"),
     path("leaderboard/<str:variant>/", leaderboard.leaderboard, name="leaderboard"),

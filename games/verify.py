@@ -1,0 +1,64 @@
+"""The dice page of a match: the seed commitment, the revealed seed, and every roll checked."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from .dice import roll_pair
+from .models import Match, Segment
+
+ROLLED = (Segment.Kind.OPENING, Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY)
+
+
+def dice_statistics(rolls: list[tuple[int, int]]) -> dict[str, object]:
+    """Faces, doubles and 1-2s among ``rolls`` (opening rolls are single dice per player,
+    so callers pass only the segments' rolls for doubles and 1-2s)."""
+    faces = Counter(d for pair in rolls for d in pair)
+    total = max(1, len(rolls))
+    return {
+        "rolls": len(rolls),
+        "faces": [(face, faces[face]) for face in range(1, 7)],
+        "doubles": sum(a == b for a, b in rolls),
+        "acey_deuceys": sum({a, b} == {1, 2} for a, b in rolls),
+        "doubles_expected": round(len(rolls) / 6, 1),
+        "acey_deuceys_expected": round(len(rolls) / 18, 1),
+        "doubles_share": sum(a == b for a, b in rolls) / total,
+    }
+
+
+@require_GET
+def match_dice(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Every roll of the match; once it is over, each recomputed from the revealed seed."""
+    match = get_object_or_404(Match.objects.select_related("white", "black"), pk=match_id)
+    segments = list(match.segments.filter(kind__in=ROLLED).order_by("number"))
+    revealed = not match.is_active
+    rows = []
+    for roll, segment in enumerate(segments, start=1):
+        expected = roll_pair(match.server_seed, roll) if revealed else None
+        stored = tuple(segment.dice)
+        rows.append(
+            {
+                "roll": roll,
+                "segment": segment,
+                "dice": stored,
+                "expected": expected,
+                "ok": expected is None or expected == stored,
+            }
+        )
+    played = [tuple(s.dice) for s in segments if s.kind != Segment.Kind.OPENING]
+    context = {
+        "match": match,
+        "rows": rows,
+        "revealed": revealed,
+        "all_ok": all(row["ok"] for row in rows),
+        "stats": dice_statistics(played),
+        "per_player": {
+            color: dice_statistics([tuple(s.dice) for s in segments if s.player == color])
+            for color in ("white", "black")
+        },
+    }
+    return render(request, "games/dice.html", context)

@@ -1,0 +1,86 @@
+"""Verifiable dice: every stored roll can be recomputed from the match's revealed seed."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+
+import pytest
+
+from games import services
+from games.dice import SeededDice, die, new_seed, roll_pair, seed_hash
+from games.engine import format_play
+from games.models import Match, Segment
+from games.services import IllegalTurn, TurnAction
+
+ZERO_SEED = "00" * 32
+
+
+def test_dice_are_uniform_over_many_rolls():
+    counts = Counter(die(ZERO_SEED, roll, index) for roll in range(1, 30001) for index in (1, 2))
+
+    assert set(counts) == {1, 2, 3, 4, 5, 6}
+    assert all(abs(n - 10000) < 300 for n in counts.values())  # about 3 standard deviations
+
+
+def test_the_commitment_is_the_sha256_of_the_seed_bytes():
+    seed = new_seed()
+
+    assert seed_hash(seed) == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+    assert len(seed) == 64 and seed != new_seed()
+
+
+def test_seeded_dice_serve_the_rolls_in_order_and_can_resume():
+    dice = SeededDice(ZERO_SEED)
+    first_three = [(dice.roll_die(), dice.roll_die()) for _ in range(3)]
+    resumed = SeededDice(ZERO_SEED, rolls=2)
+
+    assert first_three == [roll_pair(ZERO_SEED, r) for r in (1, 2, 3)]
+    assert (resumed.roll_die(), resumed.roll_die()) == roll_pair(ZERO_SEED, 3)
+    assert dice.rolls == 3
+
+
+@pytest.mark.django_db
+def test_every_stored_roll_of_a_match_is_recomputable_from_its_seed(alice, bob):
+    match = services.start_match(
+        white=alice, black=bob, variant="american", points=1, days_per_move=2
+    )
+    for _ in range(12):
+        match.refresh_from_db()
+        if match.phase == "name_double":
+            action = TurnAction(segment=match.segment_count, double=5)
+        else:
+            play = services.load_game(match).legal_plays()[0]
+            action = TurnAction(segment=match.segment_count, play=format_play(play))
+        services.submit_segment(match.pk, user=match.to_move, action=action)
+
+    match.refresh_from_db()
+    rolled = Segment.objects.filter(match=match).exclude(kind__in=["double", "named_double"])
+    dice = [tuple(s.dice) for s in rolled.order_by("number")] + [tuple(match.dice or ())]
+    recomputed = [roll_pair(match.server_seed, r) for r in range(1, match.rolls + 1)]
+    assert [d for d in dice if d] == recomputed
+
+
+@pytest.mark.django_db
+def test_an_illegal_submission_cannot_reroll_the_dice(alice, bob):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    mover = match.to_move
+    with pytest.raises(IllegalTurn):
+        services.submit_segment(match.pk, user=mover, action=TurnAction(segment=1, play="13/1"))
+
+    assert Match.objects.get(pk=match.pk).dice == match.dice
+    assert Match.objects.get(pk=match.pk).rolls == match.rolls
+
+
+@pytest.mark.django_db
+def test_the_dice_page_hides_the_seed_until_the_end_then_checks_every_roll(client, alice, bob):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    url = f"/matches/{match.pk}/dice/"
+
+    during = client.get(url)
+    services.resign(match.pk, user=alice)
+    after = client.get(url)
+
+    assert match.seed_hash in during.text and match.server_seed not in during.text
+    assert match.server_seed in after.text
+    assert "Every roll below matches the seed" in after.text
