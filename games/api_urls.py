@@ -1,3 +1,21 @@
 """The JSON API, mounted at /api/v1/ (views in games/api.py)."""
 
-urlpatterns: list = []
+from django.urls import path, re_path
+
+from . import api
+
+urlpatterns = [
+    path("challenges/", api.challenge_create, name="api_challenge_create"),
+    path(
+        "challenges/<int:challenge_id>/accept/",
+        api.challenge_accept,
+        name="api_challenge_accept",
+    ),
+    path("matches/<int:match_id>/", api.match_detail, name="api_match"),
+    path("matches/<int:match_id>/turn/", api.match_turn, name="api_match_turn"),
+    path("matches/<int:match_id>/resign/", api.match_resign, name="api_match_resign"),
+    path("me/", api.me, name="api_me"),
+    # Anything else under /api/v1/ answers in JSON too (and is never redirected to add a
+    # slash, which Django cannot do for a POST).
+    re_path(r"^.*$", api.not_found, name="api_not_found"),
+]

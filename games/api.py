@@ -1,0 +1,376 @@
+"""The JSON API under /api/v1/: challenges, match state and turns, for bots and scripts.
+
+A request authenticates either with ``Authorization: Token <key>`` (an
+:class:`accounts.models.ApiToken`) or with the browser session. Token requests are exempt
+from CSRF, since a browser never adds that header on its own; session POSTs are checked as
+CsrfViewMiddleware would check them. Every failure is ``{"error": "<readable reason>"}``
+with a 4xx status. Writes go through :mod:`games.services`, which also checks whose turn it
+is and rejects stale or duplicate submissions (409).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware, get_token
+from django.utils.crypto import constant_time_compare
+from django.views.decorators.csrf import csrf_exempt
+
+from accounts.models import ApiToken
+
+from . import services
+from .engine import format_play
+from .engine.game import Phase
+from .models import Challenge, Match, Segment
+
+MAX_BODY = 64 * 1024
+MAX_PLAY_LENGTH = 200
+MAX_INT = 2**31 - 1  # larger numbers are never a valid segment, id or option
+
+JsonObject = dict[str, Any]
+
+
+class ApiError(Exception):
+    """A request the API refuses: ``status`` and a reason the caller can read."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.headers = headers or {}
+
+    def response(self) -> JsonResponse:
+        return _error(self.status, str(self), self.headers)
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status, headers=headers)
+
+
+# -- authentication, CSRF, bodies ------------------------------------------------------------
+
+
+class _CsrfCheck(CsrfViewMiddleware):
+    """CsrfViewMiddleware's checks, answering a failure in JSON rather than an HTML page."""
+
+    def _reject(self, request: HttpRequest, reason: str) -> JsonResponse:
+        return _error(
+            403,
+            f"CSRF check failed ({reason}): send the csrftoken cookie's value in an"
+            " X-CSRFToken header, or authenticate with 'Authorization: Token <key>'",
+        )
+
+
+_csrf_check = _CsrfCheck(lambda request: HttpResponse())
+
+
+def _authenticate(request: HttpRequest) -> bool:
+    """Set ``request.user``; return whether the request came with a token (so no CSRF)."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        if not request.user.is_authenticated:
+            raise ApiError(
+                401,
+                "log in, or send your API key as 'Authorization: Token <key>'",
+                {"WWW-Authenticate": "Token"},
+            )
+        return False
+    scheme, _, key = header.strip().partition(" ")
+    if scheme.lower() != "token" or not key.strip():
+        raise ApiError(
+            401, "send your API key as 'Authorization: Token <key>'", {"WWW-Authenticate": "Token"}
+        )
+    user = ApiToken.user_for_key(key.strip())
+    if user is None:
+        raise ApiError(401, "that API key is not valid", {"WWW-Authenticate": "Token"})
+    request.user = user
+    return True
+
+
+def _read_body(request: HttpRequest, fields: frozenset[str]) -> JsonObject:
+    """The JSON object sent, holding only ``fields``; an empty body reads as ``{}``."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        raise ApiError(400, "the Content-Length header is not a number") from None
+    if length > MAX_BODY:
+        raise ApiError(413, f"the body is larger than {MAX_BODY // 1024} KiB")
+    body = request.body
+    json_type = request.content_type == "application/json"
+    if not json_type and (body or request.content_type):
+        raise ApiError(415, "send the body as JSON, with 'Content-Type: application/json'")
+    if not body:
+        return {}
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError) as error:
+        raise ApiError(400, f"the body is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, 'the body must be a JSON object, e.g. {"segment": 3, ...}')
+    unknown = sorted(set(data) - fields)
+    if unknown:
+        expected = ", ".join(sorted(fields)) or "no fields"
+        raise ApiError(400, f"unknown field {_quote(unknown[0])}: this endpoint takes {expected}")
+    return data
+
+
+def _quote(text: str, limit: int = 30) -> str:
+    return json.dumps(text if len(text) <= limit else text[:limit] + "...")
+
+
+View = Callable[..., JsonResponse]
+
+
+def _api_view(method: str, view: View, fields: frozenset[str] | None) -> View:
+    @csrf_exempt  # token requests need none; session requests are checked below
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method != method:
+            return _error(405, f"use {method} here, not {request.method}", {"Allow": method})
+        try:
+            by_token = _authenticate(request)
+            if fields is not None:
+                # Before the CSRF check, which reads request.POST: once anything but JSON
+                # is refused, that never parses a form or multipart body.
+                kwargs["body"] = _read_body(request, fields)
+            if not by_token:
+                get_token(request)  # so a session script can read the csrftoken cookie
+                rejected = _csrf_check.process_view(request, None, (), {})
+                if rejected is not None:
+                    return rejected
+            return view(request, *args, **kwargs)
+        except ApiError as error:
+            return error.response()
+        except services.TurnError as error:
+            return _error(error.status, str(error))
+        except Match.DoesNotExist:
+            return _error(404, "there is no such match")
+        except Challenge.DoesNotExist:
+            return _error(404, "there is no such challenge")
+
+    return wrapper
+
+
+def api_get(view: View) -> View:
+    """An authenticated GET endpoint."""
+    return _api_view("GET", view, None)
+
+
+def api_post(*fields: str) -> Callable[[View], View]:
+    """An authenticated POST endpoint taking a JSON object of ``fields`` as ``body``."""
+
+    def decorator(view: View) -> View:
+        return _api_view("POST", view, frozenset(fields))
+
+    return decorator
+
+
+# -- reading fields --------------------------------------------------------------------------
+
+
+def _int(body: JsonObject, name: str, *, low: int, high: int, required: bool = False) -> int | None:
+    value = body.get(name)
+    if value is None:
+        if required:
+            raise ApiError(400, f"{name} is required")
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ApiError(400, f"{name} must be a whole number from {low} to {high}")
+    return value
+
+
+def _str(body: JsonObject, name: str, *, max_length: int, required: bool = False) -> str | None:
+    value = body.get(name)
+    if value is None:
+        if required:
+            raise ApiError(400, f"{name} is required")
+        return None
+    if not isinstance(value, str):
+        raise ApiError(400, f"{name} must be a string")
+    if len(value) > max_length:
+        raise ApiError(400, f"{name} is too long (at most {max_length} characters)")
+    return value
+
+
+def _bool(body: JsonObject, name: str) -> bool:
+    value = body.get(name, False)
+    if not isinstance(value, bool):
+        raise ApiError(400, f"{name} must be true or false")
+    return value
+
+
+def _get_match(match_id: int) -> Match:
+    match = Match.objects.select_related("white", "black").filter(pk=match_id).first()
+    if match is None:
+        raise ApiError(404, f"there is no match #{match_id}")
+    return match
+
+
+def _get_challenge(challenge_id: int) -> Challenge:
+    challenge = Challenge.objects.filter(pk=challenge_id).first()
+    if challenge is None:
+        raise ApiError(404, f"there is no challenge #{challenge_id}")
+    return challenge
+
+
+# -- match state -----------------------------------------------------------------------------
+
+
+def match_state(match: Match) -> JsonObject:
+    """Everything a client needs to show or play ``match`` (two queries: match, history).
+
+    ``match`` must come with ``white`` and ``black`` loaded (see :func:`_get_match`).
+    """
+    usernames = {match.white_id: match.white.username, match.black_id: match.black.username}
+    state: JsonObject = {
+        "id": match.pk,
+        "variant": match.variant,
+        "points": match.points,
+        "status": match.status,
+        "players": {"white": match.white.username, "black": match.black.username},
+        "score": match.score,
+        "winner": usernames.get(match.winner_id),
+        "to_move": usernames.get(match.to_move_id),
+        "phase": match.phase,
+        "segment": match.segment_count,
+        "dice": list(match.dice) if match.dice else None,
+        "position": match.position,
+        "legal_plays": [],
+        "deadline": match.deadline.isoformat() if match.deadline else None,
+        "history": _history(match),
+    }
+    if match.is_active:
+        game = services.load_game(match)
+        state["legal_plays"] = [format_play(play) for play in game.legal_plays()]
+        if game.phase is Phase.NAME_DOUBLE:
+            state["allowed_doubles"] = game.allowed_doubles()
+    return state
+
+
+_PLAYED_KINDS = {Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY, Segment.Kind.NAMED_DOUBLE}
+
+
+def _history(match: Match) -> list[JsonObject]:
+    """The stored segments, oldest first. ``play`` is ``""`` for a dance and ``null`` for an
+    opening roll or a named double, which are not plays."""
+    rows = (
+        Segment.objects.filter(match=match)
+        .order_by("number")
+        .values_list("number", "game_number", "kind", "player", "dice", "play", "named_blot")
+    )
+    return [
+        {
+            "number": number,
+            "game": game,
+            "kind": kind,
+            "player": player or None,
+            "dice": dice,
+            "play": play if kind in _PLAYED_KINDS else None,
+            "named_blot": named_blot,
+        }
+        for number, game, kind, player, dice, play, named_blot in rows
+    ]
+
+
+# -- endpoints -------------------------------------------------------------------------------
+
+
+@api_post("opponent", "variant", "points", "days_per_move", "private")
+def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
+    """Challenge a player (``opponent``), the lobby (``null``), or a friend by invite link
+    (``"private": true``, no opponent)."""
+    username = _str(body, "opponent", max_length=150)
+    variant = _str(body, "variant", max_length=20, required=True)
+    points = _int(body, "points", low=1, high=MAX_INT, required=True)
+    days_per_move = _int(body, "days_per_move", low=1, high=MAX_INT, required=True)
+    private = _bool(body, "private")
+    opponent = None
+    if username is not None:
+        opponent = get_user_model().objects.filter(username=username, is_active=True).first()
+        if opponent is None:
+            raise ApiError(400, f"there is no player called {_quote(username)}")
+        if private:
+            raise ApiError(400, "a private challenge is for an invite link: leave opponent null")
+    assert variant is not None and points is not None and days_per_move is not None
+    challenge = services.create_challenge(
+        request.user,
+        opponent=opponent,
+        variant=variant,
+        points=points,
+        days_per_move=days_per_move,
+        private=private,
+    )
+    return JsonResponse(
+        {
+            "id": challenge.pk,
+            "url": request.build_absolute_uri(challenge.get_absolute_url()),
+            "invite_url": request.build_absolute_uri(challenge.invite_path()),
+        },
+        status=201,
+    )
+
+
+@api_post("token")
+def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
+    """Accept a challenge; a private one needs its invite token as ``token``."""
+    challenge = _get_challenge(challenge_id)
+    token = _str(body, "token", max_length=100) or ""
+    if challenge.private and not constant_time_compare(token, challenge.invite_token):
+        raise ApiError(403, "a private challenge is accepted with its invite token as 'token'")
+    match = services.accept_challenge(challenge.pk, user=request.user)
+    return JsonResponse({"match": match.pk})
+
+
+@api_get
+def match_detail(request: HttpRequest, match_id: int) -> JsonResponse:
+    """A match's state; any signed-in user may read any match."""
+    return JsonResponse(match_state(_get_match(match_id)))
+
+
+@api_post("segment", "play", "double", "name_blot")
+def match_turn(request: HttpRequest, match_id: int, body: JsonObject) -> JsonResponse:
+    """Play the current segment (``play``) or name a double after a 1-2 (``double``)."""
+    match = _get_match(match_id)
+    segment = _int(body, "segment", low=0, high=MAX_INT, required=True)
+    play = _str(body, "play", max_length=MAX_PLAY_LENGTH)
+    double = _int(body, "double", low=1, high=6)
+    name_blot = _int(body, "name_blot", low=1, high=24)
+    if (play is None) == (double is None):
+        raise ApiError(
+            400, 'send either a play ({"play": "13/7 8/7"}) or a named double ({"double": 6})'
+        )
+    assert segment is not None
+    action = services.TurnAction(segment=segment, play=play, double=double, name_blot=name_blot)
+    services.submit_segment(match.pk, user=request.user, action=action)
+    return JsonResponse(match_state(_get_match(match.pk)))
+
+
+@api_post()
+def match_resign(request: HttpRequest, match_id: int, body: JsonObject) -> JsonResponse:
+    """Resign the whole match (R9)."""
+    match = _get_match(match_id)
+    services.resign(match.pk, user=request.user)
+    return JsonResponse(match_state(_get_match(match.pk)))
+
+
+@api_get
+def me(request: HttpRequest) -> JsonResponse:
+    """Who I am, my active matches, and those waiting for my move (most urgent first)."""
+    user = request.user
+    active = Match.objects.active().involving(user).order_by("pk")
+    return JsonResponse(
+        {
+            "username": user.get_username(),
+            "matches": list(active.values_list("pk", flat=True)),
+            "to_move": list(Match.objects.awaiting(user).values_list("pk", flat=True)),
+        }
+    )
+
+
+@csrf_exempt  # it does nothing, whatever the method
+def not_found(request: HttpRequest) -> JsonResponse:
+    return _error(404, f"there is no API endpoint at {request.path}")

@@ -1,0 +1,130 @@
+"""POST /api/v1/challenges/ and /api/v1/challenges/<id>/accept/."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Challenge, Match
+
+from .conftest import post_json
+
+pytestmark = pytest.mark.django_db
+
+OPTIONS = {"variant": "greek", "points": 3, "days_per_move": 5}
+
+
+def _create(client, **data):
+    return post_json(client, reverse("api_challenge_create"), {**OPTIONS, **data})
+
+
+def test_it_challenges_a_player(alice_api, alice, bob):
+    response = _create(alice_api, opponent="bob")
+
+    assert response.status_code == 201
+    body = response.json()
+    challenge = Challenge.objects.get()
+    assert body == {
+        "id": challenge.pk,
+        "url": f"http://testserver/challenges/{challenge.pk}/",
+        "invite_url": f"http://testserver/invite/{challenge.invite_token}/",
+    }
+    assert (challenge.challenger, challenge.opponent) == (alice, bob)
+    assert (challenge.variant, challenge.points, challenge.days_per_move) == ("greek", 3, 5)
+    assert not challenge.private
+
+
+def test_it_challenges_the_lobby_and_by_invite(alice_api):
+    lobby = _create(alice_api, opponent=None)
+    private = _create(alice_api, private=True)
+
+    assert lobby.status_code == private.status_code == 201
+    assert Challenge.objects.get(pk=lobby.json()["id"]).opponent is None
+    assert Challenge.objects.get(pk=private.json()["id"]).private
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        ({"opponent": "nobody"}, "no player"),
+        ({"opponent": "alice"}, "yourself"),
+        ({"opponent": "bob", "private": True}, "private"),
+        ({"points": 2}, "points"),
+        ({"points": 10**40}, "points"),
+        ({"points": "3"}, "points"),
+        ({"points": None}, "points is required"),
+        ({"days_per_move": 4}, "days per move"),
+        ({"variant": "russian"}, "variant"),
+        ({"variant": ["greek"]}, "variant"),
+        ({"private": "yes"}, "private"),
+        ({"opponent": 7}, "opponent"),
+        ({"colour": "white"}, "unknown field"),
+    ],
+)
+def test_it_explains_invalid_challenges(alice_api, bob, data, reason):
+    response = _create(alice_api, **data)
+
+    assert response.status_code == 400
+    assert reason in response.json()["error"]
+    assert not Challenge.objects.exists()
+
+
+def test_it_accepts_a_challenge(alice, bob, bob_api):
+    challenge = services.create_challenge(alice, opponent=bob)
+
+    response = post_json(bob_api, reverse("api_challenge_accept", args=[challenge.pk]))
+
+    assert response.status_code == 200
+    match = Match.objects.get()
+    assert response.json() == {"match": match.pk}
+    assert {match.white, match.black} == {alice, bob}
+
+
+def test_it_refuses_to_accept_twice(alice, bob, bob_api):
+    challenge = services.create_challenge(alice, opponent=bob)
+    url = reverse("api_challenge_accept", args=[challenge.pk])
+    post_json(bob_api, url)
+
+    response = post_json(bob_api, url)
+
+    assert response.status_code == 409
+    assert "already" in response.json()["error"]
+    assert Match.objects.count() == 1
+
+
+def test_it_refuses_a_challenge_addressed_to_someone_else(alice, bob, charlie_api):
+    challenge = services.create_challenge(alice, opponent=bob)
+
+    response = post_json(charlie_api, reverse("api_challenge_accept", args=[challenge.pk]))
+
+    assert response.status_code == 403
+    assert not Match.objects.exists()
+
+
+def test_it_refuses_to_accept_my_own_challenge(alice, alice_api):
+    challenge = services.create_challenge(alice)
+
+    response = post_json(alice_api, reverse("api_challenge_accept", args=[challenge.pk]))
+
+    assert response.status_code == 403
+
+
+def test_it_answers_404_for_an_unknown_challenge(bob_api):
+    response = post_json(bob_api, reverse("api_challenge_accept", args=[999]))
+
+    assert response.status_code == 404
+    assert "challenge" in response.json()["error"]
+
+
+def test_it_accepts_a_private_challenge_only_with_its_token(alice, bob_api):
+    challenge = services.create_challenge(alice, private=True)
+    url = reverse("api_challenge_accept", args=[challenge.pk])
+
+    without = post_json(bob_api, url)
+    wrong = post_json(bob_api, url, {"token": "guess"})
+    right = post_json(bob_api, url, {"token": challenge.invite_token})
+
+    assert without.status_code == wrong.status_code == 403
+    assert right.status_code == 200
+    assert Match.objects.get().pk == right.json()["match"]

@@ -1,0 +1,58 @@
+"""Property: no body sent to the turn endpoint is a 500, or changes a match it does not play."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytestmark = pytest.mark.django_db
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+# Objects with the right field names reach past the shape checks, into the engine.
+turn_like = st.fixed_dictionaries(
+    {"segment": st.one_of(st.just(1), json_values)},
+    optional={
+        "play": st.one_of(st.text(alphabet="0123456789/*() inbarof-,", max_size=30), json_values),
+        "double": json_values,
+        "name_blot": json_values,
+    },
+)
+bodies = st.one_of(
+    turn_like.map(json.dumps),
+    json_values.map(lambda value: json.dumps(value, allow_nan=True)),
+    st.text(max_size=200),
+    st.binary(max_size=200),
+)
+
+# The fixtures (one match, one client) are shared by every example on purpose: each
+# example checks that the match is unchanged, which is the point of reusing it.
+FUZZ = settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@FUZZ
+@given(body=bodies)
+def test_it_answers_any_body_with_a_readable_4xx(alice_api, match, body):
+    before = (match.segment_count, match.position)
+
+    response = alice_api.post(
+        reverse("api_match_turn", args=[match.pk]), body, content_type="application/json"
+    )
+
+    assert 400 <= response.status_code < 500, (response.status_code, body)
+    assert isinstance(response.json()["error"], str)
+    match.refresh_from_db()
+    assert (match.segment_count, match.position) == before

@@ -1,0 +1,119 @@
+"""GET /api/v1/matches/<id>/: the state a client shows and plays from."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from django.urls import reverse
+
+from .conftest import play_on, post_json, start
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_shows_the_state_of_a_match(alice_api, match):
+    response = alice_api.get(reverse("api_match", args=[match.pk]))
+
+    assert response.status_code == 200
+    state = response.json()
+    deadline = state.pop("deadline")
+    legal_plays = state.pop("legal_plays")
+    assert state == {
+        "id": match.pk,
+        "variant": "american",
+        "points": 1,
+        "status": "active",
+        "players": {"white": "alice", "black": "bob"},
+        "score": {"white": 0, "black": 0},
+        "winner": None,
+        "to_move": "alice",
+        "phase": "play",
+        "segment": 1,
+        "dice": [6, 3],
+        "position": match.position,
+        "history": [
+            {
+                "number": 1,
+                "game": 1,
+                "kind": "opening",
+                "player": None,
+                "dice": [5, 2],
+                "play": None,
+                "named_blot": None,
+            }
+        ],
+    }
+    assert sorted(legal_plays) == ["in/19 19/16", "in/22 in/19"]
+    assert datetime.fromisoformat(deadline) == match.deadline
+
+
+def test_it_shows_any_match_to_any_signed_in_user(charlie_api, match):
+    response = charlie_api.get(reverse("api_match", args=[match.pk]))
+
+    assert response.status_code == 200
+    assert response.json()["players"] == {"white": "alice", "black": "bob"}
+
+
+def test_it_records_plays_in_the_history(alice_api, match):
+    post_json(
+        alice_api,
+        reverse("api_match_turn", args=[match.pk]),
+        {"segment": 1, "play": "in/22 in/19"},
+    )
+
+    history = alice_api.get(reverse("api_match", args=[match.pk])).json()["history"]
+
+    assert history[1] == {
+        "number": 2,
+        "game": 1,
+        "kind": "roll",
+        "player": "white",
+        "dice": [6, 3],
+        "play": "in/22 in/19",
+        "named_blot": None,
+    }
+
+
+def test_it_offers_the_doubles_to_name_after_an_acey_deucey(alice, bob, alice_api):
+    match = start(alice, bob, [5, 2, 1, 2])
+    url = reverse("api_match", args=[match.pk])
+    first = alice_api.get(url).json()
+    post_json(
+        alice_api,
+        reverse("api_match_turn", args=[match.pk]),
+        {"segment": first["segment"], "play": first["legal_plays"][0]},
+    )
+
+    state = alice_api.get(url).json()
+
+    assert first["phase"] == "play" and "allowed_doubles" not in first
+    assert state["phase"] == "name_double"
+    assert state["to_move"] == "alice"
+    assert state["dice"] is None
+    assert state["legal_plays"] == []
+    assert state["allowed_doubles"] == [1, 2, 3, 4, 5, 6]
+    assert state["history"][-1]["kind"] == "acey_deucey"
+
+
+@pytest.mark.parametrize("match_id", [999, 10**30])
+def test_it_answers_404_for_an_unknown_match(alice_api, match_id):
+    response = alice_api.get(f"/api/v1/matches/{match_id}/")
+
+    assert response.status_code == 404
+    assert "no match" in response.json()["error"]
+
+
+def test_it_reads_a_match_in_the_same_queries_however_long_its_history(
+    alice, bob, alice_api, django_assert_num_queries
+):
+    short = play_on(start(alice, bob, [5, 2, 6, 3], points=3), until_segment=2)
+    long = play_on(start(alice, bob, [5, 2, 6, 3], points=3), until_segment=40)
+    assert short.segment_count < 5 and long.segment_count >= 40
+
+    # The token (read, then last_used_at), the match with its players, its segments.
+    for match in (short, long):
+        with django_assert_num_queries(4):
+            response = alice_api.get(reverse("api_match", args=[match.pk]))
+
+        assert len(response.json()["history"]) == match.segment_count

@@ -1,0 +1,98 @@
+"""Whatever arrives, the API answers a 4xx in JSON: methods, types, sizes, paths."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Challenge
+
+from .conftest import post_json
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_answers_405_in_json_for_a_wrong_method(alice_api, match):
+    turn = alice_api.get(reverse("api_match_turn", args=[match.pk]))
+    state = alice_api.delete(reverse("api_match", args=[match.pk]))
+
+    assert turn.status_code == state.status_code == 405
+    assert turn["Allow"] == "POST" and state["Allow"] == "GET"
+    assert "POST" in turn.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"],
+)
+def test_it_answers_415_for_a_body_that_is_not_json(alice_api, content_type):
+    response = alice_api.post(
+        reverse("api_challenge_create"), '{"variant": "greek"}', content_type=content_type
+    )
+
+    assert response.status_code == 415
+    assert "application/json" in response.json()["error"]
+    assert not Challenge.objects.exists()
+
+
+def test_it_takes_json_with_a_charset(alice_api):
+    response = alice_api.post(
+        reverse("api_challenge_create"),
+        '{"variant": "greek", "points": 1, "days_per_move": 2}',
+        content_type="application/json; charset=utf-8",
+    )
+
+    assert response.status_code == 201
+
+
+def test_it_takes_an_empty_body_without_a_content_type(bob_api, match):
+    response = bob_api.generic("POST", reverse("api_match_resign", args=[match.pk]))
+
+    assert response.status_code == 200
+
+
+def test_it_answers_413_for_a_body_over_64_kib(alice_api, match):
+    body = '{"segment": 1, "play": "' + "x" * 64 * 1024 + '"}'
+
+    response = alice_api.post(
+        reverse("api_match_turn", args=[match.pk]), body, content_type="application/json"
+    )
+
+    assert response.status_code == 413
+    assert "64 KiB" in response.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"{", b"{'segment': 1}", b"\xff\xfe\x00", b"[" * 50_000, b"NaN", b'{"segment": 1e999}'],
+)
+def test_it_answers_400_for_malformed_json(alice_api, match, body):
+    response = alice_api.post(
+        reverse("api_match_turn", args=[match.pk]), body, content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    assert isinstance(response.json()["error"], str)
+
+
+def test_it_answers_400_for_a_bad_content_length(alice_api, match):
+    response = alice_api.post(
+        reverse("api_match_turn", args=[match.pk]),
+        "{}",
+        content_type="application/json",
+        CONTENT_LENGTH="lots",
+    )
+
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/nothing/", "/api/v1/matches/abc/", "/api/v1/me", "/api/v1/matches/1/turn"],
+)
+def test_it_answers_404_in_json_for_unknown_paths(alice_api, path):
+    got = alice_api.get(path)
+    posted = post_json(alice_api, path, {"segment": 1})
+
+    assert got.status_code == posted.status_code == 404
+    assert path in posted.json()["error"]

@@ -1,0 +1,187 @@
+"""POST /api/v1/matches/<id>/turn/: plays, named doubles, named blots, and refusals."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match, Segment
+
+from .conftest import post_json, start
+
+pytestmark = pytest.mark.django_db
+
+
+def _turn(client, match: Match, data):
+    return post_json(client, reverse("api_match_turn", args=[match.pk]), data)
+
+
+def _assert_unchanged(match: Match) -> None:
+    before = (match.segment_count, match.position)
+    match.refresh_from_db()
+    assert (match.segment_count, match.position) == before
+    assert Segment.objects.filter(match=match).count() == match.segment_count
+
+
+def test_it_plays_a_segment_and_answers_with_the_new_state(alice_api, match):
+    response = _turn(alice_api, match, {"segment": 1, "play": "in/22 in/19"})
+
+    assert response.status_code == 200
+    state = response.json()
+    match.refresh_from_db()
+    assert state["segment"] == match.segment_count >= 2
+    assert state["history"][1]["play"] == "in/22 in/19"
+    assert state["position"]["waiting"]["white"] == 13
+    assert state["to_move"] == "bob"  # the turn passed; Bob's dice are random
+    assert set(state) >= {"dice", "legal_plays", "phase", "deadline"}
+
+
+def test_it_reads_notation_the_way_players_write_it(alice_api, match):
+    response = _turn(alice_api, match, {"segment": 1, "play": "IN/16"})
+
+    assert response.status_code == 200
+    assert response.json()["history"][1]["play"] == "in/19 19/16"
+
+
+def test_it_applies_the_same_submission_once(alice_api, match):
+    submission = {"segment": 1, "play": "in/22 in/19"}
+    first = _turn(alice_api, match, submission)
+    match.refresh_from_db()
+
+    second = _turn(alice_api, match, submission)
+
+    assert first.status_code == 200
+    assert second.status_code == 409
+    assert "reload" in second.json()["error"]
+    _assert_unchanged(match)
+    assert Segment.objects.filter(match=match, player="white").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("play", "reason"),
+    [
+        ("in/22 22/19", "3 pips"),
+        ("13/7", "13"),
+        ("in/22 in/19 in/18", ""),
+        ("hello", "cannot read"),
+        ("", ""),
+    ],
+)
+def test_it_explains_an_illegal_play(alice_api, match, play, reason):
+    response = _turn(alice_api, match, {"segment": 1, "play": play})
+
+    assert response.status_code == 400
+    assert reason in response.json()["error"]
+    _assert_unchanged(match)
+
+
+def test_it_refuses_a_player_whose_turn_it_is_not(bob_api, match):
+    response = _turn(bob_api, match, {"segment": 1, "play": "in/22 in/19"})
+
+    assert response.status_code == 403
+    assert "not your turn" in response.json()["error"]
+    _assert_unchanged(match)
+
+
+def test_it_refuses_someone_not_playing(charlie_api, match):
+    response = _turn(charlie_api, match, {"segment": 1, "play": "in/22 in/19"})
+
+    assert response.status_code == 403
+    _assert_unchanged(match)
+
+
+def test_it_refuses_a_stale_segment_number(alice_api, match):
+    response = _turn(alice_api, match, {"segment": 0, "play": "in/22 in/19"})
+
+    assert response.status_code == 409
+    _assert_unchanged(match)
+
+
+def test_it_answers_404_for_an_unknown_match(alice_api):
+    response = post_json(alice_api, "/api/v1/matches/999/turn/", {"segment": 1, "play": "-"})
+
+    assert response.status_code == 404
+    assert "no match" in response.json()["error"]
+
+
+def test_it_names_a_double_after_an_acey_deucey(alice, bob, alice_api):
+    match = start(alice, bob, [5, 2, 1, 2])
+    _turn(alice_api, match, {"segment": 1, "play": "in/24 in/23"})
+    match.refresh_from_db()
+    assert match.phase == "name_double"
+
+    play_instead = _turn(alice_api, match, {"segment": match.segment_count, "play": "24/18"})
+    named = _turn(alice_api, match, {"segment": match.segment_count, "double": 6})
+
+    assert play_instead.status_code == 400
+    assert "double" in play_instead.json()["error"]
+    assert named.status_code == 200
+    double = named.json()["history"][2]
+    assert (double["kind"], double["player"], double["dice"]) == ("double", "white", [6, 6])
+
+
+def test_it_refuses_a_double_outside_an_acey_deucey(alice_api, match):
+    response = _turn(alice_api, match, {"segment": 1, "double": 6})
+
+    assert response.status_code == 400
+    assert "1-2" in response.json()["error"]
+    _assert_unchanged(match)
+
+
+def test_it_names_a_blot_in_greek(alice, bob, alice_api):
+    # Greek: Alice's 15 checkers start on her 24-point; she opens with 6-3.
+    match = start(alice, bob, [5, 2, 6, 3], variant="greek")
+
+    response = _turn(alice_api, match, {"segment": 1, "play": "24/18 24/21", "name_blot": 18})
+
+    assert response.status_code == 200
+    state = response.json()
+    assert state["history"][1]["named_blot"] == 18
+    assert state["history"][1]["play"] == "24/21 24/18"
+
+
+def test_it_refuses_to_name_a_point_that_is_not_a_blot(alice, bob, alice_api):
+    match = start(alice, bob, [5, 2, 6, 3], variant="greek")
+
+    response = _turn(alice_api, match, {"segment": 1, "play": "24/18 24/21", "name_blot": 5})
+
+    assert response.status_code == 400
+    assert "blot" in response.json()["error"]
+    _assert_unchanged(match)
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ({"play": "in/22 in/19"}, "segment is required"),
+        ({"segment": "1", "play": "in/22 in/19"}, "segment must be a whole number"),
+        ({"segment": 1.0, "play": "in/22 in/19"}, "segment must be a whole number"),
+        ({"segment": True, "play": "in/22 in/19"}, "segment must be a whole number"),
+        ({"segment": 10**30, "play": "in/22 in/19"}, "segment must be a whole number"),
+        ({"segment": -1, "play": "in/22 in/19"}, "segment must be a whole number"),
+        ({"segment": 1}, "either a play"),
+        ({"segment": 1, "play": "in/22 in/19", "double": 6}, "either a play"),
+        ({"segment": 1, "double": True}, "double must be"),
+        ({"segment": 1, "double": 7}, "double must be"),
+        ({"segment": 1, "double": 10**100}, "double must be"),
+        ({"segment": 1, "play": ["in/22", "in/19"]}, "play must be a string"),
+        ({"segment": 1, "play": "in/22 " * 100}, "too long"),
+        ({"segment": 1, "play": "in/22 in/19", "name_blot": "19"}, "name_blot"),
+        ({"segment": 1, "play": "in/22 in/19", "steps": [[25, 22]]}, "unknown field"),
+        ([1, "in/22 in/19"], "JSON object"),
+        ("in/22 in/19", "JSON object"),
+        (None, "JSON object"),
+    ],
+)
+def test_it_explains_a_malformed_body(alice_api, match, body, reason):
+    response = alice_api.post(
+        reverse("api_match_turn", args=[match.pk]),
+        json.dumps(body),
+        content_type="application/json",
+    )
+
+    assert response.status_code == 400
+    assert reason in response.json()["error"]
+    _assert_unchanged(match)
