@@ -1,7 +1,18 @@
-from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from __future__ import annotations
 
-from .models import User
+import zoneinfo
+from functools import cache
+from typing import ClassVar
+
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
+
+from . import throttle
+from .models import ApiToken, User
+from .services import email_in_use
+
+EMAIL_IN_USE = "An account with this email address already exists."
 
 
 class SignupForm(UserCreationForm):
@@ -12,3 +23,85 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        if email_in_use(email):
+            raise ValidationError(
+                f"{EMAIL_IN_USE} Log in, or reset your password if you have forgotten it.",
+                code="email_in_use",
+            )
+        return email
+
+
+class ThrottledAuthenticationForm(AuthenticationForm):
+    """The login form, refusing to check passwords while the username or the client's IP
+    has too many recent failures (see :mod:`accounts.throttle`)."""
+
+    error_messages: ClassVar[dict[str, str]] = {
+        **AuthenticationForm.error_messages,
+        "throttled": (
+            "Too many failed login attempts. Please try again in 15 minutes, "
+            "or reset your password by email."
+        ),
+    }
+
+    def clean(self) -> dict:
+        username = self.cleaned_data.get("username")
+        if not username or not self.cleaned_data.get("password"):
+            return super().clean()
+        ip = throttle.client_ip(self.request)
+        if throttle.is_login_blocked(username=username, ip=ip):
+            raise ValidationError(self.error_messages["throttled"], code="throttled")
+        try:
+            cleaned_data = super().clean()
+        except ValidationError:
+            throttle.record_failed_login(username=username, ip=ip)
+            raise
+        throttle.clear_failed_logins(username=username)
+        return cleaned_data
+
+
+@cache
+def timezone_choices() -> list[tuple[str, str]]:
+    names = zoneinfo.available_timezones() | {"UTC"}
+    return [(name, name.replace("_", " ")) for name in sorted(names)]
+
+
+class ProfileForm(forms.ModelForm):
+    timezone = forms.ChoiceField(choices=timezone_choices, initial="UTC")
+
+    class Meta:
+        model = User
+        fields = ("display_name", "about", "country", "timezone", "email_preference")
+        widgets: ClassVar[dict] = {
+            "about": forms.Textarea(attrs={"rows": 4}),
+            "email_preference": forms.RadioSelect,
+        }
+        labels: ClassVar[dict[str, str]] = {"email_preference": "Game emails"}
+
+
+class EmailChangeForm(forms.Form):
+    email = forms.EmailField(
+        label="New email address",
+        help_text="We will send a link to this address; the change happens when you follow it.",
+    )
+
+    def __init__(self, *args, user: User, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        if email.casefold() == self.user.email.casefold():
+            raise ValidationError("That is already your email address.", code="unchanged")
+        if email_in_use(email, except_user=self.user):
+            raise ValidationError(EMAIL_IN_USE, code="email_in_use")
+        return email
+
+
+class ApiTokenForm(forms.ModelForm):
+    class Meta:
+        model = ApiToken
+        fields = ("name",)
+        labels: ClassVar[dict[str, str]] = {"name": "Name of the new key"}

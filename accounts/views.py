@@ -1,9 +1,41 @@
-from django.contrib.auth import login
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+"""Sign-up, login, settings (profile, email, API keys) and the public player profile."""
 
-from .forms import SignupForm
+from __future__ import annotations
+
+import logging
+import smtplib
+import zoneinfo
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.models import Match
+
+from . import services, throttle
+from .forms import (
+    ApiTokenForm,
+    EmailChangeForm,
+    ProfileForm,
+    SignupForm,
+    ThrottledAuthenticationForm,
+)
+from .models import ApiToken, User
+
+MATCHES_PER_PAGE = 25
+
+logger = logging.getLogger(__name__)
 
 
 @require_http_methods(["GET", "POST"])
@@ -17,3 +49,175 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    form_class = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form: Form) -> HttpResponse:
+        response = super().form_invalid(form)
+        if form.has_error("__all__", code="throttled"):
+            response.status_code = 429
+        return response
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    email_template_name = "registration/password_reset_email.txt"
+
+    @property
+    def extra_email_context(self) -> dict:
+        # Links in every email start with SITE_URL, not with the request's Host header.
+        return {"site_url": settings.SITE_URL.rstrip("/")}
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    def form_valid(self, form: Form) -> HttpResponse:
+        # Whoever followed the emailed link owns the account: let them log in at once.
+        throttle.clear_failed_logins(username=form.user.get_username())
+        return super().form_valid(form)
+
+
+# -- settings ---------------------------------------------------------------------------------
+
+
+def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
+    """The settings page, with any bound form (and its errors) in place of a blank one."""
+    context = {
+        "profile_form": ProfileForm(instance=request.user),
+        "email_form": EmailChangeForm(user=request.user),
+        "token_form": ApiTokenForm(),
+        **forms,
+        "tokens": ApiToken.objects.filter(user=request.user),
+    }
+    return render(request, "accounts/settings.html", context)
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your settings are saved.")
+        return redirect("settings")
+    return _render_settings(request, profile_form=form)
+
+
+@login_required
+@require_POST
+def email_change(request: HttpRequest) -> HttpResponse:
+    """Send a confirmation link to the new address; the address changes when it is used."""
+    form = EmailChangeForm(request.POST, user=request.user)
+    if not form.is_valid():
+        return _render_settings(request, email_form=form)
+    new_email = form.cleaned_data["email"]
+    try:
+        services.request_email_change(request.user, new_email=new_email)
+    except (smtplib.SMTPException, OSError) as error:
+        # No traceback: its frames hold the link, and a link is as good as a password.
+        logger.warning(
+            "Could not send an email-change link for user %s: %s",
+            request.user.pk,
+            type(error).__name__,
+        )
+        messages.error(request, "We could not send the email just now. Please try again later.")
+        return redirect("settings")
+    messages.success(
+        request,
+        f"We have sent a link to {new_email}. Follow it within "
+        f"{services.EMAIL_CHANGE_MAX_AGE.days} days to start using that address.",
+    )
+    return redirect("settings")
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def email_change_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """GET asks, POST changes the address. An unusable link is answered with 200, like
+    Django's password reset: 4xx responses are logged with their path, which holds the token.
+    """
+    try:
+        if request.method == "POST":
+            new_email = services.confirm_email_change(request.user, token=token)
+            messages.success(request, f"Your email address is now {new_email}.")
+            return redirect("settings")
+        change = services.pending_email_change(request.user, token=token)
+    except services.EmailChangeError as error:
+        return render(request, "accounts/email_change_confirm.html", {"error": str(error)})
+    return render(request, "accounts/email_change_confirm.html", {"change": change})
+
+
+@login_required
+@never_cache
+@require_POST
+def token_create(request: HttpRequest) -> HttpResponse:
+    """Issue an API key and show it, this once: only its hash is kept."""
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        return _render_settings(request, token_form=form)
+    token, key = ApiToken.issue(request.user, form.cleaned_data["name"])
+    return render(request, "accounts/token_created.html", {"token": token, "key": key})
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
+    token.delete()
+    messages.success(request, f"The key “{token.name}” ({token.prefix}…) no longer works.")
+    return redirect("settings")
+
+
+# -- profile ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerMatch:
+    """A match seen from one player's side."""
+
+    match: Match
+    opponent: User
+    own_score: int
+    opponent_score: int
+    won: bool
+    to_move: bool
+
+    @classmethod
+    def of(cls, match: Match, player: User) -> PlayerMatch:
+        as_white = match.white_id == player.pk
+        return cls(
+            match=match,
+            opponent=match.black if as_white else match.white,
+            own_score=match.score_white if as_white else match.score_black,
+            opponent_score=match.score_black if as_white else match.score_white,
+            won=match.winner_id == player.pk,
+            to_move=match.to_move_id == player.pk,
+        )
+
+
+def _local_time(tz_name: str) -> datetime | None:
+    try:
+        return timezone.now().astimezone(zoneinfo.ZoneInfo(tz_name))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    person = get_object_or_404(User, username=username, is_active=True)
+    matches = Match.objects.involving(person).select_related("white", "black")
+    finished = Paginator(
+        matches.finished().order_by("-finished_at", "-pk"), MATCHES_PER_PAGE
+    ).get_page(request.GET.get("page"))
+    current = matches.active().order_by("deadline", "pk")
+    context = {
+        "person": person,
+        "local_time": _local_time(person.timezone),
+        "page": finished,
+        "results": [PlayerMatch.of(match, person) for match in finished],
+        "current": [PlayerMatch.of(match, person) for match in current],
+    }
+    return render(request, "accounts/profile.html", context)

@@ -1,0 +1,111 @@
+"""Account changes that need more than a form save: changing the email address.
+
+A new address takes effect only when its owner follows a signed link sent to it. The
+link names the user, the new address and the address it replaces, so it stops working
+once the address has changed (it cannot be replayed later to switch back).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from .models import User
+
+EMAIL_CHANGE_SALT = "accounts.email_change"
+EMAIL_CHANGE_MAX_AGE = timedelta(days=2)
+
+
+class EmailChangeError(ValueError):
+    """A confirmation link that cannot be used; the message is for the player."""
+
+
+@dataclass(frozen=True)
+class EmailChange:
+    user_id: int
+    new_email: str
+    old_email: str
+
+
+def email_in_use(email: str, *, except_user: User | None = None) -> bool:
+    users = User.objects.filter(email__iexact=email)
+    if except_user is not None:
+        users = users.exclude(pk=except_user.pk)
+    return users.exists()
+
+
+def email_change_token(user: User, *, new_email: str) -> str:
+    payload = {"user": user.pk, "new": new_email, "old": user.email}
+    return signing.TimestampSigner(salt=EMAIL_CHANGE_SALT).sign_object(payload)
+
+
+def read_email_change_token(token: str) -> EmailChange:
+    signer = signing.TimestampSigner(salt=EMAIL_CHANGE_SALT)
+    try:
+        payload = signer.unsign_object(token, max_age=EMAIL_CHANGE_MAX_AGE)
+    except signing.SignatureExpired:
+        raise EmailChangeError("This link has expired. Please ask for a new one.") from None
+    except signing.BadSignature:
+        raise EmailChangeError("This link is not valid.") from None
+    return EmailChange(user_id=payload["user"], new_email=payload["new"], old_email=payload["old"])
+
+
+def request_email_change(user: User, *, new_email: str) -> None:
+    """Email a confirmation link to ``new_email``; nothing changes until it is followed."""
+    path = reverse("email_change_confirm", args=[email_change_token(user, new_email=new_email)])
+    body = render_to_string(
+        "accounts/email/email_change.txt",
+        {
+            "user": user,
+            "new_email": new_email,
+            "url": settings.SITE_URL.rstrip("/") + path,
+            "days": EMAIL_CHANGE_MAX_AGE.days,
+        },
+    )
+    send_mail("Confirm your new email address", body, None, [new_email])
+
+
+def pending_email_change(user: User, *, token: str) -> EmailChange:
+    """The change a link describes, if ``user`` may apply it now.
+
+    Raises :class:`EmailChangeError` if the link is forged, expired, for someone else,
+    already used, or its address has since been taken by another account.
+    """
+    change = read_email_change_token(token)
+    if change.user_id != user.pk:
+        raise EmailChangeError("This link is for a different account.")
+    if user.email != change.old_email:
+        raise EmailChangeError("This link has already been used, or is out of date.")
+    if email_in_use(change.new_email, except_user=user):
+        raise EmailChangeError("Another account now uses that address.")
+    return change
+
+
+def confirm_email_change(user: User, *, token: str) -> str:
+    """Apply the change a link describes (see :func:`pending_email_change`), tell the old
+    address, and return the new one."""
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        change = pending_email_change(user, token=token)
+        user.email = change.new_email
+        user.save(update_fields=["email"])
+        if change.old_email:
+            # robust: a mail server error must not turn the applied change into a 500.
+            transaction.on_commit(lambda: _tell_old_address(user, change), robust=True)
+    return change.new_email
+
+
+def _tell_old_address(user: User, change: EmailChange) -> None:
+    # So that someone who took over the account cannot quietly move it to their address.
+    body = render_to_string(
+        "accounts/email/email_changed.txt",
+        {"user": user, "change": change, "site_url": settings.SITE_URL},
+    )
+    send_mail("Your email address was changed", body, None, [change.old_email])

@@ -1,0 +1,155 @@
+"""Changing the email address through a signed link sent to the new address."""
+
+import re
+import smtplib
+import time
+from datetime import timedelta
+
+import pytest
+from django.core import mail, signing
+from django.core.mail.backends.base import BaseEmailBackend
+from django.urls import reverse
+
+from accounts import services
+
+pytestmark = pytest.mark.django_db
+
+
+def confirm_url(token: str) -> str:
+    return reverse("email_change_confirm", args=[token])
+
+
+def test_it_emails_a_link_to_the_new_address_and_changes_nothing_yet(client, alice, settings):
+    settings.SITE_URL = "https://acey.example"
+    client.force_login(alice)
+
+    response = client.post(reverse("email_change"), {"email": "alice@new.example"})
+
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == ["alice@new.example"]
+    assert re.search(r"https://acey\.example/accounts/email/confirm/\S+/", mail.outbox[0].body)
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_it_changes_the_address_when_the_link_is_confirmed(
+    client, alice, django_capture_on_commit_callbacks
+):
+    client.force_login(alice)
+    client.post(reverse("email_change"), {"email": "alice@new.example"})
+    path = re.search(r"/accounts/email/confirm/\S+/", mail.outbox[0].body).group(0)
+
+    page = client.get(path)
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"  # GET only asks
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(path)
+
+    assert "Use <strong>alice@new.example</strong>" in page.text
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example"
+    assert mail.outbox[-1].to == ["alice@example.com"]  # the old address is told
+    assert "was changed" in mail.outbox[-1].subject
+
+
+def test_it_does_not_apply_a_link_twice(client, alice):
+    token = services.email_change_token(alice, new_email="alice@new.example")
+    client.force_login(alice)
+    client.post(confirm_url(token))
+
+    response = client.post(confirm_url(token))
+
+    assert "already been used" in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example"
+
+
+def test_it_rejects_an_expired_link(client, alice, monkeypatch):
+    three_days_ago = time.time() - timedelta(days=3).total_seconds()
+    with monkeypatch.context() as patch:
+        patch.setattr(time, "time", lambda: three_days_ago)
+        token = services.email_change_token(alice, new_email="alice@new.example")
+    client.force_login(alice)
+
+    response = client.post(confirm_url(token))
+
+    assert response.status_code == 200
+    assert "expired" in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_it_rejects_a_forged_link(client, alice):
+    forged = signing.TimestampSigner(salt="something else").sign_object(
+        {"user": alice.pk, "new": "mallory@example.com", "old": alice.email}
+    )
+    client.force_login(alice)
+
+    response = client.post(confirm_url(forged))
+
+    assert "not valid" in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_it_rejects_another_users_link(client, alice, bob):
+    token = services.email_change_token(alice, new_email="alice@new.example")
+    client.force_login(bob)
+
+    response = client.post(confirm_url(token))
+
+    assert "different account" in response.text
+    alice.refresh_from_db()
+    bob.refresh_from_db()
+    assert (alice.email, bob.email) == ("alice@example.com", "bob@example.com")
+
+
+def test_it_sends_anonymous_visitors_to_log_in_first(client, alice):
+    token = services.email_change_token(alice, new_email="alice@new.example")
+
+    response = client.post(confirm_url(token))
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_it_refuses_an_address_another_account_uses(client, alice, bob):
+    client.force_login(alice)
+
+    response = client.post(reverse("email_change"), {"email": "BOB@example.com"})
+
+    assert "An account with this email address already exists" in response.text
+    assert mail.outbox == []
+
+
+def test_it_refuses_to_confirm_an_address_taken_since_the_link_was_sent(client, alice, bob):
+    token = services.email_change_token(alice, new_email="alice@new.example")
+    bob.email = "Alice@New.example"
+    bob.save()
+    client.force_login(alice)
+
+    response = client.post(confirm_url(token))
+
+    assert "Another account now uses that address" in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+class BrokenMailServer(BaseEmailBackend):
+    def send_messages(self, email_messages):
+        raise smtplib.SMTPServerDisconnected("gone")
+
+
+def test_it_says_so_when_the_link_cannot_be_sent(client, alice, settings):
+    settings.MAILERS = {"default": {"BACKEND": f"{__name__}.BrokenMailServer"}}
+    client.force_login(alice)
+
+    response = client.post(reverse("email_change"), {"email": "alice@new.example"}, follow=True)
+
+    assert "We could not send the email" in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"

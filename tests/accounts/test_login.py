@@ -1,0 +1,87 @@
+"""Logging in, and the limit on failed attempts (accounts.throttle)."""
+
+import time
+
+import pytest
+from django.urls import reverse
+
+from accounts import throttle
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "correct horse battery"
+THROTTLED = "Too many failed login attempts"
+
+
+def log_in(client, username: str, password: str, ip: str = "10.0.0.1"):
+    return client.post(
+        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip
+    )
+
+
+def test_it_logs_in(client, alice):
+    response = log_in(client, "alice", PASSWORD)
+
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(alice.pk)
+
+
+def test_it_refuses_a_username_after_five_failures_even_with_the_right_password(client, alice):
+    for attempt in range(5):
+        response = log_in(client, "alice", "wrong", ip=f"10.0.0.{attempt}")
+        assert response.status_code == 200
+
+    response = log_in(client, "ALICE", PASSWORD, ip="10.0.0.99")
+
+    assert response.status_code == 429
+    assert THROTTLED in response.text
+    assert "_auth_user_id" not in client.session
+
+
+def test_it_refuses_an_ip_after_twenty_failures(client, alice, bob):
+    for attempt in range(20):
+        log_in(client, f"nobody{attempt}", "wrong", ip="10.0.0.7")
+
+    refused = log_in(client, "bob", PASSWORD, ip="10.0.0.7")
+    elsewhere = log_in(client, "bob", PASSWORD, ip="10.0.0.8")
+
+    assert refused.status_code == 429
+    assert elsewhere.status_code == 302
+
+
+def test_it_lets_a_user_in_again_once_the_window_has_passed(client, alice, monkeypatch):
+    for _ in range(5):
+        log_in(client, "alice", "wrong")
+    assert log_in(client, "alice", PASSWORD).status_code == 429
+    later = time.time() + throttle.WINDOW_SECONDS + 1
+    monkeypatch.setattr(time, "time", lambda: later)
+
+    response = log_in(client, "alice", PASSWORD)
+
+    assert response.status_code == 302
+
+
+def test_it_forgets_a_usernames_failures_after_a_successful_login(client, alice):
+    for _ in range(4):
+        log_in(client, "alice", "wrong")
+    assert log_in(client, "alice", PASSWORD).status_code == 302
+    client.logout()
+
+    for _ in range(4):
+        log_in(client, "alice", "wrong")
+    response = log_in(client, "alice", PASSWORD)
+
+    assert response.status_code == 302
+
+
+def test_it_takes_the_client_ip_from_the_trusted_proxy(rf, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    request = rf.get("/", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.5", REMOTE_ADDR="10.0.0.1")
+
+    assert throttle.client_ip(request) == "203.0.113.5"
+
+
+def test_it_ignores_x_forwarded_for_without_a_trusted_proxy(rf):
+    request = rf.get("/", HTTP_X_FORWARDED_FOR="6.6.6.6", REMOTE_ADDR="10.0.0.1")
+
+    assert throttle.client_ip(request) == "10.0.0.1"

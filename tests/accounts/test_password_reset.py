@@ -1,0 +1,66 @@
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_emails_a_reset_link_that_sets_a_new_password(client, alice, settings):
+    settings.SITE_URL = "https://acey.example"
+
+    response = client.post(reverse("password_reset"), {"email": "ALICE@example.com"})
+
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["alice@example.com"]
+    assert message.subject == "Reset your Acey-Deucey password"
+    link = re.search(r"https://acey\.example(/\S+)", message.body).group(1)
+
+    form_page = client.get(link, follow=True)
+    assert 'name="new_password1"' in form_page.text
+    done = client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": "a brand new secret", "new_password2": "a brand new secret"},
+    )
+
+    assert done.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("a brand new secret")
+
+
+def test_it_sends_nothing_for_an_unknown_address_and_says_the_same(client, alice):
+    response = client.post(reverse("password_reset"), {"email": "nobody@example.com"})
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("password_reset_done")
+    assert mail.outbox == []
+
+
+def test_it_rejects_a_forged_reset_link(client, alice):
+    response = client.get(
+        reverse("password_reset_confirm", args=["MQ", "forged-token"]), follow=True
+    )
+
+    assert "This link is not valid" in response.text
+    assert 'name="new_password1"' not in response.text
+
+
+def test_it_lets_a_user_locked_out_by_failures_log_in_after_a_reset(client, alice):
+    for _ in range(5):
+        client.post(reverse("login"), {"username": "alice", "password": "wrong"})
+    client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    link = re.search(r"https?://\S+?(/\S+)", mail.outbox[0].body).group(1)
+    form_page = client.get(link, follow=True)
+    client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": "a brand new secret", "new_password2": "a brand new secret"},
+    )
+
+    response = client.post(
+        reverse("login"), {"username": "alice", "password": "a brand new secret"}
+    )
+
+    assert response.status_code == 302

@@ -1,0 +1,132 @@
+"""The public player profile, /players/<username>/."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games.engine import Position
+from games.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def finished_match(white, black, *, winner, score=(3, 1), days_ago=1, **fields) -> Match:
+    return Match.objects.create(
+        variant="american",
+        points=3,
+        white=white,
+        black=black,
+        position=Position.initial("american").to_dict(),
+        status=Match.Status.FINISHED,
+        winner=winner,
+        score_white=score[0],
+        score_black=score[1],
+        ending=Match.Ending.BORNE_OFF,
+        finished_at=timezone.now() - timedelta(days=days_ago),
+        **fields,
+    )
+
+
+def active_match(white, black) -> Match:
+    return Match.objects.create(
+        variant="greek",
+        points=5,
+        white=white,
+        black=black,
+        position=Position.initial("greek").to_dict(),
+        to_move=white,
+    )
+
+
+def test_it_shows_the_profile(client, alice):
+    alice.display_name = "Alice A."
+    alice.about = "Plays slowly."
+    alice.country = "Greece"
+    alice.timezone = "Europe/Athens"
+    alice.save()
+
+    response = client.get(reverse("profile", args=["alice"]))
+
+    assert response.status_code == 200
+    for text in ("Alice A.", "Plays slowly.", "Greece", "Europe/Athens", "member since"):
+        assert text in response.text
+
+
+def test_it_shows_finished_matches_from_the_players_side(client, alice, bob, charlie):
+    won = finished_match(alice, bob, winner=alice, score=(3, 1), days_ago=2)
+    lost = finished_match(charlie, alice, winner=charlie, score=(3, 2), days_ago=1)
+
+    response = client.get(reverse("profile", args=["alice"]))
+
+    results = response.context["results"]
+    assert [(row.match, row.opponent, row.won) for row in results] == [
+        (lost, charlie, False),
+        (won, bob, True),
+    ]
+    assert (results[0].own_score, results[0].opponent_score) == (2, 3)
+    text = response.text
+    assert "Lost" in text and "2\u20133" in text and "Won" in text and "3\u20131" in text
+    assert won.get_absolute_url() in text and lost.get_absolute_url() in text
+    assert "borne off" in text and "3 points" in text
+
+
+def test_it_shows_current_matches(client, alice, bob):
+    match = active_match(bob, alice)
+
+    response = client.get(reverse("profile", args=["alice"]))
+
+    assert [row.match for row in response.context["current"]] == [match]
+    assert match.get_absolute_url() in response.text
+    assert response.context["results"] == []
+
+
+def test_it_shows_the_profile_to_its_owner_other_users_and_anonymous_visitors(client, alice, bob):
+    finished_match(alice, bob, winner=bob)
+    url = reverse("profile", args=["alice"])
+
+    anonymous = client.get(url)
+    client.force_login(bob)
+    other = client.get(url)
+    client.force_login(alice)
+    owner = client.get(url)
+
+    assert anonymous.status_code == other.status_code == owner.status_code == 200
+    assert reverse("settings") in owner.text
+    assert reverse("settings") not in other.text
+    assert reverse("settings") not in anonymous.text
+
+
+def test_it_answers_404_for_an_unknown_or_inactive_player(client, alice):
+    alice.is_active = False
+    alice.save()
+
+    assert client.get(reverse("profile", args=["alice"])).status_code == 404
+    assert client.get(reverse("profile", args=["nobody"])).status_code == 404
+
+
+@pytest.mark.parametrize("count", [3, 30])
+def test_it_uses_a_bounded_number_of_queries(
+    client, alice, bob, charlie, count, django_assert_max_num_queries
+):
+    for n in range(count):
+        opponent = bob if n % 2 else charlie
+        finished_match(alice, opponent, winner=alice, days_ago=n + 1)
+        active_match(opponent, alice)
+
+    with django_assert_max_num_queries(5):
+        response = client.get(reverse("profile", args=["alice"]))
+
+    assert len(response.context["results"]) == min(count, 25)
+    assert len(response.context["current"]) == count
+
+
+def test_it_pages_through_a_long_history(client, alice, bob):
+    for n in range(30):
+        finished_match(alice, bob, winner=alice, days_ago=n + 1)
+
+    response = client.get(reverse("profile", args=["alice"]), {"page": 2})
+
+    assert len(response.context["results"]) == 5
+    assert "Page 2 of 2" in response.text

@@ -1,0 +1,99 @@
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def profile_data(**changes) -> dict:
+    data = {
+        "display_name": "Alice A.",
+        "about": "Plays slowly.",
+        "country": "Greece",
+        "timezone": "Europe/Athens",
+        "email_preference": "digest",
+    }
+    return data | changes
+
+
+def test_it_shows_the_settings_page_to_its_owner(client, alice):
+    client.force_login(alice)
+
+    response = client.get(reverse("settings"))
+
+    assert response.status_code == 200
+    assert 'name="display_name"' in response.text
+    assert reverse("password_change") in response.text
+    assert reverse("email_change") in response.text
+    assert reverse("token_create") in response.text
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_it_redirects_anonymous_visitors_to_log_in(client):
+    for name in ("settings", "email_change", "token_create", "password_change"):
+        response = client.post(reverse(name))
+
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+
+
+def test_it_saves_the_profile(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("settings"), profile_data())
+
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice A."
+    assert alice.about == "Plays slowly."
+    assert alice.country == "Greece"
+    assert alice.timezone == "Europe/Athens"
+    assert alice.email_preference == "digest"
+
+
+def test_it_edits_only_the_logged_in_users_profile(client, alice, bob):
+    client.force_login(bob)
+
+    client.post(reverse("settings"), profile_data(display_name="Bob B."))
+
+    alice.refresh_from_db()
+    bob.refresh_from_db()
+    assert alice.display_name == ""
+    assert bob.display_name == "Bob B."
+
+
+def test_it_rejects_an_unknown_timezone(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("settings"), profile_data(timezone="Mars/Olympus_Mons"))
+
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.text
+    alice.refresh_from_db()
+    assert alice.timezone == "UTC"
+    assert alice.display_name == ""
+
+
+def test_it_rejects_an_unknown_email_preference(client, alice):
+    client.force_login(alice)
+
+    client.post(reverse("settings"), profile_data(email_preference="hourly"))
+
+    alice.refresh_from_db()
+    assert alice.email_preference == "every_turn"
+
+
+def test_it_changes_the_password(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("password_change"),
+        {
+            "old_password": "correct horse battery",
+            "new_password1": "another fine phrase",
+            "new_password2": "another fine phrase",
+        },
+    )
+
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("another fine phrase")

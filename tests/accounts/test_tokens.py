@@ -1,0 +1,88 @@
+"""API keys on the settings page: create (shown once), list, revoke."""
+
+import pytest
+from django.urls import reverse
+
+from accounts.models import ApiToken
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_creates_a_key_and_shows_it_once(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("token_create"), {"name": "my bot"})
+
+    assert response.status_code == 200
+    assert "it will not be shown again" in response.text
+    assert "no-store" in response["Cache-Control"]
+    token = ApiToken.objects.get(user=alice)
+    key = response.context["key"]
+    assert token.name == "my bot"
+    assert key in response.text
+    assert ApiToken.user_for_key(key) == alice
+    settings_page = client.get(reverse("settings"))
+    assert token.prefix in settings_page.text
+    assert key not in settings_page.text
+
+
+def test_it_requires_a_name_for_a_key(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("token_create"), {"name": ""})
+
+    assert response.status_code == 200
+    assert "This field is required" in response.text
+    assert not ApiToken.objects.exists()
+
+
+def test_it_lists_only_my_keys(client, alice, bob):
+    ApiToken.issue(alice, "alice's bot")
+    ApiToken.issue(bob, "bob's bot")
+    client.force_login(alice)
+
+    response = client.get(reverse("settings"))
+
+    assert "alice&#x27;s bot" in response.text
+    assert "bob&#x27;s bot" not in response.text
+    assert "never used" in response.text
+
+
+def test_it_revokes_my_key(client, alice):
+    token, key = ApiToken.issue(alice, "my bot")
+    client.force_login(alice)
+
+    response = client.post(reverse("token_revoke", args=[token.pk]))
+
+    assert response.status_code == 302
+    assert not ApiToken.objects.filter(pk=token.pk).exists()
+    assert ApiToken.user_for_key(key) is None
+
+
+def test_it_does_not_let_an_outsider_revoke_a_key(client, alice, charlie):
+    token, _ = ApiToken.issue(alice, "my bot")
+    client.force_login(charlie)
+
+    response = client.post(reverse("token_revoke", args=[token.pk]))
+
+    assert response.status_code == 404
+    assert ApiToken.objects.filter(pk=token.pk).exists()
+
+
+def test_it_revokes_only_by_post(client, alice):
+    token, _ = ApiToken.issue(alice, "my bot")
+    client.force_login(alice)
+
+    response = client.get(reverse("token_revoke", args=[token.pk]))
+
+    assert response.status_code == 405
+    assert ApiToken.objects.filter(pk=token.pk).exists()
+
+
+def test_it_sends_anonymous_visitors_to_log_in_instead_of_revoking(client, alice):
+    token, _ = ApiToken.issue(alice, "my bot")
+
+    response = client.post(reverse("token_revoke", args=[token.pk]))
+
+    assert response.status_code == 302
+    assert ApiToken.objects.filter(pk=token.pk).exists()
