@@ -148,6 +148,18 @@ CELERY_BEAT_SCHEDULE = {
     "daily-digest": {"task": "games.tasks.task_daily_digest", "schedule": 24 * 3600.0},
 }
 
+# The cache holds the failed-login counters: shared through Redis when there is one, so
+# that every web worker counts the same attempts.
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Behind N reverse proxies, the client's address is the Nth from the right in
+# X-Forwarded-For (accounts.throttle); 0 trusts no proxy.
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
+
 MAILERS = mailers_from_env()
 DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "Acey-Deucey <noreply@localhost>")
 SERVER_EMAIL = os.getenv("SERVER_EMAIL", DEFAULT_FROM_EMAIL)

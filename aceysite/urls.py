@@ -8,5 +8,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/v1/", include("games.api_urls")),
     path("", include("games.urls")),
+    path("players/", include("accounts.profile_urls")),
     path("admin/", admin.site.urls),
 ]
