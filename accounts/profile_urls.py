@@ -6,4 +6,5 @@ from . import views
 
 urlpatterns = [
     path("<str:username>/", views.profile, name="profile"),
+    path("<str:username>/rating-<str:variant>.svg", views.rating_chart, name="rating_chart"),
 ]

@@ -15,13 +15,14 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.models import Match
+from games.ratings.profile import head_to_head, rating_chart_svg, variant_records
 
 from . import services, throttle
 from .forms import (
@@ -206,6 +207,15 @@ def _local_time(tz_name: str) -> datetime | None:
 
 
 @require_GET
+def rating_chart(request: HttpRequest, username: str, variant: str) -> HttpResponse:
+    """The player's rating history in one variant, as an SVG image."""
+    person = get_object_or_404(User, username=username, is_active=True)
+    if variant not in ("american", "greek"):
+        raise Http404("no such variant")
+    return HttpResponse(rating_chart_svg(person, variant), content_type="image/svg+xml")
+
+
+@require_GET
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     person = get_object_or_404(User, username=username, is_active=True)
     matches = Match.objects.involving(person).select_related("white", "black")
@@ -216,6 +226,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     context = {
         "person": person,
         "local_time": _local_time(person.timezone),
+        "records": variant_records(person),
+        "head_to_head": head_to_head(person, request.user),
         "page": finished,
         "results": [PlayerMatch.of(match, person) for match in finished],
         "current": [PlayerMatch.of(match, person) for match in current],

@@ -108,14 +108,17 @@ def test_it_answers_404_for_an_unknown_or_inactive_player(client, alice):
 
 @pytest.mark.parametrize("count", [3, 30])
 def test_it_uses_a_bounded_number_of_queries(
-    client, alice, bob, charlie, count, django_assert_max_num_queries
+    client, alice, bob, charlie, count, django_assert_num_queries
 ):
     for n in range(count):
         opponent = bob if n % 2 else charlie
         finished_match(alice, opponent, winner=alice, days_ago=n + 1)
         active_match(opponent, alice)
+    client.force_login(bob)
 
-    with django_assert_max_num_queries(5):
+    # session, viewer, person, ratings, record per variant, head-to-head, the page's
+    # count, the page, current matches: the same whatever the number of matches.
+    with django_assert_num_queries(9):
         response = client.get(reverse("profile", args=["alice"]))
 
     assert len(response.context["results"]) == min(count, 25)
@@ -130,3 +133,15 @@ def test_it_pages_through_a_long_history(client, alice, bob):
 
     assert len(response.context["results"]) == 5
     assert "Page 2 of 2" in response.text
+
+
+def test_it_shows_ratings_records_and_the_head_to_head(client, alice, bob):
+    finished_match(alice, bob, winner=alice, days_ago=2)
+    finished_match(alice, bob, winner=bob, days_ago=1)
+    client.force_login(bob)
+
+    response = client.get(reverse("profile", args=["alice"]))
+
+    assert "won 1, you won 1 of 2" in response.text
+    records = {r.variant: r for r in response.context["records"]}
+    assert (records["american"].wins, records["american"].losses) == (1, 1)

@@ -1,0 +1,114 @@
+"""A player's ratings and record for the profile page, in a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygal
+from django.db.models import Case, Count, F, Q, Sum, When
+from django.utils import timezone
+
+from .glicko2 import Rating, is_provisional
+from .store import as_of, display
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+#: The chart shows at most this many of the latest rated matches.
+CHART_POINTS = 200
+
+
+@dataclass(frozen=True)
+class VariantRecord:
+    variant: str
+    label: str
+    rating: Rating | None
+    shown: str  # "1623" or "1623?" (provisional), "—" when unrated
+    provisional: bool
+    wins: int
+    losses: int
+    points_for: int
+    points_against: int
+
+
+def variant_records(person: User) -> list[VariantRecord]:
+    """Rating (RD grown for idleness), wins, losses and points per variant: two queries."""
+    from games.models import Match, PlayerRating, Variant
+
+    now = timezone.now()
+    ratings = {row.variant: as_of(row, now) for row in PlayerRating.objects.filter(user=person)}
+    mine = Q(white=person)
+    totals = {
+        row["variant"]: row
+        for row in Match.objects.finished()
+        .involving(person)
+        .values("variant")
+        .annotate(
+            wins=Count("pk", filter=Q(winner=person)),
+            losses=Count("pk", filter=~Q(winner=person)),
+            points_for=Sum(Case(When(mine, then=F("score_white")), default=F("score_black"))),
+            points_against=Sum(Case(When(mine, then=F("score_black")), default=F("score_white"))),
+        )
+        .order_by()
+    }
+    records = []
+    for variant, label in Variant.choices:
+        rating = ratings.get(variant)
+        row = totals.get(variant, {})
+        records.append(
+            VariantRecord(
+                variant=variant,
+                label=label,
+                rating=rating,
+                shown=display(rating) if rating else "—",
+                provisional=rating is None or is_provisional(rating),
+                wins=row.get("wins", 0),
+                losses=row.get("losses", 0),
+                points_for=row.get("points_for") or 0,
+                points_against=row.get("points_against") or 0,
+            )
+        )
+    return records
+
+
+def head_to_head(person: User, viewer: User) -> dict[str, int] | None:
+    """``person``'s finished matches against ``viewer``: one query, None for oneself."""
+    from games.models import Match
+
+    if not viewer.is_authenticated or viewer.pk == person.pk:
+        return None
+    between = Match.objects.finished().filter(
+        Q(white=person, black=viewer) | Q(white=viewer, black=person)
+    )
+    return between.aggregate(
+        played=Count("pk"),
+        person_won=Count("pk", filter=Q(winner=person)),
+        viewer_won=Count("pk", filter=Q(winner=viewer)),
+    )
+
+
+def rating_chart_svg(person: User, variant: str) -> bytes:
+    """The rating history of ``person`` in ``variant`` as an SVG chart (pygal)."""
+    from games.models import RatingChange
+
+    changes = list(
+        RatingChange.objects.filter(user=person, variant=variant)
+        .order_by("-created_at")
+        .values_list("created_at", "rating_after")[:CHART_POINTS]
+    )[::-1]
+    chart = pygal.Line(
+        width=640,
+        height=260,
+        show_legend=False,
+        show_dots=len(changes) < 40,
+        x_label_rotation=0,
+        show_minor_x_labels=False,
+        js=[],  # a static image: no scripts
+        title=f"{person} — {variant} rating",
+        style=pygal.style.CleanStyle,
+    )
+    chart.x_labels = [when.strftime("%d %b %Y") for when, _ in changes]
+    chart.x_labels_major_every = max(1, len(changes) // 5)
+    chart.add("rating", [round(rating) for _, rating in changes] or [None])
+    return chart.render()
