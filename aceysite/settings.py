@@ -146,6 +146,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.task_sweep_deadlines", "schedule": 60.0},
     "resend-unsent-email": {"task": "games.tasks.task_resend_unsent", "schedule": 120.0},
     "daily-digest": {"task": "games.tasks.task_daily_digest", "schedule": 24 * 3600.0},
+    "requeue-stuck-bot-turns": {
+        "task": "games.tasks.task_queue_stuck_bot_turns",
+        "schedule": 120.0,
+    },
 }
 
 # The cache holds the failed-login counters: shared through Redis when there is one, so

@@ -279,7 +279,7 @@ def _history(match: Match) -> list[JsonObject]:
 # -- endpoints -------------------------------------------------------------------------------
 
 
-@api_post("opponent", "variant", "points", "days_per_move", "private")
+@api_post("opponent", "variant", "points", "days_per_move", "private", "rated")
 def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
     """Challenge a player (``opponent``), the lobby (``null``), or a friend by invite link
     (``"private": true``, no opponent)."""
@@ -288,6 +288,7 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
     points = _int(body, "points", low=1, high=MAX_INT, required=True)
     days_per_move = _int(body, "days_per_move", low=1, high=MAX_INT, required=True)
     private = _bool(body, "private")
+    rated = body.get("rated") is None or _bool(body, "rated")
     opponent = None
     if username is not None:
         opponent = get_user_model().objects.filter(username=username, is_active=True).first()
@@ -303,15 +304,16 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
         points=points,
         days_per_move=days_per_move,
         private=private,
+        rated=rated,
     )
-    return JsonResponse(
-        {
-            "id": challenge.pk,
-            "url": request.build_absolute_uri(challenge.get_absolute_url()),
-            "invite_url": request.build_absolute_uri(challenge.invite_path()),
-        },
-        status=201,
-    )
+    answer = {
+        "id": challenge.pk,
+        "url": request.build_absolute_uri(challenge.get_absolute_url()),
+        "invite_url": request.build_absolute_uri(challenge.invite_path()),
+    }
+    if challenge.match_id is not None:
+        answer["match"] = challenge.match_id  # a bot accepts at once
+    return JsonResponse(answer, status=201)
 
 
 @api_post("token")
@@ -321,7 +323,7 @@ def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) 
     token = _str(body, "token", max_length=100) or ""
     if challenge.private and not constant_time_compare(token, challenge.invite_token):
         raise ApiError(403, "a private challenge is accepted with its invite token as 'token'")
-    match = services.accept_challenge(challenge.pk, user=request.user)
+    match = services.accept_challenge(challenge.pk, user=request.user, invite_token=token)
     return JsonResponse({"match": match.pk})
 
 

@@ -387,3 +387,21 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.rating_after - self.rating_before
+
+
+class BotPlayer(models.Model):
+    """A site user played by a computer (games.bots): challengeable like anyone else."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot"
+    )
+    level = models.CharField(max_length=20, help_text="A key of games.bots.BOTS")
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.level})"
+
+    @property
+    def description(self) -> str:
+        from .bots import BOTS
+
+        return BOTS[self.level].description

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from games.engine import EngineError, Position
 from games.engine.game import (
@@ -94,15 +95,32 @@ def create_challenge(
             private=private and opponent is None,
             rated=rated,
         )
-        if opponent is not None:
+        if opponent is not None and opponent.is_bot:
+            # A bot accepts at once; its first move (if it is to move) follows by task.
+            accept_challenge(challenge.pk, user=opponent)
+            challenge.refresh_from_db()
+        elif opponent is not None:
             notifications.challenge_received(challenge)
     return challenge
 
 
-def accept_challenge(challenge_id: int, *, user: User, dice: DiceSource | None = None) -> Match:
-    """Accept an open challenge: the match starts at once with colours drawn at random."""
+def accept_challenge(
+    challenge_id: int,
+    *,
+    user: User,
+    invite_token: str | None = None,
+    dice: DiceSource | None = None,
+) -> Match:
+    """Accept an open challenge: the match starts at once with colours drawn at random.
+
+    A private challenge is accepted only with its invite link's token.
+    """
     with transaction.atomic():
         challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
+        if challenge.private and not constant_time_compare(
+            invite_token or "", challenge.invite_token
+        ):
+            raise NotAllowed("a private challenge is accepted through its invite link")
         if challenge.status != Challenge.Status.OPEN:
             raise StaleSegment(f"this challenge has already been {challenge.status}")
         if challenge.challenger_id == user.pk:
@@ -310,7 +328,18 @@ def _go_on(match: Match, game: Game, *, previous_to_move: int | None) -> None:
         match.deadline = now + allowed
         match.remind_at = now + allowed * 0.8
         notifications.turn_passed(match)
+        _queue_bot_turn(match)
     match.save()
+
+
+def _queue_bot_turn(match: Match) -> None:
+    """If a bot is now to move, have a worker play its turn once this transaction commits."""
+    if match.to_move is None or not match.to_move.is_bot:
+        return
+    from .tasks import task_play_bot_turn
+
+    match_id, segment = match.pk, match.segment_count
+    transaction.on_commit(lambda: task_play_bot_turn.delay(match_id=match_id, segment=segment))
 
 
 def _play_forced(game: Game) -> bool:
@@ -407,6 +436,86 @@ def _segment_row(match: Match, event: Event, automatic: bool) -> Segment:
         position=event.position.to_dict(),
         automatic=automatic,
     )
+
+
+# -- bots --------------------------------------------------------------------------------------
+
+
+def play_bot_turn(match_id: int, *, segment: int) -> int:
+    """Let the bot to move play its whole turn (a 1-2 chain included); return how many
+    decisions it made.
+
+    Safe to run twice or late: each decision re-reads the locked match and does nothing
+    unless the bot is still to move at segment ``segment`` (the one the task was queued
+    for), so a retried or duplicated task never plays a segment twice.
+    """
+    from .bots import make_bot, play_turn_segment
+
+    decisions = 0
+    bot_id = None
+    while True:
+        with transaction.atomic():
+            match = (
+                Match.objects.select_for_update()
+                .select_related("to_move", "white", "black")
+                .get(pk=match_id)
+            )
+            mover = match.to_move
+            if (
+                not match.is_active
+                or match.segment_count != segment
+                or mover is None
+                or not mover.is_bot
+                or (bot_id is not None and mover.pk != bot_id)
+            ):
+                return decisions
+            bot_id = mover.pk
+            # Seeded by match and segment: a replayed decision is the same decision.
+            bot = make_bot(mover.bot.level, seed=match.pk * 100_003 + segment)
+            game = load_game(match)
+            before = len(game.events)
+            play_turn_segment(game, bot)
+            _record(match, game.events[before:])
+            _go_on(match, game, previous_to_move=mover.pk)
+            segment = match.segment_count
+            decisions += 1
+
+
+def bot_users() -> list[User]:
+    """The users the bots play as, one per level (created by a migration; recreated here
+    if a test database was flushed)."""
+    from accounts.models import User
+
+    from .bots import BOTS
+    from .models import BotPlayer
+
+    names = {"beginner": "beginner-bot", "heuristic": "club-bot", "expert": "expert-bot"}
+    users = []
+    for level in BOTS:
+        user, _ = User.objects.get_or_create(
+            username=names.get(level, f"{level}-bot"),
+            defaults={"display_name": f"{BOTS[level].name} bot", "is_bot": True},
+        )
+        if user.has_usable_password():
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        BotPlayer.objects.get_or_create(user=user, defaults={"level": level})
+        users.append(user)
+    return users
+
+
+def queue_stuck_bot_turns(*, older_than: timedelta = timedelta(minutes=3)) -> int:
+    """The sweep: queue again any bot turn that has waited too long (a lost task)."""
+    from .tasks import task_play_bot_turn
+
+    stuck = Match.objects.active().filter(
+        to_move__is_bot=True, updated_at__lt=timezone.now() - older_than
+    )
+    count = 0
+    for match_id, segment in stuck.values_list("pk", "segment_count"):
+        task_play_bot_turn.delay(match_id=match_id, segment=segment)
+        count += 1
+    return count
 
 
 # -- ending ----------------------------------------------------------------------------------

@@ -49,3 +49,16 @@ def task_daily_digest() -> int:
         notifications.daily_digest(user, today=today)
         count += 1
     return count
+
+
+@shared_task(acks_late=True)
+def task_play_bot_turn(*, match_id: int, segment: int) -> int:
+    """Let the bot to move play its turn; a no-op unless it is still at ``segment``, so a
+    retried or duplicated task never plays twice (services.play_bot_turn)."""
+    return services.play_bot_turn(match_id, segment=segment)
+
+
+@shared_task
+def task_queue_stuck_bot_turns() -> int:
+    """Beat: queue again bot turns whose task was lost (a crashed worker, a lost message)."""
+    return services.queue_stuck_bot_turns()

@@ -125,11 +125,12 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
     challenge = get_object_or_404(Challenge, pk=challenge_id)
-    token = request.POST.get("token", "")
-    if challenge.private and token != challenge.invite_token:
-        raise PermissionDenied("a private challenge is accepted through its invite link")
     try:
-        match = services.accept_challenge(challenge.pk, user=request.user)
+        match = services.accept_challenge(
+            challenge.pk, user=request.user, invite_token=request.POST.get("token")
+        )
+    except services.NotAllowed as error:
+        raise PermissionDenied(str(error)) from None
     except TurnError as error:
         messages.error(request, str(error))
         return redirect("dashboard")

@@ -69,3 +69,13 @@ def charlie(django_user_model):
     return django_user_model.objects.create_user(
         username="charlie", email="charlie@example.com", password="correct horse battery"
     )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing():
+    """A deliberately slow password hash costs seconds per test user; tests need none of
+    its strength."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
