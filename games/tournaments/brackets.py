@@ -1,0 +1,1044 @@
+"""Pairings and brackets for correspondence tournaments: pure Python, no Django.
+
+A tournament is driven by events. The site creates one from seeded player ids (best
+first), starts every match in :meth:`Tournament.pending_matches`, feeds results back with
+:meth:`Tournament.report` or :meth:`Tournament.withdraw`, and keeps
+:meth:`Tournament.to_dict` as JSON between requests. A match becomes pending as soon as
+both its players are known; round robin and Swiss open a round only when the previous
+one is complete.
+
+>>> t = Tournament.create("single_elimination", [11, 12, 13, 14])
+>>> [(m.slot_id, m.players) for m in t.pending_matches()]
+[('W1-1', (11, 14)), ('W1-2', (12, 13))]
+>>> t.report("W1-1", 11, points=(5, 3))
+[]
+>>> [m.slot_id for m in t.report("W1-2", 13)]
+['W2-1']
+>>> t.report("W2-1", 13)
+[]
+>>> t.is_finished, t.champion
+(True, 13)
+>>> Tournament.from_dict(t.to_dict()).to_dict() == t.to_dict()
+True
+
+Slot ids: ``W<round>-<n>`` (winners bracket; the only bracket of single elimination),
+``L<round>-<n>`` (losers bracket), ``GF1`` and, after a bracket reset, ``GF2``;
+``R<round>-<n>`` for round robin and Swiss (a round's bye, if any, is its last slot).
+
+A side of a match holds a player id, ``None`` while not yet known, or :data:`BYE`. Byes
+are decided at once and never count as a played match; in Swiss a bye scores as a win.
+A withdrawn player loses every match they are or will be in by walkover (reported
+automatically, counted as a played match and a loss); if both players of a match have
+withdrawn, both lose and its ``winner`` is :data:`BYE`.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from itertools import islice, takewhile
+from typing import Any, ClassVar, Final, Literal, TypeIs
+
+BYE: Final = "bye"
+Side = int | Literal["bye"] | None
+Feed = tuple[str | None, str | None]
+
+STATE_VERSION: Final = 1
+
+
+class TournamentError(ValueError):
+    """A tournament was given something it cannot accept, worded for the organiser."""
+
+
+class Format(StrEnum):
+    SINGLE_ELIMINATION = "single_elimination"
+    DOUBLE_ELIMINATION = "double_elimination"
+    ROUND_ROBIN = "round_robin"
+    SWISS = "swiss"
+
+
+class Bracket(StrEnum):
+    """Which part of the draw a match belongs to."""
+
+    WINNERS = "winners"  # also the whole draw of single elimination
+    LOSERS = "losers"
+    GRAND_FINAL = "grand_final"
+    ROUNDS = "rounds"  # round robin and Swiss
+
+
+@dataclass(frozen=True)
+class MatchSlot:
+    """One match of the draw, known or still waiting for its players."""
+
+    slot_id: str
+    bracket: Bracket
+    round: int
+    players: tuple[Side, Side]
+    winner: Side = None
+    #: Reported points, in the order of ``players``; ``None`` if not reported.
+    points: tuple[int, int] | None = None
+    walkover: bool = False
+
+    @property
+    def is_bye(self) -> bool:
+        """A side is a bye: nobody plays this match."""
+        return BYE in self.players
+
+    @property
+    def is_decided(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def is_ready(self) -> bool:
+        """Both players are known and no result is in yet."""
+        return self.winner is None and all(_is_player(side) for side in self.players)
+
+
+@dataclass(frozen=True)
+class Round:
+    """The matches of one round of one bracket, for drawing the tournament."""
+
+    bracket: Bracket
+    number: int
+    matches: tuple[MatchSlot, ...]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line in the standings. Byes are not counted in ``played`` or ``wins``."""
+
+    rank: int
+    player: int
+    played: int
+    wins: int
+    losses: int
+    byes: int
+    #: Wins, plus byes in Swiss.
+    score: int
+    #: Swiss only: the sum of the scores of the opponents played (byes add nothing).
+    buchholz: int | None
+    points_for: int
+    points_against: int
+    withdrawn: bool
+
+
+def bracket_size(players: int) -> int:
+    """The smallest power of two that holds ``players`` (at least 2).
+
+    >>> [bracket_size(n) for n in (2, 3, 4, 5, 8, 9)]
+    [2, 4, 4, 8, 8, 16]
+    """
+    return max(2, 1 << (players - 1).bit_length())
+
+
+def seeding_order(size: int) -> list[int]:
+    """Seeds in bracket order: adjacent pairs meet in round 1, seeds 1 and 2 only in the final.
+
+    >>> seeding_order(8)
+    [1, 8, 4, 5, 2, 7, 3, 6]
+    """
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [seed for top in order for seed in (top, total - top)]
+    return order
+
+
+def drop_order(losers_round: int, matches: int) -> list[int]:
+    """For losers round ``2k`` (``losers_round == 2k``): the index of the winners-round-(k+1)
+    match whose loser drops into each of its ``matches`` matches.
+
+    The standard cycle (reversed, halves swapped, halves reversed, straight) keeps a dropped
+    player away from the part of the draw they came through, which avoids every avoidable
+    early rematch in draws of up to 128 players.
+
+    >>> drop_order(2, 4), drop_order(4, 4), drop_order(6, 4), drop_order(8, 4)
+    ([3, 2, 1, 0], [2, 3, 0, 1], [1, 0, 3, 2], [0, 1, 2, 3])
+    """
+    indexes = list(range(matches))
+    half = matches // 2
+    match (losers_round // 2 - 1) % 4:
+        case 0:
+            return indexes[::-1]
+        case 1:
+            return indexes[half:] + indexes[:half]
+        case 2:
+            return indexes[:half][::-1] + indexes[half:][::-1]
+        case _:
+            return indexes
+
+
+def round_robin_schedule(players: Sequence[int]) -> list[list[tuple[int, Side]]]:
+    """Circle-method rounds: everyone meets everyone once; with an odd count, one bye a round.
+
+    >>> round_robin_schedule([1, 2, 3, 4])
+    [[(1, 4), (2, 3)], [(1, 3), (4, 2)], [(1, 2), (3, 4)]]
+    >>> round_robin_schedule([1, 2, 3])
+    [[(2, 3), (1, 'bye')], [(1, 3), (2, 'bye')], [(1, 2), (3, 'bye')]]
+    """
+    circle: list[int | None] = [*players, None] if len(players) % 2 else list(players)
+    count = len(circle)
+    schedule = []
+    for _ in range(count - 1):
+        games: list[tuple[int, Side]] = []
+        byes: list[tuple[int, Side]] = []
+        for index in range(count // 2):
+            first, second = circle[index], circle[count - 1 - index]
+            if first is None or second is None:
+                byes.append((first if second is None else second, BYE))  # type: ignore[arg-type]
+            else:
+                games.append((first, second))
+        schedule.append(games + byes)
+        circle = [circle[0], circle[-1], *circle[1:-1]]
+    return schedule
+
+
+def default_swiss_rounds(players: int) -> int:
+    """ceil(log2(n)) + 1 rounds, but never more than n - 1.
+
+    >>> [default_swiss_rounds(n) for n in (2, 3, 4, 6, 8, 9, 33)]
+    [1, 2, 3, 4, 4, 5, 7]
+    """
+    return min(math.ceil(math.log2(players)) + 1, players - 1)
+
+
+def pair_swiss_round(
+    players: Sequence[int],
+    scores: Mapping[int, int],
+    opponents: Mapping[int, Collection[int]],
+    had_bye: Collection[int] = (),
+) -> tuple[list[tuple[int, int]], int | None]:
+    """Pair one Swiss round: the pairs (higher-ranked player first) and the bye, if any.
+
+    ``players`` is in seed order; the pairing order is score, then seed. Within a score
+    group the top half meets the bottom half; an odd player out floats down to the next
+    group. With an odd count the bye goes to the lowest-ranked player who has not had one.
+    The search backtracks (over the bye too), so a pairing repeats only if every possible
+    pairing would repeat one, and then as few as possible.
+
+    >>> pair_swiss_round([1, 2, 3, 4, 5, 6], {}, {})
+    ([(1, 4), (2, 5), (3, 6)], None)
+
+    Round 2 after 1 beat 4, 2 beat 3 and 5 had the bye:
+
+    >>> pair_swiss_round([1, 2, 3, 4, 5], {1: 1, 2: 1, 5: 1}, {1: [4], 4: [1], 2: [3], 3: [2]}, [5])
+    ([(1, 2), (5, 3)], 4)
+    """
+    order = sorted(players, key=lambda player: -scores.get(player, 0))
+    if len(order) % 2 == 0:
+        bye_candidates: list[int | None] = [None]
+    else:
+        bye_candidates = [player for player in reversed(order) if player not in had_bye]
+        bye_candidates = bye_candidates or [order[-1]]
+    for repeats in range(len(order) // 2 + 1):
+        for bye in bye_candidates:
+            rest = tuple(player for player in order if player != bye)
+            pairs = _pair_score_groups(rest, scores, opponents, repeats)
+            if pairs is not None:
+                return pairs, bye
+    raise AssertionError("unreachable: with every pair allowed to repeat, any pairing will do")
+
+
+def _pair_score_groups(
+    order: tuple[int, ...],
+    scores: Mapping[int, int],
+    opponents: Mapping[int, Collection[int]],
+    repeats: int,
+) -> list[tuple[int, int]] | None:
+    """Depth-first search for a pairing of ``order`` with at most ``repeats`` rematches.
+
+    The candidates depend only on who is left, so a dead end is remembered and never
+    searched again.
+    """
+    dead_ends: set[tuple[tuple[int, ...], int]] = set()
+
+    def search(remaining: tuple[int, ...], budget: int) -> list[tuple[int, int]] | None:
+        if not remaining:
+            return []
+        if (remaining, budget) in dead_ends:
+            return None
+        first = remaining[0]
+        for partner in _partners_by_preference(remaining, scores):
+            cost = int(partner in opponents.get(first, ()))
+            if cost > budget:
+                continue
+            rest = tuple(player for player in remaining if player not in (first, partner))
+            found = search(rest, budget - cost)
+            if found is not None:
+                return [(first, partner), *found]
+        dead_ends.add((remaining, budget))
+        return None
+
+    return search(order, repeats)
+
+
+def _partners_by_preference(remaining: tuple[int, ...], scores: Mapping[int, int]) -> list[int]:
+    """Partners for ``remaining[0]``, best first: its score group's bottom half, the rest of
+    the group, then lower groups. A lone player (one who floated down) joins the next group.
+    """
+    first = remaining[0]
+    group = [player for player in remaining if scores.get(player, 0) == scores.get(first, 0)]
+    if len(group) == 1 and len(remaining) > 1:
+        below = scores.get(remaining[1], 0)
+        group = [first, *(p for p in remaining[1:] if scores.get(p, 0) == below)]
+    half = len(group) // 2
+    in_group = set(group)
+    return [*group[half:], *group[1:half][::-1], *(p for p in remaining if p not in in_group)]
+
+
+@dataclass
+class _Record:
+    played: int = 0
+    wins: int = 0
+    losses: int = 0
+    byes: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    opponents: list[int] = field(default_factory=list)
+
+
+class Tournament(ABC):
+    """The interface shared by every format. Create one with :meth:`create` (or a format's
+    class), restore one with :meth:`from_dict`.
+    """
+
+    format: ClassVar[Format]
+    option_names: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, players: Iterable[int]) -> None:
+        self.players: tuple[int, ...] = _checked_players(players)
+        self._seed = {player: index for index, player in enumerate(self.players)}
+        self._withdrawn: list[int] = []
+        self._slots: dict[str, MatchSlot] = {}
+        self._feeds: dict[str, Feed] = {}
+
+    @staticmethod
+    def create(format: Format | str, players: Iterable[int], **options: Any) -> Tournament:
+        """A new tournament of ``format`` for ``players`` in seed order (best first).
+
+        Options: Swiss takes ``rounds`` (default :func:`default_swiss_rounds`).
+        """
+        kind = _format_class(format)
+        unknown = set(options) - kind.option_names
+        if unknown:
+            raise TournamentError(f"{kind.format} takes no option {', '.join(sorted(unknown))}")
+        return kind(players, **options)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {len(self.players)} players>"
+
+    # Queries
+
+    @property
+    def withdrawn(self) -> tuple[int, ...]:
+        """Withdrawn players, in the order they withdrew."""
+        return tuple(self._withdrawn)
+
+    @property
+    @abstractmethod
+    def is_finished(self) -> bool:
+        """Every match is decided and nothing more will be laid out."""
+
+    @property
+    @abstractmethod
+    def champion(self) -> int | None:
+        """The winner once the tournament is finished, else ``None``."""
+
+    @abstractmethod
+    def standings(self) -> list[Standing]:
+        """Everyone, best first (see the format's class for the order)."""
+
+    def match(self, slot_id: str) -> MatchSlot:
+        """The match in ``slot_id``."""
+        try:
+            return self._slots[slot_id]
+        except KeyError:
+            raise TournamentError(f"there is no match {slot_id!r} in this tournament") from None
+
+    def matches(self) -> list[MatchSlot]:
+        """Every match of the draw so far, in the order they were laid out."""
+        return list(self._slots.values())
+
+    def pending_matches(self) -> list[MatchSlot]:
+        """Matches whose two players are known and that await a result: start these."""
+        return [slot for slot in self._open_slots() if slot.is_ready]
+
+    def rounds(self, bracket: Bracket | None = None) -> list[Round]:
+        """The draw round by round (of one ``bracket`` only, if given), for drawing it."""
+        grouped: dict[tuple[Bracket, int], list[MatchSlot]] = {}
+        for slot in self._slots.values():
+            if bracket is None or slot.bracket == bracket:
+                grouped.setdefault((slot.bracket, slot.round), []).append(slot)
+        return [Round(part, number, tuple(slots)) for (part, number), slots in grouped.items()]
+
+    # Events
+
+    def report(
+        self, slot_id: str, winner: int, *, points: tuple[int, int] | None = None
+    ) -> list[MatchSlot]:
+        """Record that ``winner`` won the match in ``slot_id``; ``points`` are in the order of
+        the match's players (not checked against the winner: a match can end by resignation
+        or timeout). Returns the matches this made pending.
+        """
+        slot = self._reportable(slot_id)
+        if not _is_player(winner) or winner not in slot.players:
+            raise TournamentError(f"{winner!r} is not playing in match {slot_id}")
+        before = self._pending_ids()
+        self._slots[slot_id] = replace(slot, winner=winner, points=_checked_points(points))
+        self._settle()
+        return self._pending_since(before)
+
+    def withdraw(self, player: int) -> list[MatchSlot]:
+        """Withdraw ``player``: they lose their pending and future matches by walkover.
+        Returns the matches this made pending.
+        """
+        if player not in self._seed or not _is_player(player):
+            raise TournamentError(f"{player!r} is not playing in this tournament")
+        if player in self._withdrawn:
+            raise TournamentError(f"player {player} has already withdrawn")
+        # With one player left in contention every match left is a bye or a walkover, so
+        # the tournament finishes: nobody can withdraw from a tournament without a winner.
+        if self.is_finished:
+            raise TournamentError("the tournament is over")
+        before = self._pending_ids()
+        self._withdrawn.append(player)
+        self._settle()
+        return self._pending_since(before)
+
+    # State
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data; :meth:`from_dict` restores it exactly."""
+        return {
+            "format": self.format.value,
+            "version": STATE_VERSION,
+            "players": list(self.players),
+            "options": self._options(),
+            "withdrawn": list(self._withdrawn),
+            "slots": [
+                _slot_to_dict(slot, self._feeds.get(slot.slot_id, (None, None)))
+                for slot in self._slots.values()
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Tournament:
+        """Restore a tournament saved by :meth:`to_dict`."""
+        try:
+            kind = _format_class(data["format"])
+            if not issubclass(kind, cls):
+                raise TournamentError(f"this state is of a {kind.format} tournament")
+            if data["version"] != STATE_VERSION:
+                raise TournamentError(f"unknown state version {data['version']!r}")
+            tournament = kind.__new__(kind)
+            Tournament.__init__(tournament, data["players"])
+            tournament._restore_options(data["options"])
+            tournament._restore_matches(data["withdrawn"], data["slots"])
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            if isinstance(error, TournamentError):
+                raise
+            raise TournamentError(f"malformed tournament state: {error!r}") from error
+        return tournament
+
+    # Hooks for the formats
+
+    @abstractmethod
+    def _settle(self) -> None:
+        """Fill in what results so far decide: players of later matches, byes, walkovers."""
+
+    def _open_slots(self) -> Iterable[MatchSlot]:
+        """The matches that may be played now (rather than in a later round)."""
+        return self._slots.values()
+
+    def _options(self) -> dict[str, Any]:
+        return {}
+
+    def _restore_options(self, options: Mapping[str, Any]) -> None:
+        if options != {}:
+            raise TournamentError(f"{self.format} takes no options")
+
+    # Shared machinery
+
+    def _add_slot(
+        self,
+        slot_id: str,
+        bracket: Bracket,
+        number: int,
+        players: tuple[Side, Side] = (None, None),
+        feeds: Feed = (None, None),
+    ) -> None:
+        self._slots[slot_id] = MatchSlot(slot_id, bracket, number, players)
+        if feeds != (None, None):
+            self._feeds[slot_id] = feeds
+
+    def _reportable(self, slot_id: str) -> MatchSlot:
+        slot = self.match(slot_id)
+        if slot.is_bye:
+            raise TournamentError(f"{slot_id} is a bye, not a match")
+        if slot.walkover:
+            raise TournamentError(f"{slot_id} was already decided by walkover")
+        if slot.is_decided:
+            raise TournamentError(f"{slot_id} already has a result")
+        if not slot.is_ready:
+            raise TournamentError(f"{slot_id} cannot be played yet: its players are not known")
+        if slot not in self._open_slots():
+            raise TournamentError(f"{slot_id} is in a later round than the one being played")
+        return slot
+
+    def _decided_automatically(self, slot: MatchSlot) -> MatchSlot:
+        """A bye or a withdrawal decides a match without play."""
+        first, second = slot.players
+        if slot.is_decided or first is None or second is None:
+            return slot
+        if BYE in slot.players:
+            return replace(slot, winner=second if first == BYE else first)
+        absent = [player for player in slot.players if player in self._withdrawn]
+        if len(absent) == 2:
+            return replace(slot, winner=BYE, walkover=True)
+        if absent:
+            return replace(slot, winner=second if first in absent else first, walkover=True)
+        return slot
+
+    def _decide_open_matches(self) -> None:
+        for slot in list(self._open_slots()):
+            self._slots[slot.slot_id] = self._decided_automatically(slot)
+
+    def _records(self) -> dict[int, _Record]:
+        records = {player: _Record() for player in self.players}
+        for slot in self._slots.values():
+            first, second = slot.players
+            if not slot.is_decided:
+                continue
+            if not (_is_player(first) and _is_player(second)):  # a bye: nobody played
+                for side in slot.players:
+                    if _is_player(side):
+                        records[side].byes += 1
+                continue
+            points = slot.points or (0, 0)
+            _count_match(records[first], second, won=slot.winner == first, points=points)
+            _count_match(records[second], first, won=slot.winner == second, points=points[::-1])
+        return records
+
+    def _standing(self, rank: int, player: int, record: _Record, **extra: Any) -> Standing:
+        values: dict[str, Any] = {"score": record.wins, "buchholz": None, **extra}
+        return Standing(
+            rank=rank,
+            player=player,
+            played=record.played,
+            wins=record.wins,
+            losses=record.losses,
+            byes=record.byes,
+            points_for=record.points_for,
+            points_against=record.points_against,
+            withdrawn=player in self._withdrawn,
+            **values,
+        )
+
+    def _pending_ids(self) -> set[str]:
+        return {slot.slot_id for slot in self.pending_matches()}
+
+    def _pending_since(self, before: set[str]) -> list[MatchSlot]:
+        return [slot for slot in self.pending_matches() if slot.slot_id not in before]
+
+    def _restore_matches(
+        self, withdrawn: Iterable[Any], slots: Iterable[Mapping[str, Any]]
+    ) -> None:
+        for player in withdrawn:
+            if player not in self._seed or player in self._withdrawn or not _is_player(player):
+                raise TournamentError(f"withdrawn player {player!r} is not in the tournament")
+            self._withdrawn.append(player)
+        for data in slots:
+            slot, feeds = _slot_from_dict(data, self._seed)
+            if slot.slot_id in self._slots:
+                raise TournamentError(f"match {slot.slot_id} appears twice")
+            for feed in feeds:
+                if feed is not None and _parse_feed(feed)[1] not in self._slots:
+                    raise TournamentError(f"match {slot.slot_id} is fed by an unknown match")
+            self._slots[slot.slot_id] = slot
+            if feeds != (None, None):
+                self._feeds[slot.slot_id] = feeds
+
+
+class _Elimination(Tournament):
+    """A draw laid out in full at the start: each match is fed by the winner or loser of
+    earlier ones. Matches are laid out in an order where feeders come first.
+    """
+
+    def __init__(self, players: Iterable[int]) -> None:
+        super().__init__(players)
+        self._lay_out()
+        self._settle()
+
+    @property
+    def is_finished(self) -> bool:
+        final = self._final()
+        return final.is_decided and not self._needs_reset()
+
+    @property
+    def champion(self) -> int | None:
+        if not self.is_finished:
+            return None
+        winner = self._final().winner
+        return winner if _is_player(winner) else None
+
+    def standings(self) -> list[Standing]:
+        """Champion first, then players still in, then the others by how far they got;
+        players who went out at the same stage share a rank. Ties are listed by seed.
+        """
+        records = self._records()
+        champion = self.champion
+        still_in = {
+            side
+            for slot in self._slots.values()
+            if not slot.is_decided
+            for side in slot.players
+            if _is_player(side)
+        }
+        last_match = {
+            side: slot for slot in self._slots.values() for side in slot.players if _is_player(side)
+        }
+
+        def progress(player: int) -> tuple[int, int]:
+            if player == champion:
+                return (2, 0)
+            if player in still_in:
+                return (1, 0)
+            return (0, self._stage(last_match[player]))
+
+        order = sorted(self.players, key=progress, reverse=True)  # stable: seeds stay in order
+        standings = []
+        rank = 0
+        for index, player in enumerate(order):
+            if index == 0 or progress(player) != progress(order[index - 1]):
+                rank = index + 1
+            standings.append(self._standing(rank, player, records[player]))
+        return standings
+
+    @abstractmethod
+    def _lay_out(self) -> None:
+        """Add every match of the draw, feeders before the matches they feed."""
+
+    @abstractmethod
+    def _final(self) -> MatchSlot:
+        """The match that decides the champion, as far as is known."""
+
+    def _needs_reset(self) -> bool:
+        return False
+
+    @abstractmethod
+    def _stage(self, slot: MatchSlot) -> int:
+        """How far a player whose last match was ``slot`` got; higher is further."""
+
+    def _settle(self) -> None:
+        for slot_id in self._slots:
+            slot = self._slots[slot_id]
+            if not slot.is_decided:
+                self._slots[slot_id] = self._decided_automatically(self._filled(slot))
+
+    def _filled(self, slot: MatchSlot) -> MatchSlot:
+        feeds = self._feeds.get(slot.slot_id, (None, None))
+        sides = list(slot.players)
+        for index, feed in enumerate(feeds):
+            if feed is None or sides[index] is not None:
+                continue
+            outcome, source_id = _parse_feed(feed)
+            source = self._slots[source_id]
+            if source.is_decided:
+                sides[index] = source.winner if outcome == "winner" else _loser(source)
+        if tuple(sides) == slot.players:
+            return slot
+        return replace(slot, players=(sides[0], sides[1]))
+
+    def _lay_out_winners(self) -> int:
+        """The winners bracket, with byes to the top seeds; returns its number of rounds."""
+        size = bracket_size(len(self.players))
+        sides: list[Side] = [
+            self.players[seed - 1] if seed <= len(self.players) else BYE
+            for seed in seeding_order(size)
+        ]
+        for index in range(size // 2):
+            self._add_slot(
+                f"W1-{index + 1}", Bracket.WINNERS, 1, (sides[2 * index], sides[2 * index + 1])
+            )
+        rounds = size.bit_length() - 1
+        for number in range(2, rounds + 1):
+            for index in range(size >> number):
+                self._add_slot(
+                    f"W{number}-{index + 1}",
+                    Bracket.WINNERS,
+                    number,
+                    feeds=(
+                        f"winner:W{number - 1}-{2 * index + 1}",
+                        f"winner:W{number - 1}-{2 * index + 2}",
+                    ),
+                )
+        return rounds
+
+
+class SingleElimination(_Elimination):
+    """Knock-out: one loss and you are out."""
+
+    format = Format.SINGLE_ELIMINATION
+
+    def _lay_out(self) -> None:
+        self._lay_out_winners()
+
+    def _final(self) -> MatchSlot:
+        return next(reversed(self._slots.values()))
+
+    def _stage(self, slot: MatchSlot) -> int:
+        return slot.round
+
+
+class DoubleElimination(_Elimination):
+    """Two losses and you are out. The losers-bracket champion meets the winners-bracket
+    champion in ``GF1``; if the losers-bracket champion wins it, ``GF2`` decides.
+
+    Losers bracket: round 1 pairs the losers of winners round 1; each even round ``2k``
+    takes the losers of winners round ``k + 1`` (placed by :func:`drop_order`) against the
+    survivors; each later odd round pairs the survivors among themselves.
+    """
+
+    format = Format.DOUBLE_ELIMINATION
+
+    def _lay_out(self) -> None:
+        winners_rounds = self._lay_out_winners()
+        size = bracket_size(len(self.players))
+        champion_of_losers = "loser:W1-1"
+        if winners_rounds >= 2:
+            for index in range(size // 4):
+                self._add_slot(
+                    f"L1-{index + 1}",
+                    Bracket.LOSERS,
+                    1,
+                    feeds=(f"loser:W1-{2 * index + 1}", f"loser:W1-{2 * index + 2}"),
+                )
+            for k in range(1, winners_rounds):
+                self._lay_out_losers_rounds(k, size >> (k + 1), last=k == winners_rounds - 1)
+            champion_of_losers = f"winner:L{2 * winners_rounds - 2}-1"
+        self._add_slot(
+            "GF1",
+            Bracket.GRAND_FINAL,
+            1,
+            feeds=(f"winner:W{winners_rounds}-1", champion_of_losers),
+        )
+
+    def _lay_out_losers_rounds(self, k: int, matches: int, *, last: bool) -> None:
+        """Losers round 2k (the drop from winners round k + 1) and, unless last, round 2k + 1."""
+        dropping = 2 * k
+        for index, source in enumerate(drop_order(dropping, matches)):
+            self._add_slot(
+                f"L{dropping}-{index + 1}",
+                Bracket.LOSERS,
+                dropping,
+                feeds=(f"loser:W{k + 1}-{source + 1}", f"winner:L{dropping - 1}-{index + 1}"),
+            )
+        if last:
+            return
+        for index in range(matches // 2):
+            self._add_slot(
+                f"L{dropping + 1}-{index + 1}",
+                Bracket.LOSERS,
+                dropping + 1,
+                feeds=(
+                    f"winner:L{dropping}-{2 * index + 1}",
+                    f"winner:L{dropping}-{2 * index + 2}",
+                ),
+            )
+
+    def _final(self) -> MatchSlot:
+        return self._slots.get("GF2") or self._slots["GF1"]
+
+    def _needs_reset(self) -> bool:
+        """The losers-bracket champion beat the winners-bracket champion (not a bye) in GF1."""
+        first = self._slots["GF1"]
+        return (
+            "GF2" not in self._slots
+            and first.is_decided
+            and _is_player(first.players[0])
+            and first.winner == first.players[1]
+        )
+
+    def _settle(self) -> None:
+        super()._settle()
+        if self._needs_reset():
+            self._add_slot("GF2", Bracket.GRAND_FINAL, 2, self._slots["GF1"].players)
+            super()._settle()
+
+    def _stage(self, slot: MatchSlot) -> int:
+        if slot.bracket == Bracket.WINNERS:
+            return 0  # only two withdrawn players, meeting there, go out in the winners bracket
+        if slot.bracket == Bracket.LOSERS:
+            return slot.round
+        return len(self._slots)  # the grand final: beyond every losers round
+
+
+class _RoundBased(Tournament):
+    """Formats played round by round: a round opens when the previous one is complete."""
+
+    # Slots are laid out round by round, and a decided slot stays decided, so everything
+    # before the first undecided slot stays decided: remember where it is.
+    _decided_prefix = 0
+
+    def _current_round(self) -> int | None:
+        later = islice(self._slots.values(), self._decided_prefix, None)
+        for index, slot in enumerate(later, self._decided_prefix):
+            if slot.winner is None:
+                self._decided_prefix = index
+                return slot.round
+        self._decided_prefix = len(self._slots)
+        return None
+
+    def _open_slots(self) -> list[MatchSlot]:
+        """The current round's slots from its first undecided one on."""
+        current = self._current_round()
+        later = islice(self._slots.values(), self._decided_prefix, None)
+        return list(takewhile(lambda slot: slot.round == current, later))
+
+    def _settle(self) -> None:
+        while True:
+            current = self._current_round()
+            self._decide_open_matches()
+            if self._current_round() == current and not self._open_next_round():
+                return
+
+    def _open_next_round(self) -> bool:
+        """Lay out the next round if it is not laid out in advance; was one added?"""
+        return False
+
+    @property
+    def is_finished(self) -> bool:
+        return self._current_round() is None
+
+    @property
+    def champion(self) -> int | None:
+        """The top of the standings once the last round is complete."""
+        return self.standings()[0].player if self.is_finished else None
+
+
+class RoundRobin(_RoundBased):
+    """Everyone plays everyone once, in circle-method rounds (one bye a round if odd).
+
+    Standings: wins; then head-to-head wins among the players level on wins; then points
+    difference over all matches; then points for; then seed. A withdrawn player's later
+    matches are walkovers, and withdrawn players are ranked after everyone who played on
+    (in the same order among themselves), so the champion is never a withdrawn player.
+    """
+
+    format = Format.ROUND_ROBIN
+
+    def __init__(self, players: Iterable[int]) -> None:
+        super().__init__(players)
+        for number, pairs in enumerate(round_robin_schedule(self.players), 1):
+            for index, pair in enumerate(pairs, 1):
+                self._add_slot(f"R{number}-{index}", Bracket.ROUNDS, number, pair)
+        self._settle()
+
+    def standings(self) -> list[Standing]:
+        records = self._records()
+        head_to_head = dict.fromkeys(self.players, 0)
+        for slot in self._slots.values():
+            if not slot.is_decided:
+                continue
+            winner, loser = slot.winner, _loser(slot)
+            played = _is_player(winner) and _is_player(loser)
+            if played and records[winner].wins == records[loser].wins:  # type: ignore[index]
+                head_to_head[winner] += 1  # type: ignore[index]
+
+        def key(player: int) -> tuple[int, ...]:
+            record = records[player]
+            difference = record.points_for - record.points_against
+            return (
+                player in self._withdrawn,
+                -record.wins,
+                -head_to_head[player],
+                -difference,
+                -record.points_for,
+                self._seed[player],
+            )
+
+        order = sorted(self.players, key=key)
+        return [
+            self._standing(rank, player, records[player]) for rank, player in enumerate(order, 1)
+        ]
+
+
+class Swiss(_RoundBased):
+    """A fixed number of rounds paired by :func:`pair_swiss_round`; a bye scores a win.
+
+    Standings: score (wins and byes), then Buchholz (the sum of the scores of the opponents
+    played, byes adding nothing), then seed. Withdrawn players are not paired again, and
+    are ranked after everyone who played on (in the same order among themselves).
+    """
+
+    format = Format.SWISS
+    option_names = frozenset({"rounds"})
+
+    def __init__(self, players: Iterable[int], *, rounds: int | None = None) -> None:
+        super().__init__(players)
+        self.total_rounds = _checked_rounds(rounds, len(self.players))
+        self._settle()
+
+    @property
+    def is_finished(self) -> bool:
+        return self._current_round() is None and self._rounds_paired() == self.total_rounds
+
+    def standings(self) -> list[Standing]:
+        records = self._records()
+        scores = self._scores(records)
+        buchholz = {
+            player: sum(scores[opponent] for opponent in records[player].opponents)
+            for player in self.players
+        }
+        order = sorted(
+            self.players,
+            key=lambda p: (p in self._withdrawn, -scores[p], -buchholz[p], self._seed[p]),
+        )
+        return [
+            self._standing(
+                rank, player, records[player], score=scores[player], buchholz=buchholz[player]
+            )
+            for rank, player in enumerate(order, 1)
+        ]
+
+    def _scores(self, records: dict[int, _Record]) -> dict[int, int]:
+        return {player: record.wins + record.byes for player, record in records.items()}
+
+    def _rounds_paired(self) -> int:
+        return max((slot.round for slot in self._slots.values()), default=0)
+
+    def _open_next_round(self) -> bool:
+        number = self._rounds_paired() + 1
+        if self._current_round() is not None or number > self.total_rounds:
+            return False
+        records = self._records()
+        opponents = {player: set(record.opponents) for player, record in records.items()}
+        had_bye = {player for player, record in records.items() if record.byes}
+        active = [player for player in self.players if player not in self._withdrawn]
+        pairs, bye = pair_swiss_round(active, self._scores(records), opponents, had_bye)
+        for index, pair in enumerate(pairs, 1):
+            self._add_slot(f"R{number}-{index}", Bracket.ROUNDS, number, pair)
+        if bye is not None:
+            self._add_slot(f"R{number}-{len(pairs) + 1}", Bracket.ROUNDS, number, (bye, BYE))
+        return True
+
+    def _options(self) -> dict[str, Any]:
+        return {"rounds": self.total_rounds}
+
+    def _restore_options(self, options: Mapping[str, Any]) -> None:
+        if set(options) != {"rounds"}:
+            raise TournamentError("a Swiss tournament's options are {'rounds': n}")
+        self.total_rounds = _checked_rounds(options["rounds"], len(self.players))
+
+
+_FORMAT_CLASSES: dict[Format, type[Tournament]] = {
+    kind.format: kind for kind in (SingleElimination, DoubleElimination, RoundRobin, Swiss)
+}
+
+
+def _format_class(format: Any) -> type[Tournament]:
+    try:
+        return _FORMAT_CLASSES[Format(format)]
+    except ValueError:
+        known = ", ".join(kind.value for kind in Format)
+        raise TournamentError(f"unknown format {format!r} (known: {known})") from None
+
+
+def _is_player(side: object) -> TypeIs[int]:
+    return type(side) is int or (isinstance(side, int) and not isinstance(side, bool))
+
+
+def _count_match(record: _Record, opponent: int, *, won: bool, points: Sequence[int]) -> None:
+    record.played += 1
+    record.opponents.append(opponent)
+    if won:
+        record.wins += 1
+    else:
+        record.losses += 1
+    record.points_for += points[0]
+    record.points_against += points[1]
+
+
+def _loser(slot: MatchSlot) -> Side:
+    """The side that lost a decided match; a double walkover or bye-against-bye loses a bye."""
+    if slot.winner == BYE:
+        return BYE
+    first, second = slot.players
+    return second if slot.winner == first else first
+
+
+def _parse_feed(feed: str) -> tuple[str, str]:
+    outcome, _, source = feed.partition(":")
+    if outcome not in ("winner", "loser") or not source:
+        raise TournamentError(f"malformed feed {feed!r}")
+    return outcome, source
+
+
+def _checked_players(players: Iterable[int]) -> tuple[int, ...]:
+    checked = tuple(players) if isinstance(players, Iterable) else (players,)
+    if not all(_is_player(player) for player in checked):
+        raise TournamentError("players are given by their integer ids")
+    if len(set(checked)) != len(checked):
+        raise TournamentError("a player is listed twice")
+    if len(checked) < 2:
+        raise TournamentError("a tournament needs at least 2 players")
+    return checked
+
+
+def _checked_rounds(rounds: Any, players: int) -> int:
+    if rounds is None:
+        return default_swiss_rounds(players)
+    if not _is_player(rounds) or not 1 <= rounds <= players - 1:
+        raise TournamentError(f"a Swiss of {players} players has 1 to {players - 1} rounds")
+    return rounds
+
+
+def _checked_points(points: Any) -> tuple[int, int] | None:
+    if points is None:
+        return None
+    if not isinstance(points, Sequence) or len(points) != 2:
+        raise TournamentError("points are two whole numbers, 0 or more, one per player")
+    if not all(_is_player(value) and value >= 0 for value in points):
+        raise TournamentError("points are two whole numbers, 0 or more, one per player")
+    return (points[0], points[1])
+
+
+def _slot_to_dict(slot: MatchSlot, feeds: Feed) -> dict[str, Any]:
+    return {
+        "id": slot.slot_id,
+        "bracket": slot.bracket.value,
+        "round": slot.round,
+        "players": list(slot.players),
+        "feeds": list(feeds),
+        "winner": slot.winner,
+        "points": list(slot.points) if slot.points is not None else None,
+        "walkover": slot.walkover,
+    }
+
+
+def _slot_from_dict(data: Mapping[str, Any], seeds: Mapping[int, int]) -> tuple[MatchSlot, Feed]:
+    slot_id, number = data["id"], data["round"]
+    if not isinstance(slot_id, str) or not _is_player(number):
+        raise TournamentError("a match needs a string id and a round number")
+    first, second = data["players"]
+    players = (_side(first, seeds), _side(second, seeds))
+    winner = _side(data["winner"], seeds)
+    if _is_player(winner) and winner not in players:
+        raise TournamentError(f"the winner of {slot_id} did not play in it")
+    feed_first, feed_second = data["feeds"]
+    for feed in (feed_first, feed_second):
+        if feed is not None:
+            _parse_feed(feed)
+    points = _checked_points(data["points"])
+    walkover = data["walkover"] is True
+    slot = MatchSlot(slot_id, Bracket(data["bracket"]), number, players, winner, points, walkover)
+    return slot, (feed_first, feed_second)
+
+
+def _side(value: Any, seeds: Mapping[int, int]) -> Side:
+    if value is None or value == BYE or (_is_player(value) and value in seeds):
+        return value
+    raise TournamentError(f"{value!r} is not a player of this tournament")

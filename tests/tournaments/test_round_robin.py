@@ -1,0 +1,92 @@
+"""Round robin: circle-method rounds and the tie-break order."""
+
+from itertools import combinations
+
+import pytest
+
+from games.tournaments.brackets import BYE, RoundRobin, Tournament, TournamentError
+
+
+def play_round(tournament: Tournament, winners: dict[str, tuple[int, tuple[int, int]]]) -> None:
+    for slot_id, (winner, points) in winners.items():
+        tournament.report(slot_id, winner, points=points)
+
+
+def test_five_players_play_five_rounds_of_two_matches_each_sitting_out_once():
+    tournament = RoundRobin([1, 2, 3, 4, 5])
+
+    rounds = tournament.rounds()
+    matches = [m for r in rounds for m in r.matches if not m.is_bye]
+    sitting_out = [m.players[0] for r in rounds for m in r.matches if m.is_bye]
+
+    assert len(rounds) == 5
+    assert [len(r.matches) for r in rounds] == [3] * 5  # two matches and a bye
+    assert len(matches) == 10
+    assert sorted(tuple(sorted(m.players)) for m in matches) == list(
+        combinations([1, 2, 3, 4, 5], 2)
+    )
+    assert sorted(sitting_out) == [1, 2, 3, 4, 5]
+    assert all(m.players[1] == BYE for r in rounds for m in r.matches if m.is_bye)
+
+
+def test_only_the_current_round_is_pending_until_it_is_complete():
+    tournament = RoundRobin([1, 2, 3, 4])
+    assert [m.slot_id for m in tournament.pending_matches()] == ["R1-1", "R1-2"]
+
+    assert tournament.report("R1-1", 1) == []
+    with pytest.raises(TournamentError, match="later round"):
+        tournament.report("R2-1", 1)
+    started = tournament.report("R1-2", 3)
+
+    assert [(m.slot_id, m.players) for m in started] == [("R2-1", (1, 3)), ("R2-2", (4, 2))]
+
+
+def test_head_to_head_breaks_a_tie_on_wins_before_points_difference():
+    tournament = RoundRobin([1, 2, 3, 4])
+    # Rounds: 1v4 2v3 / 1v3 4v2 / 1v2 3v4.
+    play_round(tournament, {"R1-1": (1, (5, 0)), "R1-2": (3, (4, 5))})
+    play_round(tournament, {"R2-1": (1, (5, 1)), "R2-2": (2, (2, 5))})
+    play_round(tournament, {"R3-1": (2, (3, 5)), "R3-2": (4, (0, 5))})
+
+    standings = tournament.standings()
+
+    # 1 and 2 have two wins; 1 has the better points difference (+7 to +4), but 2 beat 1.
+    assert [(s.player, s.wins, s.points_for - s.points_against) for s in standings] == [
+        (2, 2, 4),
+        (1, 2, 7),
+        (4, 1, -3),
+        (3, 1, -8),
+    ]
+    assert [s.rank for s in standings] == [1, 2, 3, 4]
+    assert tournament.champion == 2
+
+
+def test_points_difference_breaks_a_circular_tie():
+    tournament = RoundRobin([1, 2, 3])
+    # Rounds: 2v3 (1 sits out) / 1v3 / 1v2.
+    play_round(tournament, {"R1-1": (2, (5, 4))})
+    play_round(tournament, {"R2-1": (3, (3, 5))})
+    play_round(tournament, {"R3-1": (1, (5, 0))})
+
+    standings = tournament.standings()
+
+    # One win each and one head-to-head win each: points difference +3, +1, -4.
+    assert [(s.player, s.points_for, s.points_against) for s in standings] == [
+        (1, 8, 5),
+        (3, 9, 8),
+        (2, 5, 9),
+    ]
+    assert [(s.played, s.byes) for s in standings] == [(2, 1), (2, 1), (2, 1)]
+
+
+def test_a_withdrawn_players_later_matches_are_walkovers_as_their_rounds_open():
+    tournament = RoundRobin([1, 2, 3, 4])
+    tournament.report("R1-1", 1)
+
+    tournament.withdraw(3)
+
+    assert tournament.match("R1-2").winner == 2
+    assert tournament.match("R1-2").walkover
+    assert [m.slot_id for m in tournament.pending_matches()] == ["R2-2"]  # R2-1: 1 v 3
+    assert tournament.match("R2-1").winner == 1
+    assert tournament.match("R3-2").winner is None  # its round has not opened yet

@@ -1,0 +1,278 @@
+"""Every format, 2 to 33 players, seeded random results: the invariants of each format hold.
+
+The state goes through JSON (to_dict / from_dict) after every step of every playthrough,
+except in round robins of more than 12 players: their state holds the whole schedule, so
+there it goes through JSON about once a round (and at the end) to keep the suite fast.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from games.tournaments.brackets import (
+    BYE,
+    Bracket,
+    Format,
+    MatchSlot,
+    Standing,
+    Swiss,
+    Tournament,
+    bracket_size,
+)
+
+from .helpers import Playthrough, play_out, seeds
+
+COUNTS = range(2, 34)
+LOSSES_TO_GO_OUT = {Format.SINGLE_ELIMINATION: 1, Format.DOUBLE_ELIMINATION: 2}
+
+
+def by_player(tournament: Tournament) -> dict[int, Standing]:
+    return {standing.player: standing for standing in tournament.standings()}
+
+
+def played_matches(tournament: Tournament) -> list[MatchSlot]:
+    return [slot for slot in tournament.matches() if slot.is_decided and not slot.is_bye]
+
+
+def still_in(tournament: Tournament) -> set[int]:
+    return {side for slot in tournament.matches() if not slot.is_decided for side in slot.players}
+
+
+def check_nobody_out_too_soon(tournament: Tournament) -> None:
+    """Everyone out of an elimination draw (withdrawn players aside) has lost enough."""
+    limit = LOSSES_TO_GO_OUT[tournament.format]
+    present = still_in(tournament) | {tournament.champion}
+    for standing in tournament.standings():
+        if standing.withdrawn:
+            assert standing.losses <= limit
+        elif standing.player in present:
+            assert standing.losses < limit
+        else:
+            assert standing.losses == limit
+
+
+def check_champion(tournament: Tournament) -> None:
+    standings = tournament.standings()
+    assert tournament.is_finished
+    assert tournament.pending_matches() == []
+    assert tournament.champion in tournament.players
+    assert tournament.champion not in tournament.withdrawn
+    assert [s.rank for s in standings].count(1) == 1
+    assert standings[0].player == tournament.champion
+    for standing in standings:
+        assert standing.played == standing.wins + standing.losses
+
+
+def check_single_elimination(tournament: Tournament) -> None:
+    count = len(tournament.players)
+    for player, standing in by_player(tournament).items():
+        results = [
+            slot.winner == player for slot in played_matches(tournament) if player in slot.players
+        ]
+        if player == tournament.champion:
+            assert standing.losses == 0
+        else:  # played on until the first loss
+            assert results == [True] * (len(results) - 1) + [False]
+    assert len(played_matches(tournament)) == count - 1
+    assert sum(s.byes for s in tournament.standings()) == bracket_size(count) - count
+
+
+def check_double_elimination(tournament: Tournament) -> None:
+    count = len(tournament.players)
+    first_final = tournament.match("GF1")
+    reset = first_final.winner == first_final.players[1]
+    assert ("GF2" in [slot.slot_id for slot in tournament.matches()]) == reset
+    for player, standing in by_player(tournament).items():
+        if player == tournament.champion:
+            assert standing.losses == (1 if reset else 0)
+        else:
+            assert standing.losses == 2
+    assert len(played_matches(tournament)) == 2 * (count - 1) + reset
+
+
+def check_round_robin(tournament: Tournament) -> None:
+    count = len(tournament.players)
+    pairs = Counter(frozenset(slot.players) for slot in played_matches(tournament))
+    assert len(pairs) == count * (count - 1) // 2
+    assert set(pairs.values()) == {1}
+    assert len(tournament.rounds()) == count - 1 + count % 2
+    for standing in tournament.standings():
+        assert standing.played == count - 1
+        assert standing.byes == count % 2
+
+
+def check_swiss(tournament: Tournament) -> None:
+    assert isinstance(tournament, Swiss)
+    rounds = tournament.total_rounds
+    standings = by_player(tournament)
+    for standing in standings.values():
+        assert standing.played + standing.byes == rounds
+        assert standing.byes <= 1
+        assert standing.score == standing.wins + standing.byes
+        opponents = [
+            side
+            for slot in played_matches(tournament)
+            if standing.player in slot.players
+            for side in slot.players
+            if side != standing.player
+        ]
+        assert standing.buchholz == sum(standings[o].score for o in opponents)
+    check_swiss_repeats(tournament)
+
+
+def check_swiss_repeats(tournament: Tournament) -> None:
+    """A pairing repeats only if no pairing of that round could avoid it (brute force for
+    up to 10 players; from 11 on, with at most n - 1 rounds played, one always can).
+    """
+    met: set[frozenset[int]] = set()
+    had_bye: set[int] = set()
+    for round_ in tournament.rounds():
+        games = [slot for slot in round_.matches if not slot.is_bye]
+        byes = [slot.players[0] for slot in round_.matches if slot.is_bye]
+        pairs = [frozenset(slot.players) for slot in games]
+        present = sorted(side for slot in round_.matches for side in slot.players if side != BYE)
+        if any(pair in met for pair in pairs):
+            assert len(present) <= 10, f"round {round_.number} repeats a pairing"
+            assert not can_pair_without_repeats(present, met, had_bye)
+        met.update(pairs)
+        had_bye.update(byes)
+
+
+def can_pair_without_repeats(
+    players: list[int], met: set[frozenset[int]], had_bye: set[int]
+) -> bool:
+    if len(players) % 2:
+        may_sit_out = [p for p in players if p not in had_bye] or players
+        return any(
+            can_pair_without_repeats([p for p in players if p != bye], met, had_bye)
+            for bye in may_sit_out
+        )
+    if not players:
+        return True
+    first, *rest = players
+    return any(
+        frozenset((first, partner)) not in met
+        and can_pair_without_repeats([p for p in rest if p != partner], met, had_bye)
+        for partner in rest
+    )
+
+
+CHECKS = {
+    Format.SINGLE_ELIMINATION: check_single_elimination,
+    Format.DOUBLE_ELIMINATION: check_double_elimination,
+    Format.ROUND_ROBIN: check_round_robin,
+    Format.SWISS: check_swiss,
+}
+
+
+def reload_every(format: Format, count: int) -> int:
+    return count // 2 if format == Format.ROUND_ROBIN and count > 12 else 1
+
+
+def check_each_step(tournament: Tournament) -> None:
+    if tournament.format in LOSSES_TO_GO_OUT:
+        check_nobody_out_too_soon(tournament)
+
+
+@pytest.mark.parametrize("count", COUNTS)
+@pytest.mark.parametrize("format", list(Format))
+def test_random_results_always_finish_with_one_champion(format, count):
+    rng = random.Random(f"{format}/{count}")
+    tournament = Tournament.create(format, seeds(count))
+
+    tournament = play_out(
+        tournament, rng, reload_every=reload_every(format, count), after_each_step=check_each_step
+    ).tournament
+
+    check_champion(tournament)
+    CHECKS[format](tournament)
+
+
+@pytest.mark.parametrize("count", COUNTS)
+@pytest.mark.parametrize("format", list(Format))
+def test_withdrawals_still_finish_with_a_champion_and_walkovers(format, count):
+    rng = random.Random(f"withdrawals {format}/{count}")
+    tournament = Tournament.create(format, seeds(count))
+
+    playthrough = play_out(
+        tournament,
+        rng,
+        withdrawal_chance=0.1,
+        reload_every=reload_every(format, count),
+        after_each_step=check_each_step,
+    )
+
+    check_champion(playthrough.tournament)
+    check_walkovers(playthrough)
+
+
+def check_walkovers(playthrough: Playthrough) -> None:
+    tournament = playthrough.tournament
+    standings = by_player(tournament)
+    for player, decided_before in playthrough.decided_before_withdrawal.items():
+        later = [
+            slot
+            for slot in played_matches(tournament)
+            if player in slot.players and slot.slot_id not in decided_before
+        ]
+        assert all(slot.walkover and slot.winner != player for slot in later)
+        assert standings[player].withdrawn
+    for slot in played_matches(tournament):
+        if slot.walkover:  # whoever lost it has withdrawn
+            losers = (
+                slot.players
+                if slot.winner == BYE
+                else [p for p in slot.players if p != slot.winner]
+            )
+            assert all(loser in tournament.withdrawn for loser in losers)
+    if tournament.format == Format.ROUND_ROBIN:
+        assert {s.played for s in standings.values()} == {len(tournament.players) - 1}
+    if tournament.format == Format.SWISS:
+        rounds = tournament.total_rounds  # type: ignore[attr-defined]
+        for standing in standings.values():
+            assert standing.played + standing.byes == rounds or standing.withdrawn
+    if tournament.format == Format.DOUBLE_ELIMINATION:
+        final_rounds = [r.number for r in tournament.rounds(Bracket.GRAND_FINAL)]
+        assert final_rounds in ([1], [1, 2])
+
+
+def test_random_playthroughs_visit_resets_and_walkovers():
+    """The simulations above do reach the rare cases they are meant to cover."""
+    resets = walkovers = 0
+    for count in (2, 3, 4, 7, 8):
+        for seed in range(10):
+            rng = random.Random(seed)
+            tournament = play_out(
+                Tournament.create("double_elimination", seeds(count)), rng, withdrawal_chance=0.05
+            ).tournament
+            resets += "GF2" in [slot.slot_id for slot in tournament.matches()]
+            walkovers += sum(slot.walkover for slot in tournament.matches())
+
+    assert resets > 5
+    assert walkovers > 5
+
+
+def test_swiss_repeats_a_pairing_only_when_no_pairing_avoids_it():
+    forced = 0
+    for count in range(4, 11):
+        for seed in range(15):
+            rng = random.Random(f"repeats {count}/{seed}")
+            tournament = play_out(Tournament.create("swiss", seeds(count)), rng).tournament
+
+            check_swiss(tournament)
+            forced += swiss_rounds_with_a_repeat(tournament)
+
+    assert forced > 0, "no playthrough needed a rematch: the brute-force check never ran"
+
+
+def swiss_rounds_with_a_repeat(tournament: Tournament) -> int:
+    met: set[frozenset[int]] = set()
+    rounds = 0
+    for round_ in tournament.rounds():
+        pairs = [frozenset(slot.players) for slot in round_.matches if not slot.is_bye]
+        rounds += any(pair in met for pair in pairs)
+        met.update(pairs)
+    return rounds

@@ -1,0 +1,133 @@
+"""Swiss: score-group pairing without rematches, byes and Buchholz, worked by hand."""
+
+import pytest
+
+from games.tournaments.brackets import (
+    BYE,
+    Swiss,
+    Tournament,
+    TournamentError,
+    default_swiss_rounds,
+    pair_swiss_round,
+)
+
+
+def pairs(tournament: Tournament) -> list[tuple]:
+    return [m.players for m in tournament.pending_matches()]
+
+
+def test_six_players_three_rounds_worked_by_hand():
+    tournament = Tournament.create("swiss", [1, 2, 3, 4, 5, 6], rounds=3)
+    # Round 1: top half against bottom half.
+    assert pairs(tournament) == [(1, 4), (2, 5), (3, 6)]
+    tournament.report("R1-1", 1)
+    tournament.report("R1-2", 2)
+    tournament.report("R1-3", 6)
+
+    # Scores 1 2 6 | 3 4 5. Group {1, 2, 6}: 1 v 2 and 6 floats down into {6, 3, 4, 5},
+    # where 6 meets 4 (top half against bottom half; 6 v 3 would be a rematch anyway).
+    assert pairs(tournament) == [(1, 2), (6, 4), (3, 5)]
+    tournament.report("R2-1", 1)
+    tournament.report("R2-2", 4)
+    tournament.report("R2-3", 5)
+
+    # Scores 1: 2, then 2 4 5 6: 1, then 3: 0. {1, 2, 4, 5, 6}: 1 v 4 is a rematch, so 1 v 5;
+    # 2 v 4 would leave 6 v 3, a rematch, so 2 v 6 and 4 v 3.
+    assert pairs(tournament) == [(1, 5), (2, 6), (4, 3)]
+    tournament.report("R3-1", 1)
+    tournament.report("R3-2", 6)
+    tournament.report("R3-3", 3)
+
+    assert tournament.is_finished
+    assert tournament.champion == 1
+    # Scores: 1: 3, 6: 2, everyone else 1. Buchholz: 1 (4, 2, 5) = 3; 2 (5, 1, 6) = 6;
+    # 3 (6, 5, 4) = 4; 4 (1, 6, 3) = 6; 5 (2, 3, 1) = 5; 6 (3, 4, 2) = 3.
+    assert [(s.rank, s.player, s.score, s.buchholz) for s in tournament.standings()] == [
+        (1, 1, 3, 3),
+        (2, 6, 2, 3),
+        (3, 2, 1, 6),  # level with 4 on Buchholz too: seed decides
+        (4, 4, 1, 6),
+        (5, 5, 1, 5),
+        (6, 3, 1, 4),
+    ]
+
+
+def test_the_next_round_is_paired_only_when_the_round_is_complete():
+    tournament = Swiss([1, 2, 3, 4])
+
+    assert tournament.report("R1-1", 1) == []
+    assert [m.slot_id for m in tournament.matches()] == ["R1-1", "R1-2"]
+    started = tournament.report("R1-2", 2)
+
+    assert [m.slot_id for m in started] == ["R2-1", "R2-2"]
+
+
+def test_with_an_odd_count_the_bye_goes_to_the_lowest_ranked_player_without_one():
+    tournament = Swiss([1, 2, 3, 4, 5], rounds=3)
+    assert tournament.match("R1-3").players == (5, BYE)
+    assert tournament.match("R1-3").winner == 5
+    tournament.report("R1-1", 1)  # 1 v 3
+    tournament.report("R1-2", 2)  # 2 v 4
+
+    # Scores 1 2 5 | 3 4: 4 is lowest and has had no bye.
+    assert tournament.match("R2-3").players == (4, BYE)
+    tournament.report("R2-1", 1)  # 1 v 2
+    tournament.report("R2-2", 5)  # 5 v 3
+
+    # Scores 1: 2, 5: 2, 2: 1, 4: 1, 3: 0. 3 is lowest and has had no bye.
+    assert tournament.match("R3-3").players == (3, BYE)
+
+
+def test_a_bye_scores_a_win_but_is_not_a_played_match():
+    tournament = Swiss([1, 2, 3], rounds=2)
+    tournament.report("R1-1", 1)  # 3 has the bye
+
+    standing = {s.player: s for s in tournament.standings()}[3]
+
+    assert (standing.played, standing.wins, standing.byes, standing.score) == (0, 0, 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("players", "rounds"), [(2, 1), (3, 2), (4, 3), (5, 4), (8, 4), (16, 5), (17, 6), (33, 7)]
+)
+def test_default_rounds_are_ceil_log2_plus_one_capped_at_n_minus_one(players, rounds):
+    assert default_swiss_rounds(players) == rounds
+    assert Swiss(list(range(players))).total_rounds == rounds
+
+
+def test_rounds_beyond_n_minus_one_are_refused():
+    with pytest.raises(TournamentError, match="1 to 3 rounds"):
+        Swiss([1, 2, 3, 4], rounds=4)
+
+
+def test_a_repeat_is_allowed_only_when_every_pairing_repeats_one():
+    # Everyone has met everyone of the other trio ({1, 2, 3} and {4, 5, 6}): pairing within
+    # the trios leaves one player over in each, so one rematch is unavoidable, and enough.
+    across = {player: {4, 5, 6} for player in (1, 2, 3)}
+    across.update({player: {1, 2, 3} for player in (4, 5, 6)})
+
+    found, bye = pair_swiss_round([1, 2, 3, 4, 5, 6], {}, across)
+
+    repeats = [pair for pair in found if pair[1] in across[pair[0]]]
+    assert bye is None
+    assert len(repeats) == 1
+
+
+def test_the_bye_is_moved_up_if_that_avoids_a_rematch():
+    # 3 is lowest and byeless, but then 1 v 2 would be a rematch: 2 takes the bye instead.
+    found, bye = pair_swiss_round([1, 2, 3], {}, {1: [2], 2: [1]})
+
+    assert (found, bye) == ([(1, 3)], 2)
+
+
+def test_a_withdrawn_player_forfeits_the_current_round_and_is_not_paired_again():
+    tournament = Swiss([1, 2, 3, 4, 5, 6], rounds=3)
+    tournament.report("R1-1", 1)
+
+    tournament.withdraw(5)  # was playing 2 in R1-2
+
+    assert tournament.match("R1-2").winner == 2
+    assert tournament.match("R1-2").walkover
+    tournament.report("R1-3", 3)
+    assert all(5 not in m.players for m in tournament.rounds()[1].matches)
+    assert tournament.match("R2-3").players[1] == BYE
