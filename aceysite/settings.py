@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "accounts",
     "games",
+    "games.tournaments",
 ]
 
 MIDDLEWARE = [

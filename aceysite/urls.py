@@ -7,6 +7,7 @@ urlpatterns = [
     path("", game_views.home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("api/v1/", include("games.api_urls")),
+    path("tournaments/", include("games.tournaments.urls")),
     path("", include("games.urls")),
     path("players/", include("accounts.profile_urls")),
     path("admin/", admin.site.urls),

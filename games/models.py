@@ -312,6 +312,7 @@ class Notification(models.Model):
         ACCEPTED = "accepted", "challenge accepted"
         FINISHED = "finished", "match finished"
         DIGEST = "digest", "daily digest"
+        TOURNAMENT = "tournament", "tournament news"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -1,0 +1,1 @@
+"""Tournament models (see games/tournaments/services.py)."""

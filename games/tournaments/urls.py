@@ -1,0 +1,3 @@
+"""Tournament pages (views in games/tournaments/views.py)."""
+
+urlpatterns: list = []
