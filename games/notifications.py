@@ -8,6 +8,7 @@ two emails) and asks Celery to send it once the transaction commits.
 from __future__ import annotations
 
 from datetime import timedelta
+from email.policy import Policy
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -28,10 +29,50 @@ if TYPE_CHECKING:
 UNSUBSCRIBE_SALT = "games.unsubscribe"
 #: How long a sender may hold a claimed notification before another may retry it.
 CLAIM_SECONDS = 300
+#: The resend sweep gives up on a notification after this many failed attempts; its
+#: last_error stays on the row for an admin to read.
+MAX_ATTEMPTS = 20
 
 
 def absolute_url(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
+
+
+class UnfoldedHeader(str):
+    """A header value written on one line as it is.
+
+    Python's email policy folds a header longer than 78 characters; a URL has no space to
+    fold at, so it would become RFC 2047 encoded words (``=?utf-8?q?...``), which RFC 2369
+    does not allow in List-Unsubscribe and mail clients do not decode there. RFC 5322
+    allows lines of up to 998 characters. ``EmailPolicy.header_store_parse`` keeps a value
+    that has a matching ``name`` as it is, and the generator writes it with its ``fold``.
+    """
+
+    name: str
+
+    def __new__(cls, name: str, value: str) -> UnfoldedHeader:
+        if not (value.isascii() and value.isprintable()) or len(name) + len(value) > 990:
+            raise ValueError(f"{name} must be one short line of ASCII: {value!r}")
+        header = super().__new__(cls, value)
+        header.name = name
+        return header
+
+    def __getnewargs__(self) -> tuple[str, str]:
+        # For copy and pickle (the in-memory test mailer deep-copies each message).
+        return (self.name, str(self))
+
+    def fold(self, *, policy: Policy) -> str:
+        return f"{self.name}: {self}{policy.linesep}"
+
+
+def list_unsubscribe_headers(url: str) -> dict[str, str]:
+    """RFC 2369 and RFC 8058 (one-click) unsubscribe headers for ``url``."""
+    value = f"<{url}>"
+    try:
+        unsubscribe: str = UnfoldedHeader("List-Unsubscribe", value)
+    except ValueError:
+        unsubscribe = value  # an odd SITE_URL: let the email library encode it
+    return {"List-Unsubscribe": unsubscribe, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
 
 
 def unsubscribe_token(user: User) -> str:
@@ -174,11 +215,13 @@ def daily_digest(user: User, *, today: str) -> None:
     )
 
 
-def send_notification(notification_id: int) -> bool:
+def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     """Send one queued email unless it was sent or another sender holds it; True if sent.
 
     The claim is an atomic UPDATE, so two workers (a retried or redelivered task) never
-    both send; a sender that dies keeps the claim only for CLAIM_SECONDS.
+    both send; a sender that dies keeps the claim only for CLAIM_SECONDS. When sending
+    fails, the row stays claimed for ``retry_in`` seconds, the caller's own retry delay, so
+    that the resend sweep does not start a second round of retries beside it.
     """
     now = timezone.now()
     claimed = (
@@ -194,17 +237,15 @@ def send_notification(notification_id: int) -> bool:
         subject=notification.subject,
         body=notification.body + f"\n\nTo stop these emails: {unsubscribe}\n",
         to=[notification.user.email],
-        headers={
-            # RFC 8058 one-click unsubscribe.
-            "List-Unsubscribe": f"<{unsubscribe}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
+        headers=list_unsubscribe_headers(unsubscribe),
     )
     try:
         message.send()
     except Exception as error:
         Notification.objects.filter(pk=notification_id).update(
-            claimed_until=None, attempts=notification.attempts + 1, last_error=str(error)[:2000]
+            claimed_until=now + timedelta(seconds=retry_in) if retry_in else None,
+            attempts=notification.attempts + 1,
+            last_error=str(error)[:2000],
         )
         raise
     Notification.objects.filter(pk=notification_id).update(
@@ -217,7 +258,7 @@ def unsent(older_than_seconds: int = 60) -> list[int]:
     """Notifications that should have gone out by now (for the retry sweep)."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     return list(
-        Notification.objects.filter(sent_at=None, created_at__lt=cutoff)
+        Notification.objects.filter(sent_at=None, created_at__lt=cutoff, attempts__lt=MAX_ATTEMPTS)
         .exclude(claimed_until__gt=timezone.now())
         .values_list("pk", flat=True)[:500]
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 
 from celery import shared_task
 from django.utils import timezone
@@ -11,15 +12,24 @@ from . import notifications, services
 
 log = logging.getLogger(__name__)
 
+#: The first retry of a failed email waits this long, each later one twice as long (the
+#: integration tests shorten it).
+EMAIL_RETRY_BASE_SECONDS = int(os.getenv("ACEY_EMAIL_RETRY_BASE", "30"))
+
+
+def email_retry_countdown(retries: int) -> int:
+    return min(3600, EMAIL_RETRY_BASE_SECONDS * 2**retries)
+
 
 @shared_task(bind=True, max_retries=8, acks_late=True)
 def task_send_notification(self, *, notification_id: int) -> bool:
     """Send one outbox email; on an SMTP error retry with exponential backoff."""
+    countdown = email_retry_countdown(self.request.retries)
     try:
-        return notifications.send_notification(notification_id)
+        return notifications.send_notification(notification_id, retry_in=countdown)
     except Exception as error:
         log.warning("sending notification %s failed: %s", notification_id, error)
-        raise self.retry(exc=error, countdown=min(3600, 30 * 2**self.request.retries)) from error
+        raise self.retry(exc=error, countdown=countdown) from error
 
 
 @shared_task

@@ -1,0 +1,408 @@
+"""Game emails: what each one says, who gets it, and sending each exactly once."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import socket
+from datetime import timedelta
+
+import pytest
+from django.core import mail, signing
+from django.test import Client
+from django.utils import timezone
+
+from games import notifications, services, tasks
+from games.engine import Position
+from games.engine.game import ScriptedDice
+from games.models import Match, Notification
+from games.services import TurnAction
+
+pytestmark = pytest.mark.django_db
+
+SITE_URL = "https://acey-deucey-by-post.example.com"
+
+
+@pytest.fixture(autouse=True)
+def site_url(settings):
+    # Long enough that a List-Unsubscribe line is over 78 characters.
+    settings.SITE_URL = SITE_URL
+
+
+def _start(white, black, dice=(5, 2, 6, 3)) -> Match:
+    """White opens with the last two dice (6-3 by default)."""
+    return services.start_match(
+        white=white,
+        black=black,
+        variant="american",
+        points=1,
+        days_per_move=2,
+        dice=ScriptedDice(dice),
+    )
+
+
+def _mails_to(user) -> list[mail.EmailMessage]:
+    return [message for message in mail.outbox if message.to == [user.email]]
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# -- what each email says --------------------------------------------------------------------
+
+
+def test_turn_email_shows_the_last_play_the_new_dice_the_board_and_a_link(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = _start(alice, bob)
+        services.submit_segment(
+            match.pk,
+            user=alice,
+            action=TurnAction(segment=1, play="in/22 in/19"),
+            dice=ScriptedDice([4, 1]),
+        )
+
+    match.refresh_from_db()
+    [turn] = _mails_to(bob)
+    assert turn.subject == f"Your turn against alice (match #{match.pk})"
+    assert "alice played 6-3: in/22 in/19" in turn.body
+    assert "Your dice: 4-1" in turn.body
+    assert Position.from_dict(match.position).diagram("black") in turn.body
+    assert f"Play your move: {SITE_URL}/matches/{match.pk}/" in turn.body
+
+
+def test_the_first_turn_email_has_no_previous_play(alice, bob, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = _start(alice, bob)
+
+    [turn] = _mails_to(alice)
+    assert "played" not in turn.body
+    assert "Your dice: 6-3" in turn.body
+    assert Position.from_dict(match.position).diagram("white") in turn.body
+
+
+def test_challenge_email_describes_the_match_and_links_to_the_challenge(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        challenge = services.create_challenge(alice, opponent=bob, variant="greek", points=3)
+
+    [message] = _mails_to(bob)
+    assert message.subject == "alice challenges you to Acey-Deucey"
+    assert "Greek, 3 points, 2 days per move" in message.body
+    assert f"Accept or decline: {SITE_URL}/challenges/{challenge.pk}/" in message.body
+
+
+def test_accepted_email_tells_the_challenger_and_links_to_the_match(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    challenge = services.create_challenge(alice, opponent=bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = services.accept_challenge(challenge.pk, user=bob, dice=ScriptedDice([5, 2, 6, 3]))
+
+    accepted = [m for m in _mails_to(alice) if "accepted" in m.subject]
+    assert [m.subject for m in accepted] == ["bob accepted your challenge"]
+    assert f"Open the match: {SITE_URL}/matches/{match.pk}/" in accepted[0].body
+
+
+def test_finished_email_gives_each_player_the_winner_and_score(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    match = _start(alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resign(match.pk, user=alice)
+
+    match.refresh_from_db()
+    score = f"{match.score_white}-{match.score_black}"
+    [to_alice] = _mails_to(alice)
+    [to_bob] = _mails_to(bob)
+    assert to_alice.subject == f"Match #{match.pk} against bob is over"
+    assert f"is over: bob won {score} (resignation)" in to_alice.body
+    assert to_bob.subject == f"Match #{match.pk} against alice is over"
+    assert f"is over: you won {score} (resignation)" in to_bob.body
+
+
+def test_reminder_email_gives_the_deadline_and_a_link(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    match = _start(alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.sweep_deadlines(now=timezone.now() + timedelta(days=1.7))
+
+    [reminder] = _mails_to(alice)
+    assert reminder.subject == "Reminder: your move against bob is due soon"
+    assert f"Play now: {SITE_URL}/matches/{match.pk}/" in reminder.body
+    assert f"{match.deadline.year}" in reminder.body
+
+
+def test_digest_lists_the_matches_waiting_for_players_who_chose_it(
+    alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    alice.email_preference = alice.EmailPreference.DIGEST
+    alice.save()
+    first = _start(alice, bob)
+    second = _start(alice, charlie)
+    _start(charlie, bob)  # charlie (every turn) is to move here: no digest for him
+
+    with django_capture_on_commit_callbacks(execute=True):
+        digest_players = tasks.task_daily_digest()
+
+    assert digest_players == 1
+    [digest] = [m for m in mail.outbox if "waiting for you" in m.subject]
+    assert digest.to == [alice.email]
+    assert digest.subject == "2 Acey-Deucey matches waiting for you"
+    assert f"{SITE_URL}/matches/{first.pk}/" in digest.body
+    assert f"{SITE_URL}/matches/{second.pk}/" in digest.body
+    assert f"Your dashboard: {SITE_URL}/dashboard/" in digest.body
+
+
+def test_no_digest_when_nothing_is_waiting(alice, bob, django_capture_on_commit_callbacks):
+    alice.email_preference = alice.EmailPreference.DIGEST
+    alice.save()
+    _start(bob, alice)  # bob is to move
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.task_daily_digest()
+
+    assert not Notification.objects.filter(kind=Notification.Kind.DIGEST).exists()
+
+
+def test_names_are_not_html_escaped_in_plain_text_email(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    alice.display_name = "Ann O'Neil & <Co>"
+    alice.save()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.create_challenge(alice, opponent=bob)
+
+    [message] = _mails_to(bob)
+    assert message.body.startswith("Hello bob,")
+    assert "Ann O'Neil & <Co> challenges you" in message.body
+
+
+# -- preferences -----------------------------------------------------------------------------
+
+
+def test_digest_players_get_no_turn_email_but_other_game_emails(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    alice.email_preference = alice.EmailPreference.DIGEST
+    alice.save()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        match = _start(alice, bob)  # alice's turn
+        services.resign(match.pk, user=bob)
+
+    assert [m.subject for m in _mails_to(alice)] == [f"Match #{match.pk} against bob is over"]
+    assert not Notification.objects.filter(user=alice, kind=Notification.Kind.TURN).exists()
+
+
+def test_players_who_chose_none_get_no_game_email(alice, bob, django_capture_on_commit_callbacks):
+    bob.email_preference = bob.EmailPreference.NONE
+    bob.save()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.create_challenge(alice, opponent=bob)
+        match = _start(bob, alice)  # bob's turn
+        services.resign(match.pk, user=alice)
+
+    assert _mails_to(bob) == []
+    assert not Notification.objects.filter(user=bob).exists()
+    assert len(_mails_to(alice)) == 1  # her "match is over"
+
+
+# -- unsubscribing ---------------------------------------------------------------------------
+
+
+def test_unsubscribe_token_names_its_user(alice):
+    token = notifications.unsubscribe_token(alice)
+
+    assert notifications.user_from_unsubscribe_token(token) == alice.pk
+
+
+def test_a_forged_unsubscribe_token_names_nobody(alice, bob):
+    bobs_payload = notifications.unsubscribe_token(bob).split(":")[0]
+    alices_rest = notifications.unsubscribe_token(alice).split(":", 1)[1]
+    other_salt = signing.dumps({"user": alice.pk})
+
+    for token in (f"{bobs_payload}:{alices_rest}", other_salt, "nonsense", ""):
+        assert notifications.user_from_unsubscribe_token(token) is None
+
+
+def test_list_unsubscribe_is_one_plain_header_line_in_the_sent_bytes(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.create_challenge(alice, opponent=bob)
+
+    [message] = _mails_to(bob)
+    # The SMTP backend sends message(policy=email.policy.SMTP).as_bytes().
+    raw = message.message(policy=email.policy.SMTP).as_bytes()
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    url = message.body.rstrip().rsplit("To stop these emails: ", 1)[1]
+    token = url.removeprefix(f"{SITE_URL}/unsubscribe/").removesuffix("/")
+    assert notifications.user_from_unsubscribe_token(token) == bob.pk
+    assert len(f"List-Unsubscribe: <{url}>") > 78
+    assert parsed["List-Unsubscribe"] == f"<{url}>"
+    assert parsed["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert f"List-Unsubscribe: <{url}>\r\n".encode() in raw
+    assert b"=?" not in raw
+
+
+def test_one_click_unsubscribe_from_the_header_url_turns_emails_off(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.create_challenge(alice, opponent=bob)
+    [message] = _mails_to(bob)
+    path = message.extra_headers["List-Unsubscribe"].strip("<>").removeprefix(SITE_URL)
+
+    # A mail client's RFC 8058 POST carries no CSRF token.
+    response = Client(enforce_csrf_checks=True).post(
+        path, {"List-Unsubscribe": "One-Click"}, secure=True
+    )
+
+    bob.refresh_from_db()
+    assert response.status_code == 200
+    assert bob.email_preference == bob.EmailPreference.NONE
+
+
+def test_list_unsubscribe_headers_fall_back_to_encoding_an_odd_url():
+    headers = notifications.list_unsubscribe_headers("https://acey.example/ü")
+
+    assert headers["List-Unsubscribe"] == "<https://acey.example/ü>"
+    assert not isinstance(headers["List-Unsubscribe"], notifications.UnfoldedHeader)
+
+
+# -- sending once ----------------------------------------------------------------------------
+
+
+def _queued_challenge(alice, bob, django_capture_on_commit_callbacks) -> Notification:
+    """A challenge email stored in the outbox whose sending task never ran."""
+    with django_capture_on_commit_callbacks(execute=False):
+        services.create_challenge(alice, opponent=bob)
+    return Notification.objects.get(user=bob)
+
+
+def test_sending_twice_sends_one_email(alice, bob, django_capture_on_commit_callbacks):
+    notification = _queued_challenge(alice, bob, django_capture_on_commit_callbacks)
+
+    first = notifications.send_notification(notification.pk)
+    second = notifications.send_notification(notification.pk)
+
+    notification.refresh_from_db()
+    assert (first, second) == (True, False)
+    assert len(mail.outbox) == 1
+    assert notification.sent_at is not None and notification.attempts == 1
+
+
+def test_a_claimed_notification_is_left_to_its_sender(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    notification = _queued_challenge(alice, bob, django_capture_on_commit_callbacks)
+    Notification.objects.filter(pk=notification.pk).update(
+        claimed_until=timezone.now() + timedelta(minutes=4)
+    )
+
+    assert notifications.send_notification(notification.pk) is False
+    assert mail.outbox == []
+
+
+def test_resend_sweep_sends_a_notification_whose_sender_crashed(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    notification = _queued_challenge(alice, bob, django_capture_on_commit_callbacks)
+    # A worker claimed it ten minutes ago and died before sending.
+    ten_minutes_ago = timezone.now() - timedelta(minutes=10)
+    Notification.objects.filter(pk=notification.pk).update(
+        created_at=ten_minutes_ago, claimed_until=ten_minutes_ago + timedelta(minutes=5)
+    )
+
+    resent = tasks.task_resend_unsent()
+
+    notification.refresh_from_db()
+    assert resent == 1
+    assert notification.sent_at is not None
+    assert [m.to for m in mail.outbox] == [[bob.email]]
+    assert tasks.task_resend_unsent() == 0
+
+
+def test_resend_sweep_leaves_recent_and_given_up_notifications(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    _queued_challenge(alice, bob, django_capture_on_commit_callbacks)  # too recent
+    with django_capture_on_commit_callbacks(execute=False):
+        services.create_challenge(bob, opponent=alice)
+    given_up = Notification.objects.get(user=alice)
+    Notification.objects.filter(pk=given_up.pk).update(
+        created_at=timezone.now() - timedelta(days=1), attempts=notifications.MAX_ATTEMPTS
+    )
+
+    assert notifications.unsent() == []
+
+
+def test_an_smtp_failure_leaves_the_email_unsent_with_the_error(
+    alice, bob, settings, django_capture_on_commit_callbacks
+):
+    notification = _queued_challenge(alice, bob, django_capture_on_commit_callbacks)
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": "127.0.0.1",
+                "port": _closed_port(),
+                "use_tls": False,
+                "timeout": 2,
+            },
+        }
+    }
+
+    with pytest.raises(ConnectionRefusedError):
+        notifications.send_notification(notification.pk)
+
+    notification.refresh_from_db()
+    assert notification.sent_at is None
+    assert notification.attempts == 1
+    assert "refused" in notification.last_error.lower()
+    assert notification.claimed_until is None  # free for the next attempt
+
+
+def test_a_failed_send_is_held_for_its_retry_so_the_sweep_does_not_double_it(
+    alice, bob, settings, django_capture_on_commit_callbacks
+):
+    notification = _queued_challenge(alice, bob, django_capture_on_commit_callbacks)
+    Notification.objects.filter(pk=notification.pk).update(
+        created_at=timezone.now() - timedelta(minutes=10)
+    )
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": "127.0.0.1",
+                "port": _closed_port(),
+                "use_tls": False,
+                "timeout": 2,
+            },
+        }
+    }
+
+    with pytest.raises(ConnectionRefusedError):
+        notifications.send_notification(notification.pk, retry_in=30)
+
+    notification.refresh_from_db()
+    assert notification.claimed_until > timezone.now() + timedelta(seconds=25)
+    assert notifications.unsent() == []
+
+
+def test_email_retries_back_off_exponentially_up_to_an_hour():
+    base = tasks.EMAIL_RETRY_BASE_SECONDS
+
+    delays = [tasks.email_retry_countdown(retries) for retries in range(9)]
+
+    assert delays[:3] == [base, 2 * base, 4 * base]
+    assert max(delays) <= 3600
