@@ -188,7 +188,8 @@ def module_worker(
     worker = CeleryWorker(process, log, queue)
     yield worker
     worker.stop()
-    redis.Redis.from_url(broker_url).delete(queue, f"_kombu.binding.{queue}")
+    bindings = (f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
+    redis.Redis.from_url(broker_url).delete(queue, *bindings)
 
 
 @pytest.fixture
