@@ -76,6 +76,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves /static/ from STATIC_ROOT in production, with far-future caching headers.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -126,6 +128,12 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+if not DEBUG:
+    # Hashed file names (collectstatic at build time) so browsers may cache them for ever.
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
 
 # Celery: with no broker configured, tasks run eagerly in-process so the site
@@ -142,9 +150,16 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TIMEZONE = TIME_ZONE
+# The integration tests give each run its own queue on a shared Redis.
+CELERY_TASK_DEFAULT_QUEUE = os.getenv("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# A failed email is retried after this many seconds, doubling each time (up to an hour).
+EMAIL_RETRY_BASE_SECONDS = envint("ACEY_EMAIL_RETRY_BASE", "30")
 # Deadlines live in the database and are found by these sweeps, never as long countdowns.
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.task_sweep_deadlines", "schedule": 60.0},
+    "sweep-deadlines": {
+        "task": "games.tasks.task_sweep_deadlines",
+        "schedule": float(envint("ACEY_SWEEP_SECONDS", "60")),
+    },
     "resend-unsent-email": {"task": "games.tasks.task_resend_unsent", "schedule": 120.0},
     "daily-digest": {"task": "games.tasks.task_daily_digest", "schedule": 24 * 3600.0},
     "requeue-stuck-bot-turns": {

@@ -456,7 +456,9 @@ def play_bot_turn(match_id: int, *, segment: int) -> int:
     while True:
         with transaction.atomic():
             match = (
-                Match.objects.select_for_update()
+                # Lock only the match row: PostgreSQL cannot lock the nullable side of
+                # the outer join to the player to move.
+                Match.objects.select_for_update(of=("self",))
                 .select_related("to_move", "white", "black")
                 .get(pk=match_id)
             )

@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import logging
-import os
 
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
 from . import notifications, services
 
 log = logging.getLogger(__name__)
 
-#: The first retry of a failed email waits this long, each later one twice as long (the
-#: integration tests shorten it).
-EMAIL_RETRY_BASE_SECONDS = int(os.getenv("ACEY_EMAIL_RETRY_BASE", "30"))
-
 
 def email_retry_countdown(retries: int) -> int:
-    return min(3600, EMAIL_RETRY_BASE_SECONDS * 2**retries)
+    """The first retry of a failed email waits settings.EMAIL_RETRY_BASE_SECONDS, each later
+    one twice as long, never more than an hour."""
+    return min(3600, settings.EMAIL_RETRY_BASE_SECONDS * 2**retries)
 
 
 @shared_task(bind=True, max_retries=8, acks_late=True)
