@@ -87,7 +87,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
-ROOT_URLCONF = "aceysite.urls"
+# bench/load.py serves the site plus a bare "floor" view from bench.urls.
+ROOT_URLCONF = os.getenv("ACEY_URLCONF", "aceysite.urls")
 WSGI_APPLICATION = "aceysite.wsgi.application"
 
 TEMPLATES = [
