@@ -2,30 +2,64 @@
 
 Points are numbered from the viewer's side (a spectator sees White's): the viewer's home
 board is bottom right, their points 1-12 run along the bottom from right to left and
-13-24 along the top from left to right. Coordinates are in SVG user units.
+13-24 along the top from left to right. The viewer's checkers, bar, waiting and borne-off
+trays are in the bottom half, the opponent's in the top half. Coordinates are SVG user
+units; the template scales the whole drawing to the width of the screen.
+
+Layout, left to right: the waiting tray ("in", american), a frame, six points, the bar, six
+points, a frame, the borne-off tray ("off"). Point numbers sit in bands above and below.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from games.engine import BAR, IN, OFF, Position, Step, opponent
+from games.engine import BAR, IN, OFF, Position, Step, format_play, legal_plays, opponent
 from games.engine.game import SegmentKind
 from games.engine.moves import PartialPlay, partial_play, position_after_steps
 from games.engine.notation import format_point, format_steps
+from games.engine.position import own_point
 
 if TYPE_CHECKING:
-    from .models import Match
+    from collections.abc import Iterable
+
+    from .models import Match, Segment
 
 POINT_W = 44
 BAR_W = 44
-MARGIN = 14
-TRAY_W = 56
-CHECKER_R = 20
-WIDTH = 2 * TRAY_W + 2 * MARGIN + 12 * POINT_W + BAR_W
-HEIGHT = 2 * MARGIN + 2 * 170 + 40
-MAX_STACK = 5
+TRAY_W = 52
+FRAME = 10  # wood between a tray and the playing field
+BAND = 28  # the bands above and below the field that hold the point numbers
+HALF = 210  # height of each half of the playing field
+POINT_H = 178  # length of a point's triangle
+CHECKER_R = 19  # drawn radius; checkers are stacked 2 * STACK_R apart
+STACK_R = 20
+MAX_STACK = 5  # checkers drawn on one point; the last shows the count when there are more
+MAX_BAR = 3
+SLAB_H = 11  # a checker in a tray is drawn edge-on, as a slab
+SLAB_GAP = 2
+
+FIELD_LEFT = TRAY_W + FRAME
+FIELD_TOP = BAND
+MID_Y = BAND + HALF
+FIELD_BOTTOM = BAND + 2 * HALF
+BAR_X = FIELD_LEFT + 6 * POINT_W
+RIGHT_FIELD_X = BAR_X + BAR_W
+RIGHT_TRAY_X = RIGHT_FIELD_X + 6 * POINT_W + FRAME
+WIDTH = RIGHT_TRAY_X + TRAY_W
+HEIGHT = FIELD_BOTTOM + BAND
+
+#: where the pips of a die face sit, on a face 0-10 wide
+_PIPS = {
+    1: [(5, 5)],
+    2: [(2.5, 2.5), (7.5, 7.5)],
+    3: [(2.5, 2.5), (5, 5), (7.5, 7.5)],
+    4: [(2.5, 2.5), (7.5, 2.5), (2.5, 7.5), (7.5, 7.5)],
+    5: [(2.5, 2.5), (7.5, 2.5), (5, 5), (2.5, 7.5), (7.5, 7.5)],
+    6: [(2.5, 2.5), (7.5, 2.5), (2.5, 5), (7.5, 5), (2.5, 7.5), (7.5, 7.5)],
+}
 
 
 @dataclass
@@ -35,13 +69,32 @@ class Checker:
     color: str  # "white" / "black"
     label: str = ""
 
-    @property
-    def left(self) -> float:
-        return self.x - 18
+
+@dataclass
+class Slab:
+    """A checker edge-on in a tray (waiting or borne off)."""
+
+    x: float
+    y: float
+    color: str
+
+
+@dataclass
+class Target:
+    """A focusable, clickable area of the board: a source to select or a destination."""
+
+    key: str  # a stable name, so that focus can follow the same place after a redraw
+    x: float
+    y: float
+    width: float
+    height: float
+    label: str  # what a screen reader announces
+    values: dict[str, str]  # posted to match_click
+    dest: bool = False
 
     @property
-    def top(self) -> float:
-        return self.y - 8
+    def vals(self) -> str:
+        return json.dumps(self.values)
 
 
 @dataclass
@@ -52,40 +105,56 @@ class Point:
     count: int  # viewer's checkers positive, opponent's negative
     path: str
     number_y: float
+    shade: str  # "light" / "dark", alternating
     checkers: list[Checker] = field(default_factory=list)
     source: bool = False
     dest: bool = False
     selected: bool = False
     label: str = ""
     choice: dict[str, Any] | None = None  # the move that lands here, when it is a target
+    ghost: Checker | None = None  # where the moving checker would land
 
     @property
     def center(self) -> float:
         return self.x + POINT_W / 2
 
 
-def _point_x(own: int) -> tuple[float, bool]:
+def point_x(own: int) -> tuple[float, bool]:
     """Left edge of the viewer's point ``own`` and whether it is on the top row."""
-    left = TRAY_W + MARGIN
     if own <= 12:
         column = 12 - own  # 12 at the far left, 1 at the far right
         top = False
     else:
         column = own - 13
         top = True
-    x = left + column * POINT_W + (BAR_W if column >= 6 else 0)
+    x = FIELD_LEFT + column * POINT_W + (BAR_W if column >= 6 else 0)
     return x, top
+
+
+def _stack_y(top: bool, index: int) -> float:
+    offset = STACK_R + index * 2 * STACK_R
+    return FIELD_TOP + offset if top else FIELD_BOTTOM - offset
 
 
 def _stack(x: float, top: bool, count: int, color: str) -> list[Checker]:
     cx = x + POINT_W / 2
     checkers = []
     for i in range(min(count, MAX_STACK)):
-        offset = MARGIN + CHECKER_R + i * 2 * CHECKER_R
-        cy = offset if top else HEIGHT - offset
         label = str(count) if i == MAX_STACK - 1 and count > MAX_STACK else ""
-        checkers.append(Checker(cx, cy, color, label))
+        checkers.append(Checker(cx, _stack_y(top, i), color, label))
     return checkers
+
+
+def _point_path(x: float, top: bool) -> str:
+    base = FIELD_TOP if top else FIELD_BOTTOM
+    tip = base + POINT_H if top else base - POINT_H
+    return f"M{x},{base} L{x + POINT_W},{base} L{x + POINT_W / 2},{tip} Z"
+
+
+def _checkers(position: Position, color: str, own: int) -> int:
+    """How many of ``color``'s checkers stand on their own point ``own`` (never negative:
+    ``Position.checkers_at`` reads the opponent's checkers there as a negative count)."""
+    return max(0, position.checkers_at(color, own))
 
 
 def _describe(position: Position, viewer: str) -> str:
@@ -93,10 +162,10 @@ def _describe(position: Position, viewer: str) -> str:
     other = opponent(viewer)
     mine, theirs = [], []
     for own in range(24, 0, -1):
-        n = position.checkers_at(viewer, own)
+        n = _checkers(position, viewer, own)
         if n:
             mine.append(f"{n} on your {own}-point")
-        m = position.checkers_at(other, 25 - own)
+        m = _checkers(position, other, 25 - own)
         if m:
             theirs.append(f"{m} on your {own}-point")
     parts = [
@@ -127,6 +196,10 @@ def parse_steps(text: str) -> list[tuple[int, int]]:
     return steps
 
 
+def steps_text(steps: Iterable[tuple[int, int]]) -> str:
+    return " ".join(f"{source}-{dest}" for source, dest in steps)
+
+
 def board_context(
     match: Match,
     *,
@@ -143,113 +216,271 @@ def board_context(
     """
     color = match.color_of(viewer) if getattr(viewer, "is_authenticated", False) else None
     side = color or "white"
+    other = opponent(side)
     position = Position.from_dict(match.position)
     live = replay is None
+    replayed: Segment | None = None
     if not live:
-        segment = match.segments.filter(number__lte=replay).order_by("-number").first()
-        if segment is not None:
-            position = Position.from_dict(segment.position)
+        replayed = match.segments.filter(number__lte=replay).order_by("-number").first()
+        if replayed is not None:
+            position = Position.from_dict(replayed.position)
 
     partial: PartialPlay | None = None
     to_move = live and match.is_active and color is not None and match.to_move_id == viewer.pk
-    playing = to_move and match.phase == "play" and match.dice
+    playing = bool(to_move and match.phase == "play" and match.dice)
+    named_double = match.segment_kind == SegmentKind.NAMED_DOUBLE
     shown = position
     if playing:
-        partial = partial_play(
-            position,
-            match.dice,
-            steps,
-            named_double=match.segment_kind == SegmentKind.NAMED_DOUBLE,
-        )
+        partial = partial_play(position, match.dice, steps, named_double=named_double)
         if steps:
             shown = _after_steps(position, steps, partial)
 
     next_steps = list(partial.next_steps) if partial else []
-    sources = {s.source for s in next_steps}
+    sources = sorted({s.source for s in next_steps}, reverse=True)
     if selected not in sources:
-        selected = None
+        # With a single checker (or the bar) to move, there is nothing to choose.
+        selected = sources[0] if len(sources) == 1 else None
     dests = {s.dest: s for s in next_steps if s.source == selected}
-    points = []
-    for own in range(1, 25):
-        x, top = _point_x(own)
-        n_mine = shown.checkers_at(side, own)
-        n_theirs = shown.checkers_at(opponent(side), 25 - own)
-        base = MARGIN if top else HEIGHT - MARGIN
-        tip = MARGIN + 170 if top else HEIGHT - MARGIN - 170
-        path = f"M{x},{base} L{x + POINT_W},{base} L{x + POINT_W / 2},{tip} Z"
-        point = Point(
-            own=own,
-            x=x,
-            top=top,
-            count=n_mine - n_theirs,
-            path=path,
-            number_y=(MARGIN - 3) if top else (HEIGHT - 2),
-            checkers=_stack(x, top, n_mine, side) + _stack(x, top, n_theirs, opponent(side)),
-            source=own in sources,
-            selected=own == selected,
-            dest=own in dests,
-            choice=_step_choice(dests[own], steps) if own in dests else None,
-        )
-        owner = "yours" if n_mine else ("opponent's" if n_theirs else "empty")
-        point.label = f"Point {own}: {max(n_mine, n_theirs) or 'no'} checkers, {owner}"
-        points.append(point)
+    points = [_point(own, shown, side, sources, selected, dests, steps) for own in range(1, 25)]
+    can_submit = bool(partial and partial.complete is not None)
+    names = {"white": str(match.white), "black": str(match.black)}
 
-    return {
+    board = {
         "width": WIDTH,
         "height": HEIGHT,
-        "bar_x": TRAY_W + MARGIN + 6 * POINT_W,
+        "field_left": FIELD_LEFT,
+        "field_top": FIELD_TOP,
+        "half": HALF,
+        "field_h": 2 * HALF,
+        "half_w": 6 * POINT_W,
+        "right_field_x": RIGHT_FIELD_X,
+        "bar_x": BAR_X,
         "bar_w": BAR_W,
         "tray_w": TRAY_W,
-        "margin": MARGIN,
-        "mid_y": HEIGHT / 2,
+        "mid_y": MID_Y,
+        "band_bottom_y": HEIGHT - BAND / 2 + 6,
+        "right_tray_x": RIGHT_TRAY_X,
+        "tray_xs": [0, RIGHT_TRAY_X],
+        "tray_mid_left": TRAY_W / 2,
+        "tray_mid_right": RIGHT_TRAY_X + TRAY_W / 2,
         "points": points,
         "side": side,
+        "other": other,
         "viewer_color": color,
+        "names": names,
+        "name_mine": names[side],
+        "score_mine": match.score[side],
+        "score_theirs": match.score[other],
+        "to_move_color": match.color_of(match.to_move) if match.to_move_id else None,
+        "american": match.variant == "american",
+        "opponent_name": names[other],
         "position": shown,
         "bar_mine": shown.bar.of(side),
-        "bar_theirs": shown.bar.of(opponent(side)),
+        "bar_theirs": shown.bar.of(other),
         "off_mine": shown.off.of(side),
-        "off_theirs": shown.off.of(opponent(side)),
+        "off_theirs": shown.off.of(other),
         "waiting_mine": shown.waiting.of(side),
-        "waiting_theirs": shown.waiting.of(opponent(side)),
+        "waiting_theirs": shown.waiting.of(other),
         "pips_mine": shown.pip_count(side),
-        "pips_theirs": shown.pip_count(opponent(side)),
+        "pips_theirs": shown.pip_count(other),
         "description": _describe(shown, side),
         "to_move": to_move,
-        "playing": bool(playing),
-        "naming_double": to_move and match.phase == "name_double",
+        "playing": playing,
+        "naming_double": bool(to_move and match.phase == "name_double"),
+        "mode": _mode(match, live, playing, bool(to_move)),
         "steps": steps,
-        "steps_text": " ".join(f"{s}-{d}" for s, d in steps),
+        "steps_text": steps_text(steps),
+        "undo_steps_text": steps_text(steps[:-1]),
         "steps_notation": format_steps(_as_steps(steps)),
         "next_steps": [_step_choice(s, steps) for s in next_steps],
         "selected": selected,
-        "bar_selected": selected == BAR,
+        "selected_name": _place_name(selected) if selected is not None else "",
+        "can_submit": can_submit,
+        "must_submit": can_submit and not next_steps,
+        "dice": _dice_faces(match.dice, steps) if live and match.dice else [],
+        "dice_text": _dice_text(match.dice, named_double) if live and match.dice else "",
+        "bar_checkers": _bar(shown, side),
+        "waiting_slabs": _tray(0, shown.waiting, side),
+        "off_slabs": _tray(RIGHT_TRAY_X, shown.off, side),
+        "targets": _targets(points, sources, selected, dests, steps) if playing else [],
+        "off_dest": OFF in dests,
         "in_selected": selected == IN,
-        "off_choice": _step_choice(dests[OFF], steps) if OFF in dests else None,
-        "can_submit": bool(partial and partial.complete is not None),
-        "bar_source": BAR in sources,
-        "in_source": IN in sources,
-        "bar_x_mid": TRAY_W + MARGIN + 6 * POINT_W + BAR_W / 2,
-        "right_tray_x": WIDTH - TRAY_W,
-        "bar_checkers": _tray(TRAY_W + MARGIN + 6 * POINT_W + BAR_W / 2, shown.bar, side),
-        "waiting_checkers": _tray(TRAY_W / 2, shown.waiting, side),
-        "off_checkers": _tray(WIDTH - TRAY_W / 2, shown.off, side),
-        "named_blot": _own_named_blot(position, side) if live else None,
+        "bar_selected": selected == BAR,
+        "named_blot": named_blot_notice(position, color, names) if live else "",
+        "blots_to_name": _blots_to_name(match, partial, side) if playing else [],
+        "example_plays": _example_plays(position, match.dice, named_double) if playing else [],
         "replay": replay,
+        "replayed": _segment_text(replayed, names) if replayed else "",
+        "turns": history(match.segments.all(), names, current=replay),
     }
+    board["announcement"] = _announcement(match, board)
+    return board
 
 
-def _tray(cx: float, pair: Any, side: str) -> list[Checker]:
-    """A column of checkers in a tray or on the bar: the viewer's below the middle."""
+def _point(
+    own: int,
+    shown: Position,
+    side: str,
+    sources: list[int],
+    selected: int | None,
+    dests: dict[int, Step],
+    steps: list[tuple[int, int]],
+) -> Point:
+    x, top = point_x(own)
+    n_mine = _checkers(shown, side, own)
+    n_theirs = _checkers(shown, opponent(side), 25 - own)
+    point = Point(
+        own=own,
+        x=x,
+        top=top,
+        count=n_mine - n_theirs,
+        path=_point_path(x, top),
+        number_y=(BAND / 2 + 6) if top else (HEIGHT - BAND / 2 + 6),
+        shade="dark" if own % 2 else "light",
+        checkers=_stack(x, top, n_mine, side) + _stack(x, top, n_theirs, opponent(side)),
+        source=own in sources,
+        selected=own == selected,
+        dest=own in dests,
+        choice=_step_choice(dests[own], steps) if own in dests else None,
+    )
+    if point.dest:
+        # A hit sends the blot to the bar, so the mover's checker lands at the foot.
+        index = min(n_mine, MAX_STACK - 1)
+        point.ghost = Checker(point.center, _stack_y(top, index), side)
+    if n_mine or n_theirs:
+        owner = "yours" if n_mine else "your opponent's"
+        count = n_mine or n_theirs
+        point.label = f"point {own}, {count} checker{'s' if count > 1 else ''} {owner}"
+    else:
+        point.label = f"point {own}, empty"
+    return point
+
+
+def _mode(match: Match, live: bool, playing: bool, to_move: bool) -> str:
+    """What the page is for now: a hook for styling and for the browser tests."""
+    if not live:
+        return "replay"
+    if not match.is_active:
+        return "finished"
+    if playing:
+        return "play"
+    if to_move:
+        return "double"
+    return "wait"
+
+
+def _targets(
+    points: list[Point],
+    sources: list[int],
+    selected: int | None,
+    dests: dict[int, Step],
+    steps: list[tuple[int, int]],
+) -> list[Target]:
+    """Click targets, in reading order for the keyboard: destinations first, then sources."""
+    selecting = steps_text(steps)
+    found = []
+    for dest, step in sorted(dests.items(), key=lambda item: -item[0]):
+        choice = _step_choice(step, steps)
+        x, y, w, h = _area(dest)
+        where = "bear off" if dest == OFF else f"move to point {dest}"
+        found.append(
+            Target(
+                key=f"to-{dest}",
+                x=x,
+                y=y,
+                width=w,
+                height=h,
+                label=f"{where.capitalize()} ({choice['label']})",
+                values={"steps": choice["steps_text"]},
+                dest=True,
+            )
+        )
+    for source in sources:
+        if source in dests:
+            continue  # the same area already moves a checker there
+        x, y, w, h = _area(source)
+        state = ", selected" if source == selected else ""
+        found.append(
+            Target(
+                key=f"from-{source}",
+                x=x,
+                y=y,
+                width=w,
+                height=h,
+                label=f"Select {_place_name(source)}{state}",
+                values={"steps": selecting, "select": str(source)},
+            )
+        )
+    return found
+
+
+def _area(place: int) -> tuple[float, float, float, float]:
+    """The clickable rectangle of a point, the bar, the waiting tray or the off tray."""
+    if place == BAR:
+        return BAR_X, MID_Y, BAR_W, HALF
+    if place == IN:
+        return 0, MID_Y, TRAY_W, HALF
+    if place == OFF:
+        return RIGHT_TRAY_X, MID_Y, TRAY_W, HALF
+    x, top = point_x(place)
+    return x, FIELD_TOP if top else MID_Y, POINT_W, HALF
+
+
+def _place_name(place: int) -> str:
+    if place == BAR:
+        return "your checker on the bar"
+    if place == IN:
+        return "a waiting checker to enter"
+    return f"your checker on point {place}"
+
+
+def _bar(position: Position, side: str) -> list[Checker]:
+    """Checkers on the bar: the viewer's below the middle, the opponent's above."""
+    cx = BAR_X + BAR_W / 2
     checkers = []
-    for color, below in ((side, True), (opponent(side), False)):
-        count = pair.of(color)
-        for i in range(min(count, 4)):
-            step = (i + 1) * 2 * CHECKER_R - CHECKER_R + 30
-            cy = HEIGHT / 2 + step if below else HEIGHT / 2 - step
-            label = str(count) if i == min(count, 4) - 1 and count > 1 else ""
+    for color, sign in ((side, 1), (opponent(side), -1)):
+        count = position.bar.of(color)
+        shown = min(count, MAX_BAR)
+        for i in range(shown):
+            cy = MID_Y + sign * (STACK_R + 12 + i * 2 * STACK_R)
+            label = str(count) if i == shown - 1 and count > 1 else ""
             checkers.append(Checker(cx, cy, color, label))
     return checkers
+
+
+def _tray(left: float, pair: Any, side: str) -> list[Slab]:
+    """Slabs stacked from the outer edge of a tray: the viewer's at the bottom."""
+    slabs = []
+    for color, bottom in ((side, True), (opponent(side), False)):
+        for i in range(pair.of(color)):
+            offset = 6 + i * (SLAB_H + SLAB_GAP)
+            y = FIELD_BOTTOM - offset - SLAB_H if bottom else FIELD_TOP + offset
+            slabs.append(Slab(left + 6, y, color))
+    return slabs
+
+
+def _dice_faces(dice: list[int], steps: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """The dice to draw, doubles as four, each marked used once a carried step played it."""
+    values = list(dice) * 2 if dice[0] == dice[1] else list(dice)
+    used = [False] * len(values)
+    for source, dest in steps:
+        pips = (25 - dest) if source in (BAR, IN) else source - dest
+        # Bearing off may use a larger die than the distance: take the smallest that fits.
+        fits = [
+            i
+            for i, v in enumerate(values)
+            if not used[i] and (v == pips or (dest == OFF and v > pips))
+        ]
+        if fits:
+            used[min(fits, key=lambda i: values[i])] = True
+    return [
+        {"value": v, "used": u, "pips": [(x * 3 + 1, y * 3 + 1) for x, y in _PIPS[v]]}
+        for v, u in zip(values, used, strict=True)
+    ]
+
+
+def _dice_text(dice: list[int], named_double: bool) -> str:
+    return f"{dice[0]}-{dice[1]}" + (" (named double)" if named_double else "")
 
 
 def _step_choice(step: Step, steps: list[tuple[int, int]]) -> dict[str, Any]:
@@ -259,16 +490,126 @@ def _step_choice(step: Step, steps: list[tuple[int, int]]) -> dict[str, Any]:
         "source": step.source,
         "dest": step.dest,
         "label": text,
-        "steps_text": " ".join(f"{a}-{b}" for a, b in [*steps, (step.source, step.dest)]),
+        "steps_text": steps_text([*steps, (step.source, step.dest)]),
     }
 
 
-def _own_named_blot(position: Position, side: str) -> int | None:
-    """The named blot the viewer's opponent must hit, or that the viewer must hit, as the
-    viewer's own point number."""
-    if position.named_blot is None:
-        return None
-    return position.named_blot if side == "white" else 25 - position.named_blot
+def named_blot_notice(position: Position, viewer: str | None, names: dict[str, str]) -> str:
+    """R8 in words for this viewer: who must hit which checker, on whose numbering."""
+    blot = position.obligation
+    if blot is None:
+        return ""
+    mover = position.turn
+    namer = opponent(mover)
+    if viewer == mover:
+        point = own_point(mover, blot)
+        return (
+            f"You must hit the blot on your {point}-point if you can: "
+            f"{names[namer]} named it (rule R8)."
+        )
+    if viewer == namer:
+        point = own_point(namer, blot)
+        return (
+            f"Your opponent must hit your blot on your {point}-point if they can: "
+            "you named it (rule R8)."
+        )
+    point = own_point(mover, blot)
+    return (
+        f"{names[mover]} must hit {names[namer]}'s blot on {names[mover]}'s {point}-point "
+        "if they can (rule R8)."
+    )
+
+
+def _blots_to_name(match: Match, partial: PartialPlay | None, side: str) -> list[int]:
+    """The viewer's blots after the clicked play, when this greek segment ends the turn."""
+    if match.variant != "greek" or match.segment_kind == SegmentKind.ACEY_DEUCEY:
+        return []
+    if partial is None or partial.complete is None or partial.complete.wins:
+        return []
+    return sorted(own_point(side, p) for p in partial.complete.result.blots(side))
+
+
+def _example_plays(position: Position, dice: list[int], named_double: bool) -> list[str]:
+    """A few whole plays in notation, to show the typing player what the box expects."""
+    plays = legal_plays(position, dice, named_double=named_double)
+    return [text for text in (format_play(p) for p in plays[:3]) if text]
+
+
+def _announcement(match: Match, board: dict[str, Any]) -> str:
+    """One sentence for the screen reader's live region after each click or turn."""
+    mode = board["mode"]
+    if mode == "finished":
+        return f"The match is over: {match.winner} won."
+    if mode == "replay":
+        return ""
+    if mode == "wait":
+        return f"Waiting for {match.to_move} to move." if match.to_move else ""
+    if mode == "double":
+        return "You played your 1-2. Name a double: choose 1-1 to 6-6."
+    if board["selected"] is not None and board["targets"]:
+        moves = ", ".join(t.label.split(" (")[0].lower() for t in board["targets"] if t.dest)
+        return f"Selected {board['selected_name']}. You can {moves}."
+    if board["must_submit"]:
+        return f"Your play is complete: {board['steps_notation']}. Submit it, or undo."
+    if board["steps"]:
+        return f"Your play so far: {board['steps_notation']}. Choose the next checker."
+    return f"Your turn: you rolled {board['dice_text']}. Choose a checker to move."
+
+
+# -- history ----------------------------------------------------------------------------------
+
+
+def history(
+    segments: Iterable[Segment], names: dict[str, str], *, current: int | None = None
+) -> list[dict[str, Any]]:
+    """Stored segments grouped into turns: an opening roll alone, then each run of
+    segments by one player (a 1-2, its named double and any extra roll make one turn)."""
+    turns: list[dict[str, Any]] = []
+    for segment in segments:
+        opening = segment.kind == "opening"
+        last = turns[-1] if turns else None
+        same_turn = (
+            last is not None
+            and not opening
+            and last["player"] == segment.player
+            and last["game_number"] == segment.game_number
+        )
+        if not same_turn:
+            who = f"Game {segment.game_number}" if opening else names.get(segment.player, "")
+            last = {
+                "player": "" if opening else segment.player,
+                "who": who,
+                "game_number": segment.game_number,
+                "segments": [],
+            }
+            turns.append(last)
+        assert last is not None
+        last["segments"].append(
+            {
+                "number": segment.number,
+                "text": _segment_text(segment, names, with_player=False),
+                "automatic": segment.automatic and not opening,
+                "current": segment.number == current,
+            }
+        )
+    return turns
+
+
+def _segment_text(segment: Segment, names: dict[str, str], *, with_player: bool = True) -> str:
+    """A segment in words and notation, e.g. ``alice 6-3: in/22 in/19``."""
+    dice = f"{segment.dice[0]}-{segment.dice[1]}"
+    if segment.kind == "opening":
+        white, black = segment.dice
+        tie = " (a tie: roll again)" if white == black else ""
+        return f"Opening roll: white {white}, black {black}{tie}"
+    who = f"{names.get(segment.player, segment.player)} " if with_player else ""
+    if segment.kind == "double":
+        return f"{who}names {dice}"
+    named = " (named)" if segment.kind == "named_double" else ""
+    text = f"{who}{dice}{named}: {segment.play or 'no move'}"
+    if segment.named_blot:
+        text += f"; names the blot on their {segment.named_blot}-point"
+    return text
 
 
 def _as_steps(steps: list[tuple[int, int]]) -> list[Step]:

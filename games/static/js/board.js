@@ -1,0 +1,71 @@
+// The match board: keyboard activation of the SVG targets, and keeping the keyboard
+// focus on the board after HTMX redraws it.
+(function () {
+  "use strict";
+
+  // SVG rects with role=button have no built-in key handling: Enter and Space click them
+  // (and Space must not scroll the page).
+  document.addEventListener("keydown", function (event) {
+    const target = event.target;
+    if (!(target instanceof SVGElement) || target.getAttribute("role") !== "button") return;
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    target.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+  });
+
+  // Redrawing the board replaces the focused element. If the player was working on the
+  // board, put the focus where the next action is, so keyboard play flows on.
+  let refocus = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const live = document.getElementById("live");
+    const active = document.activeElement;
+    refocus = Boolean(live && active && active !== document.body && live.contains(active));
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!refocus) return;
+    refocus = false;
+    const live = document.getElementById("live");
+    if (!live) return;
+    const next =
+      live.querySelector(".error") && live.querySelector(".notation-box[open] input[name=play]") ||
+      live.querySelector(".target-dest") ||
+      live.querySelector(".submit-play") ||
+      live.querySelector(".target") ||
+      live.querySelector(".double-button") ||
+      live.querySelector("#turn-line");
+    if (next) next.focus({ preventScroll: next.classList.contains("target") });
+  });
+
+  // The history lists the newest turn last: show it (or the segment being replayed).
+  function showLatestHistory() {
+    const list = document.querySelector(".history .turns");
+    if (!list) return;
+    const current = list.querySelector(".current");
+    if (current) {
+      list.scrollTop = current.offsetTop - list.clientHeight / 2;
+    } else {
+      list.scrollTop = list.scrollHeight;
+    }
+  }
+  document.addEventListener("DOMContentLoaded", showLatestHistory);
+  document.addEventListener("htmx:afterSettle", showLatestHistory);
+
+  // A server or network failure leaves the board as it was: say so instead of hanging.
+  function failed(event) {
+    const status = event.detail && event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status >= 400 && status < 500) return; // swapped in place with the reason
+    const announce = document.getElementById("announce");
+    const message = "Something went wrong sending that. Check your connection and reload the page.";
+    if (announce) announce.textContent = message;
+    const live = document.getElementById("live");
+    if (live && !live.querySelector(".send-failed")) {
+      const note = document.createElement("p");
+      note.className = "error send-failed";
+      note.textContent = message;
+      live.prepend(note);
+    }
+  }
+  document.addEventListener("htmx:responseError", failed);
+  document.addEventListener("htmx:sendError", failed);
+})();

@@ -1,0 +1,60 @@
+"""Steps a player takes in the browser, shared by the browser tests."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+PASSWORD = "a long correspondence"
+
+
+def sign_up(page: Page, base_url: str, username: str) -> None:
+    """Create an account through the sign-up page (which logs the new player in)."""
+    page.goto(f"{base_url}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.com")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/signup/" not in url)
+
+
+def log_in(page: Page, base_url: str, username: str, password: str = PASSWORD) -> None:
+    """Log in through the login page."""
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def board_state(page: Page) -> str:
+    return page.get_attribute("#live", "data-state") or ""
+
+
+def mode(page: Page) -> str:
+    """What the match page offers now: play, double, wait, finished or replay."""
+    return page.get_attribute("#live", "data-mode") or ""
+
+
+def wait_for_redraw(page: Page, before: str) -> None:
+    """Wait until HTMX has swapped in a board whose state differs from ``before``."""
+    page.wait_for_function(
+        """before => {
+            const live = document.getElementById("live");
+            return live && live.dataset.state !== before
+                && !live.classList.contains("htmx-request");
+        }""",
+        arg=before,
+    )
+
+
+def act(page: Page, locator: Locator) -> None:
+    """Click something on the board or its controls and wait for the redrawn board."""
+    before = board_state(page)
+    locator.click()
+    try:
+        wait_for_redraw(page, before)
+    except PlaywrightTimeout:
+        errors = page.locator("#live .error").all_inner_texts()
+        raise AssertionError(f"the board did not change from {before!r}: {errors}") from None

@@ -1,0 +1,88 @@
+"""The match page in a real browser: it fits a phone, and the board works from the keyboard."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games import services
+from games.engine.game import ScriptedDice
+from games.models import Match
+
+from .helpers import PASSWORD, board_state, log_in, wait_for_redraw
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def match(django_user_model) -> Match:
+    """Alice (white) to move with 6-5, with checkers on her 22- and 19-points and waiting."""
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
+    bob = django_user_model.objects.create_user("bob", "bob@example.com", PASSWORD)
+    match = services.start_match(
+        white=alice,
+        black=bob,
+        variant="american",
+        points=1,
+        days_per_move=2,
+        dice=ScriptedDice([5, 2, 6, 3]),
+    )
+    for user, play, dice in ((alice, "in/22 in/19", [4, 1]), (bob, "in/24 in/21", [6, 5])):
+        action = services.TurnAction(segment=match.segment_count, play=play)
+        match = services.submit_segment(match.pk, user=user, action=action, dice=ScriptedDice(dice))
+    return match
+
+
+def test_the_match_page_fits_a_phone_without_sideways_scrolling(page: Page, live_server, match):
+    page.set_viewport_size({"width": 390, "height": 844})
+    log_in(page, live_server.url, "alice")
+
+    page.goto(live_server.url + match.get_absolute_url())
+
+    board = page.locator("svg.board")
+    expect(board).to_be_visible()
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    box = board.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert box["height"] > 200  # scaled down, still a board and not a sliver
+
+
+def test_a_board_target_is_selected_from_the_keyboard(page: Page, live_server, match):
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+    before = board_state(page)
+
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('target')"):
+            break
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    page.keyboard.press("Enter")
+    wait_for_redraw(page, before)
+
+    assert label.startswith("Select ")
+    expect(page.locator("path.point.selected, rect.tray-selected")).to_have_count(1)
+    expect(page.locator("rect.target-dest").first).to_be_focused()
+    expect(page.locator("#announce")).to_contain_text("Selected")
+
+
+def test_a_turn_shows_that_it_is_sending_and_an_illegal_play_explains_itself(
+    page: Page, live_server, match
+):
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+    held = []
+    # Hold the request until the page has been checked.
+    page.route("**/turn/", lambda route: held.append(route))
+
+    page.locator("details.notation-box summary").click()
+    page.fill("#play-text", "13/7")
+    page.click("button.submit-typed")
+
+    expect(page.locator("#live .sending")).to_be_visible()
+    expect(page.locator("button.submit-typed")).to_be_disabled()
+    held[0].continue_()
+    expect(page.locator("#live .error")).to_contain_text("13-point")
+    expect(page.locator("#live .sending")).to_be_hidden()
+    expect(page.locator("#announce")).to_contain_text("13-point")
+    expect(page.locator("#play-text")).to_be_focused()

@@ -1,0 +1,282 @@
+"""The board view model: what each viewer sees, what they can click, what they are told."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from games import services
+from games.board import (
+    HEIGHT,
+    POINT_W,
+    WIDTH,
+    board_context,
+    named_blot_notice,
+    parse_steps,
+    point_x,
+)
+from games.engine import BAR, IN, Position
+from games.engine.game import ScriptedDice
+from games.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def start(alice, bob, dice: list[int], variant: str = "american") -> Match:
+    return services.start_match(
+        white=alice,
+        black=bob,
+        variant=variant,
+        points=1,
+        days_per_move=2,
+        dice=ScriptedDice(dice),
+    )
+
+
+def play(match: Match, user, text: str, *, dice: list[int] | None = None) -> Match:
+    action = services.TurnAction(segment=match.segment_count, play=text)
+    extra = ScriptedDice(dice) if dice else None
+    return services.submit_segment(match.pk, user=user, action=action, dice=extra)
+
+
+def by_own(board: dict) -> dict:
+    return {point.own: point for point in board["points"]}
+
+
+def greek_with_named_blot(alice, bob) -> Match:
+    """Greek, White (alice) to move; Black (bob) has named his blot on absolute 20."""
+    match = start(alice, bob, [5, 2, 6, 3], variant="greek")
+    points = [0] * 24
+    points[23] = 14  # White's 24-point
+    points[9] = 1  # White's 10-point
+    points[0] = -14  # Black's 24-point
+    points[19] = -1  # absolute 20: Black's 5-point, White's 20-point
+    match.position = {
+        "variant": "greek",
+        "turn": "white",
+        "points": points,
+        "bar": {"white": 0, "black": 0},
+        "off": {"white": 0, "black": 0},
+        "waiting": {"white": 0, "black": 0},
+        "named_blot": 20,
+    }
+    match.save()
+    return match
+
+
+def test_points_are_numbered_from_the_viewers_side(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[4, 1])
+
+    white = by_own(board_context(match, viewer=alice, steps=[]))
+    black = by_own(board_context(match, viewer=bob, steps=[]))
+
+    assert (white[22].count, white[19].count) == (1, 1)
+    assert (black[3].count, black[6].count) == (-1, -1)
+    assert black[22].count == black[19].count == 0
+    assert black[3].label == "point 3, 1 checker your opponent's"
+    assert [c.color for c in black[3].checkers] == ["white"]
+
+
+def test_black_sees_its_own_home_board_bottom_right(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[4, 1])
+    match = play(match, bob, "in/24 in/21", dice=[6, 5])
+
+    board = board_context(match, viewer=bob, steps=[])
+    points = by_own(board)
+
+    bottom_row = [p for p in board["points"] if not p.top]
+    assert max(bottom_row, key=lambda p: p.x).own == 1
+    assert not points[1].top and points[24].top
+    assert points[1].x == points[24].x  # own 1 and 24 face each other on the right
+    assert (points[24].count, points[21].count) == (1, 1)
+    assert board["side"] == "black"
+    assert board["description"].startswith("You play black.")
+
+
+def test_a_spectator_sees_whites_side(alice, bob, charlie):
+    match = start(alice, bob, [5, 2, 6, 3])
+
+    for viewer in (charlie, AnonymousUser()):
+        board = board_context(match, viewer=viewer, steps=[])
+
+        assert board["side"] == "white" and board["viewer_color"] is None
+        assert board["targets"] == [] and not board["playing"]
+
+
+def test_the_board_fits_its_viewbox():
+    right_edge = max(point_x(own)[0] for own in range(1, 25)) + POINT_W
+
+    assert 0 < point_x(12)[0] < point_x(1)[0] < right_edge < WIDTH
+    assert HEIGHT < WIDTH
+
+
+def test_selecting_a_source_highlights_its_destinations(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[4, 1])
+    match = play(match, bob, "in/24 in/21", dice=[6, 5])  # alice has 6-5 now
+
+    board = board_context(match, viewer=alice, steps=[], selected=22)
+    points = by_own(board)
+
+    assert points[22].selected and points[22].source
+    assert {p.own for p in board["points"] if p.dest} == {17, 16}
+    assert points[16].ghost is not None
+    dests = {t.key for t in board["targets"] if t.dest}
+    assert dests == {"to-17", "to-16"}
+    assert "Move to point 16 (22/16)" in [t.label for t in board["targets"]]
+    assert board["announcement"].startswith("Selected your checker on point 22.")
+
+
+def test_an_unknown_selection_is_ignored(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[4, 1])
+    match = play(match, bob, "in/24 in/21", dice=[6, 5])
+
+    board = board_context(match, viewer=alice, steps=[], selected=5)
+
+    assert board["selected"] is None
+    assert not any(p.dest for p in board["points"])
+    assert all(not t.dest for t in board["targets"])
+
+
+def test_the_only_source_is_selected_at_once(alice, bob):
+    match = start(alice, bob, [5, 2, 6, 3])  # all checkers waiting: "in" is the only source
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["selected"] == IN and board["in_selected"]
+    assert {p.own for p in board["points"] if p.dest} == {22, 19}
+
+
+def test_carried_steps_are_drawn_and_make_a_play_to_submit(alice, bob):
+    match = start(alice, bob, [5, 2, 6, 3])
+
+    board = board_context(match, viewer=alice, steps=parse_steps("26-22 26-19"))
+
+    assert board["steps_notation"] == "in/22 in/19"
+    assert board["can_submit"] and board["must_submit"]
+    assert by_own(board)[22].count == by_own(board)[19].count == 1
+    assert board["waiting_mine"] == 13
+    assert [d["used"] for d in board["dice"]] == [True, True]
+    assert board["undo_steps_text"] == "26-22"
+
+
+def test_dice_of_a_double_are_four_and_used_one_by_one(alice, bob):
+    match = start(alice, bob, [5, 2, 4, 4])
+
+    board = board_context(match, viewer=alice, steps=[(IN, 21)])
+
+    assert [d["value"] for d in board["dice"]] == [4, 4, 4, 4]
+    assert [d["used"] for d in board["dice"]] == [True, False, False, False]
+
+
+def test_only_the_player_to_move_gets_targets(alice, bob):
+    match = start(alice, bob, [5, 2, 6, 3])
+
+    waiting = board_context(match, viewer=bob, steps=[])
+
+    assert waiting["mode"] == "wait" and waiting["targets"] == []
+    assert waiting["announcement"] == "Waiting for alice to move."
+
+
+def test_the_player_to_move_sees_example_plays_to_type(alice, bob):
+    match = start(alice, bob, [5, 2, 6, 3])
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert set(board["example_plays"]) <= {"in/22 in/19", "in/19 19/16", "in/22 22/16"}
+    assert board["example_plays"]
+
+
+def test_the_mover_is_told_to_hit_the_named_blot_on_their_numbering(alice, bob):
+    match = greek_with_named_blot(alice, bob)
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["named_blot"].startswith("You must hit the blot on your 20-point if you can")
+
+
+def test_the_namer_is_told_their_opponent_must_hit_it(alice, bob):
+    match = greek_with_named_blot(alice, bob)
+
+    board = board_context(match, viewer=bob, steps=[])
+
+    assert board["named_blot"].startswith(
+        "Your opponent must hit your blot on your 5-point if they can"
+    )
+
+
+def test_a_spectator_is_told_who_must_hit_what(alice, bob, charlie):
+    match = greek_with_named_blot(alice, bob)
+
+    board = board_context(match, viewer=charlie, steps=[])
+
+    assert board["named_blot"].startswith("alice must hit bob's blot on alice's 20-point")
+
+
+def test_a_named_point_without_a_blot_says_nothing():
+    position = Position.initial("greek").with_turn("white")._replace(named_blot=20)
+
+    assert named_blot_notice(position, "white", {"white": "alice", "black": "bob"}) == ""
+
+
+def test_history_groups_a_1_2_and_its_named_double_into_one_turn(alice, bob):
+    match = start(alice, bob, [5, 2, 2, 1])
+    match = play(match, alice, "in/24 in/23")
+    match = services.submit_segment(
+        match.pk, user=alice, action=services.TurnAction(segment=match.segment_count, double=6)
+    )
+
+    turns = board_context(match, viewer=alice, steps=[])["turns"]
+
+    assert [turn["who"] for turn in turns] == ["Game 1", "alice"]
+    assert [s["text"] for s in turns[1]["segments"]] == ["2-1: in/24 in/23", "names 6-6"]
+
+
+def test_replay_shows_a_stored_position_without_controls(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[4, 1])
+
+    board = board_context(match, viewer=alice, steps=[], replay=1)
+    points = by_own(board)
+
+    assert board["mode"] == "replay" and board["targets"] == []
+    assert board["waiting_mine"] == 15 and points[22].count == 0
+    assert board["replayed"] == "Opening roll: white 5, black 2"
+    assert [s["current"] for turn in board["turns"] for s in turn["segments"]] == [True, False]
+
+
+def set_position(match: Match, points: list[int], *, bar: int = 0) -> Match:
+    match.position = {
+        "variant": "american",
+        "turn": "white",
+        "points": points,
+        "bar": {"white": bar, "black": 0},
+        "off": {"white": 15 - bar - sum(n for n in points if n > 0), "black": 0},
+        "waiting": {"white": 0, "black": 0},
+        "named_blot": None,
+    }
+    match.save()
+    return match
+
+
+def test_a_checker_on_the_bar_is_the_only_source(alice, bob):
+    points = [0] * 24
+    points[0], points[23] = 14, -15
+    match = set_position(start(alice, bob, [5, 2, 6, 3]), points, bar=1)  # alice has 6-3
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["selected"] == BAR and board["bar_selected"]
+    assert {t.key for t in board["targets"] if t.dest} == {"to-22", "to-19"}
+    assert board["bar_mine"] == 1 and len(board["bar_checkers"]) == 1
+
+
+def test_bearing_off_targets_the_off_tray(alice, bob):
+    points = [0] * 24
+    points[0], points[2], points[23] = 13, 2, -15
+    match = set_position(start(alice, bob, [5, 2, 6, 3]), points)
+
+    board = board_context(match, viewer=alice, steps=[], selected=3)
+
+    assert board["off_dest"]
+    off = next(t for t in board["targets"] if t.key == "to-0")
+    assert off.label == "Bear off (3/off)"
+    assert off.values == {"steps": "3-0"}
