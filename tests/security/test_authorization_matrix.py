@@ -1,0 +1,230 @@
+"""Who may do what, for every URL of the site: anonymous, player, opponent, outsider, staff.
+
+Each case gets fresh objects: a match alice (white, to move) v bob, a challenge from alice
+to bob, and an API key of alice's. A refused request must change nothing. A URL added to
+the site without a row here fails ``test_every_url_is_in_the_matrix``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from accounts.models import ApiToken
+from games import services
+from games.engine.game import ScriptedDice
+from games.models import Challenge, Match
+from games.notifications import unsubscribe_token
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "player", "opponent", "outsider", "staff")
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str  # the URL name
+    method: str
+    path: str  # formatted with {match}, {challenge}, {invite}, {token}, {unsubscribe}
+    expected: dict[str, int]
+    body: dict | None = None
+    htmx: bool = False
+
+    @property
+    def is_api(self) -> bool:
+        return self.path.startswith("/api/")
+
+
+def every(code: int, **others: int) -> dict[str, int]:
+    return {role: others.get(role, code) for role in ROLES}
+
+
+LOGIN = 302  # login_required sends anonymous visitors to the login page
+PRIVATE = every(200, anonymous=LOGIN)
+PLAYERS_ONLY = every(403, anonymous=LOGIN, player=200, opponent=200)
+
+CASES = [
+    Case("home", "GET", "/", every(302, anonymous=200)),
+    Case("signup", "GET", "/accounts/signup/", every(302, anonymous=200)),
+    Case("login", "GET", "/accounts/login/", every(302, anonymous=200)),
+    Case("logout", "POST", "/accounts/logout/", every(302)),
+    Case("password_change", "GET", "/accounts/password/change/", PRIVATE),
+    Case("password_change_done", "GET", "/accounts/password/change/done/", PRIVATE),
+    Case("password_reset", "GET", "/accounts/password/reset/", every(200)),
+    Case("password_reset_done", "GET", "/accounts/password/reset/sent/", every(200)),
+    Case("password_reset_confirm", "GET", "/accounts/password/reset/MQ/forged-token/", every(200)),
+    Case("password_reset_complete", "GET", "/accounts/password/reset/done/", every(200)),
+    Case("settings", "GET", "/accounts/settings/", PRIVATE),
+    Case("email_change", "POST", "/accounts/settings/email/", PRIVATE, body={}),
+    Case("email_change_confirm", "GET", "/accounts/email/confirm/forged/", PRIVATE),
+    Case("token_create", "POST", "/accounts/settings/tokens/", PRIVATE, body={}),
+    Case(
+        "token_revoke",
+        "POST",
+        "/accounts/settings/tokens/{token}/revoke/",
+        every(404, anonymous=LOGIN, player=302),
+    ),
+    Case("dashboard", "GET", "/dashboard/", PRIVATE),
+    Case("lobby", "GET", "/lobby/", every(200)),
+    Case("challenge_new", "GET", "/challenges/new/", PRIVATE),
+    Case("challenge", "GET", "/challenges/{challenge}/", PLAYERS_ONLY),
+    Case(
+        "challenge_accept",
+        "POST",
+        "/challenges/{challenge}/accept/",
+        every(403, anonymous=LOGIN, opponent=302),
+    ),
+    Case(
+        "challenge_decline",
+        "POST",
+        "/challenges/{challenge}/decline/",
+        every(403, anonymous=LOGIN, opponent=302),
+    ),
+    Case(
+        "challenge_cancel",
+        "POST",
+        "/challenges/{challenge}/cancel/",
+        every(403, anonymous=LOGIN, player=302),
+    ),
+    Case("invite", "GET", "/invite/{invite}/", every(200)),
+    Case("match", "GET", "/matches/{match}/", every(200)),
+    Case("match_click", "POST", "/matches/{match}/click/", PLAYERS_ONLY, body={"steps": ""}),
+    Case(
+        "match_turn",
+        "POST",
+        "/matches/{match}/turn/",
+        every(403, anonymous=LOGIN, player=200),
+        body={"segment": 1, "play": "in/22 in/19"},
+        htmx=True,
+    ),
+    Case("match_resign", "GET", "/matches/{match}/resign/", PLAYERS_ONLY),
+    Case(
+        "match_resign",
+        "POST",
+        "/matches/{match}/resign/",
+        every(403, anonymous=LOGIN, player=302, opponent=302),
+    ),
+    Case(
+        "match_rematch",
+        "POST",
+        "/matches/{match}/rematch/",
+        every(403, anonymous=LOGIN, player=302, opponent=302),
+    ),
+    Case("match_export", "GET", "/matches/{match}/export.txt", every(200)),
+    Case("match_dice", "GET", "/matches/{match}/dice/", every(200)),
+    Case("player_search", "GET", "/players/search/?q=a", every(200)),
+    Case("leaderboard_default", "GET", "/leaderboard/", every(200)),
+    Case("leaderboard", "GET", "/leaderboard/greek/", every(200)),
+    Case("profile", "GET", "/players/alice/", every(200)),
+    Case("rating_chart", "GET", "/players/alice/rating-american.svg", every(200)),
+    Case("unsubscribe", "GET", "/unsubscribe/{unsubscribe}/", every(200)),
+    Case("api_match", "GET", "/api/v1/matches/{match}/", every(200, anonymous=401)),
+    Case(
+        "api_match_turn",
+        "POST",
+        "/api/v1/matches/{match}/turn/",
+        every(403, anonymous=401, player=200),
+        body={"segment": 1, "play": "in/22 in/19"},
+    ),
+    Case(
+        "api_match_resign",
+        "POST",
+        "/api/v1/matches/{match}/resign/",
+        every(403, anonymous=401, player=200, opponent=200),
+        body={},
+    ),
+    Case("api_me", "GET", "/api/v1/me/", every(200, anonymous=401)),
+    Case(
+        "api_challenge_accept",
+        "POST",
+        "/api/v1/challenges/{challenge}/accept/",
+        every(403, anonymous=401, opponent=200),
+        body={},
+    ),
+    Case(
+        "api_challenge_create",
+        "POST",
+        "/api/v1/challenges/",
+        every(201, anonymous=401),
+        body={"opponent": None, "variant": "greek", "points": 1, "days_per_move": 2},
+    ),
+    Case("api_not_found", "GET", "/api/v1/nothing-here/", every(404)),
+]
+
+
+@pytest.fixture
+def people(django_user_model, alice, bob, charlie):
+    dave = django_user_model.objects.create_user("dave", "dave@example.com", is_staff=True)
+    return {"anonymous": None, "player": alice, "opponent": bob, "outsider": charlie, "staff": dave}
+
+
+@pytest.fixture
+def objects(people):
+    alice, bob = people["player"], people["opponent"]
+    match = services.start_match(
+        white=alice,
+        black=bob,
+        variant="american",
+        points=1,
+        days_per_move=2,
+        dice=ScriptedDice([5, 2, 6, 3]),
+    )
+    challenge = services.create_challenge(alice, opponent=bob)
+    token, _ = ApiToken.issue(alice, "matrix")
+    return {
+        "match": match.pk,
+        "challenge": challenge.pk,
+        "invite": challenge.invite_token,
+        "token": token.pk,
+        "unsubscribe": unsubscribe_token(alice),
+    }
+
+
+def _request(client, case: Case, path: str):
+    if case.method == "GET":
+        return client.get(path)
+    headers = {"HTTP_HX_REQUEST": "true"} if case.htmx else {}
+    if case.is_api:
+        return client.post(path, json.dumps(case.body or {}), content_type="application/json")
+    return client.post(path, case.body or {}, **headers)
+
+
+def _state(objects) -> tuple:
+    match = Match.objects.get(pk=objects["match"])
+    challenge = Challenge.objects.get(pk=objects["challenge"])
+    return (match.segment_count, match.status, match.position, challenge.status)
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.method} {c.name}" for c in CASES])
+def test_it_allows_and_refuses_as_the_matrix_says(client, people, objects, case, role):
+    if people[role] is not None:
+        client.force_login(people[role])
+    before = _state(objects)
+
+    response = _request(client, case, case.path.format(**objects))
+
+    assert response.status_code == case.expected[role], response.content[:300]
+    if case.method == "POST" and response.status_code in (401, 403, 404):
+        assert _state(objects) == before  # a refused request changes nothing
+
+
+def _url_names(patterns, prefix="") -> set[str]:
+    names = set()
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            if str(pattern.pattern).startswith("admin"):
+                continue  # Django's admin has its own staff-only checks
+            names |= _url_names(pattern.url_patterns)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            names.add(pattern.name)
+    return names
+
+
+def test_every_url_is_in_the_matrix():
+    covered = {case.name for case in CASES}
+
+    assert _url_names(get_resolver().url_patterns) - covered == set()
