@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.urls import reverse
 
 from games import services
 from games.board import (
@@ -280,3 +281,37 @@ def test_bearing_off_targets_the_off_tray(alice, bob):
     off = next(t for t in board["targets"] if t.key == "to-0")
     assert off.label == "Bear off (3/off)"
     assert off.values == {"steps": "3-0"}
+
+
+def test_a_greek_player_may_name_a_blot_left_by_the_clicked_play(alice, bob):
+    match = greek_with_named_blot(alice, bob)  # alice has 6-3 and cannot reach the 20-point
+
+    board = board_context(match, viewer=alice, steps=[(24, 18), (18, 15)])
+
+    assert board["can_submit"]
+    assert board["blots_to_name"] == [10, 15]
+
+
+def test_the_match_page_shows_the_named_blot_and_the_blots_to_name(client, alice, bob):
+    match = greek_with_named_blot(alice, bob)
+    client.force_login(alice)
+
+    page = client.get(match.get_absolute_url())
+    clicked = client.post(
+        reverse("match_click", args=[match.pk]), {"steps": "24-18 18-15"}, HTTP_HX_REQUEST="true"
+    )
+
+    assert "You must hit the blot on your 20-point if you can" in page.text
+    assert '<option value="15">Your 15-point</option>' in clicked.text
+    assert 'id="announce" hx-swap-oob="innerHTML">Your play is complete' in clicked.text
+
+
+def test_the_replay_page_steps_back_and_forth(client, alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[4, 1])
+    match = play(match, bob, "in/24 in/21", dice=[6, 5])
+
+    page = client.get(match.get_absolute_url() + "?replay=2")
+
+    assert 'href="?replay=1" rel="prev"' in page.text
+    assert 'href="?replay=3" rel="next"' in page.text
+    assert "Position after segment 2 of 3: <strong>alice 6-3: in/22 in/19</strong>" in page.text

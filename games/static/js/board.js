@@ -19,7 +19,10 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     const live = document.getElementById("live");
     const active = document.activeElement;
-    refocus = Boolean(live && active && active !== document.body && live.contains(active));
+    const polling = event.detail.elt.hasAttribute("hx-get");
+    refocus = Boolean(
+      !polling && live && active && active !== document.body && live.contains(active)
+    );
   });
 
   document.addEventListener("htmx:afterSettle", function () {
