@@ -107,7 +107,9 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
         from .tasks import task_send_notification
 
         pk = notification.pk
-        transaction.on_commit(lambda: task_send_notification.delay(notification_id=pk))
+        # robust: with the broker down, the committed change must not become an error;
+        # the row stays unsent and the resend sweep (task_resend_unsent) sends it later.
+        transaction.on_commit(lambda: task_send_notification.delay(notification_id=pk), robust=True)
 
 
 def turn_passed(match: Match) -> None:

@@ -339,7 +339,10 @@ def _queue_bot_turn(match: Match) -> None:
     from .tasks import task_play_bot_turn
 
     match_id, segment = match.pk, match.segment_count
-    transaction.on_commit(lambda: task_play_bot_turn.delay(match_id=match_id, segment=segment))
+    # robust: with the broker down, the turn stands; queue_stuck_bot_turns queues it later.
+    transaction.on_commit(
+        lambda: task_play_bot_turn.delay(match_id=match_id, segment=segment), robust=True
+    )
 
 
 def _play_forced(game: Game) -> bool:
