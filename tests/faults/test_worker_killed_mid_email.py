@@ -1,0 +1,88 @@
+"""A worker killed (SIGKILL) while it sends an email: the email still goes out exactly once.
+
+Exactly once means: the SMTP server accepts (answers 250 to) one message for the
+notification. The killed worker's delivery never got its 250; the server drops it. The
+task itself is delivered again (acks_late): a new worker takes it over once kombu's
+visibility timeout has passed. That redelivered task must not send while the dead
+worker's claim on the row (notifications.CLAIM_SECONDS) still holds; once the claim has
+lapsed, the resend sweep sends the email, once.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db.models import F
+from django.utils import timezone
+
+from games import notifications, services
+from games.engine.game import ScriptedDice
+from games.models import Notification
+from games.tasks import task_resend_unsent
+
+from .conftest import SMTP_TIMEOUT, wait_until
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+SEND = "games.tasks.task_send_notification"
+RESEND = "games.tasks.task_resend_unsent"
+
+
+def test_an_email_whose_worker_was_killed_mid_send_is_delivered_once(
+    alice, bob, mailbox, start_worker
+):
+    mailbox.hold = SMTP_TIMEOUT / 2
+    first = start_worker(visibility_timeout=2)
+    # Alice is white, wins the opening roll and is to move: one email, "your turn", to her.
+    services.start_match(
+        white=alice,
+        black=bob,
+        variant="american",
+        points=1,
+        days_per_move=2,
+        dice=ScriptedDice([5, 2, 6, 3]),
+    )
+    notification = Notification.objects.get(user=alice)
+    first.wait_for(mailbox.holding.is_set, timeout=30, what="the email's DATA at the server")
+
+    first.kill()
+    [task_id] = first.received(SEND)
+    wait_until(lambda: mailbox.aborted == 1, timeout=10, what="the server to drop the delivery")
+    second = start_worker(visibility_timeout=2)
+    second.wait_for(
+        lambda: task_id in second.results(SEND),
+        timeout=30,
+        what="the new worker to run the killed worker's task again",
+    )
+
+    notification.refresh_from_db()
+    assert second.results(SEND) == {task_id: "False"}  # the same task, declining to send
+    assert mailbox.raw_to(alice.email) == []
+    assert notification.sent_at is None
+    assert notification.claimed_until > timezone.now()  # because the dead sender's claim holds
+
+    # Let CLAIM_SECONDS pass (and the minute the sweep leaves a new email alone), then run
+    # the resend sweep twice, as beat would.
+    claim = timedelta(seconds=notifications.CLAIM_SECONDS)
+    Notification.objects.filter(pk=notification.pk).update(
+        created_at=F("created_at") - claim, claimed_until=F("claimed_until") - claim
+    )
+    first_sweep = task_resend_unsent.delay().id
+    second.wait_for(
+        lambda: Notification.objects.filter(pk=notification.pk, sent_at__isnull=False).exists(),
+        timeout=30,
+        what="the resend sweep to send the email",
+    )
+    second_sweep = task_resend_unsent.delay().id
+    second.wait_for(
+        lambda: second_sweep in second.results(RESEND), timeout=30, what="the second sweep"
+    )
+
+    notification.refresh_from_db()
+    [message] = mailbox.to(alice.email)
+    assert message["Subject"] == notification.subject
+    assert mailbox.aborted == 1
+    assert (notification.attempts, notification.last_error) == (1, "")
+    assert second.results(RESEND) == {first_sweep: "1", second_sweep: "0"}
+    assert sorted(second.results(SEND).values()) == ["False", "True"]
