@@ -1,0 +1,63 @@
+"""The dashboard takes as many SQL queries with many matches and challenges as with few."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.engine.game import ScriptedDice
+
+from .conftest import count_queries, get_ok
+
+pytestmark = pytest.mark.django_db
+
+
+def _fill_dashboard(user, opponent, *, each: int) -> None:
+    """``each`` matches on ``user``'s move, waiting for the opponent and finished, and
+    ``each`` challenges received and sent."""
+    for _ in range(each):
+        # White wins the opening roll (5 against 2) and is to move.
+        mine = services.start_match(
+            white=user,
+            black=opponent,
+            variant="american",
+            points=1,
+            days_per_move=2,
+            dice=ScriptedDice([5, 2, 6, 3]),
+        )
+        theirs = services.start_match(
+            white=opponent,
+            black=user,
+            variant="greek",
+            points=3,
+            days_per_move=3,
+            dice=ScriptedDice([5, 2, 6, 3]),
+        )
+        assert (mine.to_move, theirs.to_move) == (user, opponent)
+        finished = services.start_match(
+            white=opponent, black=user, variant="american", points=1, days_per_move=2
+        )
+        services.resign(finished.pk, user=opponent)
+        services.create_challenge(opponent, opponent=user)
+        services.create_challenge(user, opponent=opponent)
+
+
+def test_the_dashboard_queries_do_not_grow_with_the_number_of_matches(
+    client, django_user_model, alice, bob, charlie, django_assert_num_queries
+):
+    dave = django_user_model.objects.create_user(username="dave", email="dave@example.com")
+    _fill_dashboard(alice, charlie, each=1)
+    _fill_dashboard(bob, dave, each=12)
+    url = reverse("dashboard")
+    client.force_login(alice)
+    get_ok(client, url)()
+
+    few = count_queries(get_ok(client, url))
+    client.force_login(bob)
+    get_ok(client, url)()
+
+    with django_assert_num_queries(few):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert response.text.count('class="card card-turn"') == 2 * 12  # challenges and matches
