@@ -1,1 +1,198 @@
-"""Tournament models (see games/tournaments/services.py)."""
+"""Tournament models: the Django side of :mod:`games.tournaments.brackets`.
+
+A running tournament keeps its whole draw as ``Tournament.state`` (``brackets.Tournament
+.to_dict()``); the rows here record what the draw cannot: who signed up, with what seed,
+and which site match plays each slot of the draw. The business is in services.py.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
+
+from .brackets import Format
+from .brackets import Tournament as Draw
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+#: The largest field a tournament may have (the bracket engine avoids early rematches in
+#: double elimination up to 128 players).
+MAX_PLAYERS = 128
+
+
+def new_shuffle_seed() -> int:
+    return random.SystemRandom().randrange(2**31)
+
+
+class TournamentQuerySet(models.QuerySet["Tournament"]):
+    def open_for_signup(self, now=None) -> TournamentQuerySet:
+        return self.filter(status=Tournament.Status.OPEN, signup_deadline__gt=now or timezone.now())
+
+    def due_to_start(self, now=None) -> TournamentQuerySet:
+        """Open tournaments that start by themselves and whose sign-up deadline has passed."""
+        return self.filter(
+            status=Tournament.Status.OPEN,
+            start_mode=Tournament.StartMode.AUTOMATIC,
+            signup_deadline__lte=now or timezone.now(),
+        )
+
+
+class Tournament(models.Model):
+    """A tournament: its settings, where it stands, and its draw."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open for sign-up"
+        RUNNING = "running"
+        FINISHED = "finished"
+        CANCELLED = "cancelled"
+
+    class StartMode(models.TextChoices):
+        MANUAL = "manual", "when the organiser starts it"
+        AUTOMATIC = "automatic", "automatically at the sign-up deadline"
+
+    name = models.CharField(max_length=100)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_organised"
+    )
+    variant = models.CharField(max_length=10, choices=Variant.choices, default=Variant.AMERICAN)
+    points = models.PositiveSmallIntegerField(
+        default=3,
+        choices=[(n, f"{n} point{'s' if n > 1 else ''}") for n in MATCH_LENGTHS],
+        help_text="Each match is played to this many points",
+    )
+    days_per_move = models.PositiveSmallIntegerField(
+        default=3, choices=[(n, f"{n} day{'s' if n > 1 else ''}") for n in DAYS_PER_MOVE]
+    )
+    rated = models.BooleanField(default=True, help_text="Its matches change ratings")
+    format = models.CharField(
+        max_length=20,
+        choices=[
+            (Format.SINGLE_ELIMINATION.value, "Single elimination"),
+            (Format.DOUBLE_ELIMINATION.value, "Double elimination"),
+            (Format.ROUND_ROBIN.value, "Round robin"),
+            (Format.SWISS.value, "Swiss"),
+        ],
+        default=Format.SINGLE_ELIMINATION.value,
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Swiss only; blank for the usual number (log2 of the players, plus one)",
+    )
+    min_players = models.PositiveSmallIntegerField(default=4)
+    max_players = models.PositiveSmallIntegerField(default=16)
+    signup_deadline = models.DateTimeField()
+    start_mode = models.CharField(
+        max_length=10, choices=StartMode.choices, default=StartMode.AUTOMATIC
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    shuffle_seed = models.PositiveIntegerField(
+        default=new_shuffle_seed, help_text="Breaks ties in rating when seeding"
+    )
+    state = models.JSONField(null=True, blank=True, help_text="The draw (brackets.to_dict)")
+    champion = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="tournaments_won",
+        null=True,
+        blank=True,
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TournamentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "signup_deadline"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(min_players__gte=2) & Q(max_players__gte=models.F("min_players")),
+                name="tournament_player_limits",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament", args=[self.pk])
+
+    def describe(self) -> str:
+        return (
+            f"{self.get_format_display()}, {self.get_variant_display()}, "
+            f"{self.get_points_display()}, {self.get_days_per_move_display()} per move"
+        )
+
+    def draw(self) -> Draw | None:
+        """The bracket engine's tournament, or ``None`` before the start."""
+        return Draw.from_dict(self.state) if self.state else None
+
+    def is_organiser(self, user: User) -> bool:
+        return user.is_authenticated and user.pk == self.organiser_id
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+    @property
+    def signup_closed(self) -> bool:
+        return timezone.now() >= self.signup_deadline
+
+
+class Entry(models.Model):
+    """A player signed up for a tournament; ``seed`` is set at the start (1 is the best)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    seed = models.PositiveSmallIntegerField(null=True, blank=True)
+    rating = models.FloatField(null=True, blank=True, help_text="Seeding rating at the start")
+    withdrawn = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "entries"
+        ordering = ["tournament", "seed", "created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_entry_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament}"
+
+
+class TournamentMatch(models.Model):
+    """The site match that plays one slot of a tournament's draw."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="tournament_matches"
+    )
+    slot_id = models.CharField(max_length=12)
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.CASCADE, related_name="tournament_match"
+    )
+
+    class Meta:
+        verbose_name_plural = "tournament matches"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "slot_id"], name="one_match_per_slot"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} {self.slot_id}: match #{self.match_id}"

@@ -1,0 +1,93 @@
+"""Tournament emails, queued in the games outbox (``games.notifications``) and sent after
+commit. Called from services inside their transaction; each email is keyed by its event,
+so an event replayed cannot email twice."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from games.models import Match, Notification
+from games.notifications import _queue, absolute_url
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+    from .models import Tournament
+
+KIND = Notification.Kind.TOURNAMENT
+
+
+def match_ready(tournament: Tournament, match: Match, *, stage: str) -> None:
+    """Tell both players their tournament match (in round ``stage``) has started."""
+    for user in (match.white, match.black):
+        opponent = match.opponent_of(user)
+        _queue(
+            user,
+            KIND,
+            f"tournament:{tournament.pk}:match:{match.pk}:{user.pk}",
+            f"{tournament.name}: your match against {opponent} has started",
+            "tournaments/email/match_ready.txt",
+            {
+                "tournament": tournament,
+                "match": match,
+                "opponent": opponent,
+                "stage": stage,
+                "colour": match.color_of(user),
+                "url": absolute_url(match.get_absolute_url()),
+                "tournament_url": absolute_url(tournament.get_absolute_url()),
+            },
+        )
+
+
+def tournament_started_without_match(tournament: Tournament, user: User) -> None:
+    """A player with a first-round bye: the tournament has started without them playing."""
+    _queue(
+        user,
+        KIND,
+        f"tournament:{tournament.pk}:started:{user.pk}",
+        f"{tournament.name} has started",
+        "tournaments/email/started.txt",
+        {"tournament": tournament, "url": absolute_url(tournament.get_absolute_url())},
+    )
+
+
+def tournament_finished(tournament: Tournament) -> None:
+    """Everyone who played (and the organiser) hears who won."""
+    champion = tournament.champion
+    subject = f"{tournament.name} is over" + (f": {champion} won" if champion else "")
+    for user in _everyone(tournament):
+        _queue(
+            user,
+            KIND,
+            f"tournament:{tournament.pk}:finished:{user.pk}",
+            subject,
+            "tournaments/email/finished.txt",
+            {
+                "tournament": tournament,
+                "champion": champion,
+                "url": absolute_url(tournament.get_absolute_url()),
+            },
+        )
+
+
+def tournament_cancelled(tournament: Tournament, *, reason: str) -> None:
+    for user in _everyone(tournament):
+        _queue(
+            user,
+            KIND,
+            f"tournament:{tournament.pk}:cancelled:{user.pk}",
+            f"{tournament.name} has been cancelled",
+            "tournaments/email/cancelled.txt",
+            {
+                "tournament": tournament,
+                "reason": reason,
+                "url": absolute_url(tournament.get_absolute_url()),
+            },
+        )
+
+
+def _everyone(tournament: Tournament) -> list[User]:
+    users = [entry.user for entry in tournament.entries.select_related("user")]
+    if all(user.pk != tournament.organiser_id for user in users):
+        users.append(tournament.organiser)
+    return users

@@ -1,0 +1,73 @@
+"""The form to create a tournament."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
+
+from .models import MAX_PLAYERS, Tournament
+
+
+def default_deadline() -> str:
+    """A week from now, to the minute, as a datetime-local input wants it."""
+    return (timezone.now() + timedelta(days=7)).strftime("%Y-%m-%dT%H:%M")
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    format = forms.ChoiceField(choices=Tournament._meta.get_field("format").choices)
+    variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.AMERICAN)
+    points = forms.TypedChoiceField(
+        label="Match length",
+        coerce=int,
+        choices=[(n, f"{n} point{'s' if n > 1 else ''}") for n in MATCH_LENGTHS],
+        initial=3,
+    )
+    days_per_move = forms.TypedChoiceField(
+        coerce=int,
+        choices=[(n, f"{n} day{'s' if n > 1 else ''}") for n in DAYS_PER_MOVE],
+        initial=3,
+    )
+    rated = forms.BooleanField(
+        required=False, initial=True, help_text="Rated matches change the players' ratings."
+    )
+    min_players = forms.IntegerField(
+        label="Minimum players", min_value=2, max_value=MAX_PLAYERS, initial=4
+    )
+    max_players = forms.IntegerField(
+        label="Maximum players", min_value=2, max_value=MAX_PLAYERS, initial=16
+    )
+    swiss_rounds = forms.IntegerField(
+        label="Swiss rounds",
+        required=False,
+        min_value=1,
+        max_value=MAX_PLAYERS - 1,
+        help_text="Swiss only. Leave empty for the usual number (log2 of the players, plus 1).",
+    )
+    signup_deadline = forms.DateTimeField(
+        label="Sign-up deadline (UTC)",
+        initial=default_deadline,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    start_mode = forms.ChoiceField(
+        label="Start",
+        choices=Tournament.StartMode.choices,
+        initial=Tournament.StartMode.AUTOMATIC,
+        widget=forms.RadioSelect,
+        help_text="You can always start it early, once enough players have signed up.",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        least, most = data.get("min_players"), data.get("max_players")
+        if least is not None and most is not None and least > most:
+            self.add_error("max_players", "The maximum cannot be below the minimum.")
+        deadline = data.get("signup_deadline")
+        if deadline is not None and deadline <= timezone.now():
+            self.add_error("signup_deadline", "The deadline must be in the future.")
+        return data

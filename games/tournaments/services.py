@@ -1,0 +1,421 @@
+"""The business of tournaments: sign-up, the start, advancing the draw, withdrawal, cancel.
+
+The draw itself is :mod:`games.tournaments.brackets` (pure); this module feeds it events and
+keeps the site in step: it starts a site match for every slot the draw makes pending, and
+hears about every finished match through :func:`match_finished`, which
+``games.services.finish_match`` calls inside its transaction.
+
+Every public function wraps one transaction. Lock order is match, then tournament (the
+order ``finish_match`` takes them in), so a withdrawal resigns its match before it locks the
+tournament. Emails are queued in the outbox and sent after commit (``emails``).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import services as game_services
+from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Match, PlayerRating, Variant
+
+from . import emails
+from .brackets import Bracket, Format, MatchSlot
+from .brackets import Tournament as Draw
+from .models import MAX_PLAYERS, Entry, Tournament, TournamentMatch
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+#: The rating a player without a rating in the tournament's variant is seeded with.
+UNRATED = 1500.0
+
+
+class TournamentRefused(Exception):
+    """A request the tournament cannot take now, worded for the player (HTTP 400)."""
+
+    status = 400
+
+
+class NotOrganiser(TournamentRefused):
+    """Only the organiser may do this (HTTP 403)."""
+
+    status = 403
+
+
+# -- creating and signing up -------------------------------------------------------------------
+
+
+def create_tournament(
+    organiser: User,
+    *,
+    name: str,
+    signup_deadline: datetime,
+    format: str = Format.SINGLE_ELIMINATION,
+    variant: str = Variant.AMERICAN,
+    points: int = 3,
+    days_per_move: int = 3,
+    rated: bool = True,
+    min_players: int = 4,
+    max_players: int = 16,
+    start_mode: str = Tournament.StartMode.AUTOMATIC,
+    swiss_rounds: int | None = None,
+) -> Tournament:
+    """Open a tournament for sign-up until ``signup_deadline``."""
+    _check_settings(
+        format=format,
+        variant=variant,
+        points=points,
+        days_per_move=days_per_move,
+        min_players=min_players,
+        max_players=max_players,
+        swiss_rounds=swiss_rounds,
+    )
+    if signup_deadline <= timezone.now():
+        raise TournamentRefused("the sign-up deadline must be in the future")
+    if start_mode not in Tournament.StartMode.values:
+        raise TournamentRefused("start either manually or automatically")
+    with transaction.atomic():
+        return Tournament.objects.create(
+            organiser=organiser,
+            name=name.strip() or "Tournament",
+            format=format,
+            variant=variant,
+            points=points,
+            days_per_move=days_per_move,
+            rated=rated,
+            min_players=min_players,
+            max_players=max_players,
+            signup_deadline=signup_deadline,
+            start_mode=start_mode,
+            swiss_rounds=swiss_rounds if format == Format.SWISS else None,
+        )
+
+
+def _check_settings(
+    *,
+    format: str,
+    variant: str,
+    points: int,
+    days_per_move: int,
+    min_players: int,
+    max_players: int,
+    swiss_rounds: int | None,
+) -> None:
+    if format not in {kind.value for kind in Format}:
+        raise TournamentRefused(f"unknown format {format!r}")
+    if variant not in Variant.values:
+        raise TournamentRefused("the variant is american or greek")
+    if points not in MATCH_LENGTHS:
+        raise TournamentRefused(f"a match is played to {', '.join(map(str, MATCH_LENGTHS))} points")
+    if days_per_move not in DAYS_PER_MOVE:
+        raise TournamentRefused(f"days per move is one of {', '.join(map(str, DAYS_PER_MOVE))}")
+    if not 2 <= min_players <= max_players <= MAX_PLAYERS:
+        raise TournamentRefused(
+            f"players: at least 2, at most {MAX_PLAYERS}, and the minimum no more than the maximum"
+        )
+    if swiss_rounds is not None and format == Format.SWISS and swiss_rounds < 1:
+        raise TournamentRefused("a Swiss tournament has at least one round")
+
+
+def sign_up(tournament_id: int, *, user: User) -> Entry:
+    """``user`` enters an open tournament before its sign-up deadline."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.signup_closed:
+            raise TournamentRefused("sign-up for this tournament has closed")
+        return _enter(tournament, user)
+
+
+def add_bot(tournament_id: int, *, user: User, bot: User) -> Entry:
+    """The organiser enters a bot (one of ``games.services.bot_users()``); allowed until the
+    start, also after the sign-up deadline, to fill a field."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _check_organiser(tournament, user)
+        if not bot.is_bot:
+            raise TournamentRefused(f"{bot} is not a bot")
+        return _enter(tournament, bot)
+
+
+def _enter(tournament: Tournament, user: User) -> Entry:
+    _check_open(tournament)
+    if tournament.entries.filter(user=user).exists():
+        raise TournamentRefused(f"{user} has already signed up")
+    if tournament.entries.count() >= tournament.max_players:
+        raise TournamentRefused("this tournament is full")
+    return Entry.objects.create(tournament=tournament, user=user)
+
+
+def _locked(tournament_id: int) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament_id)
+
+
+def _check_open(tournament: Tournament) -> None:
+    if not tournament.is_open:
+        raise TournamentRefused(f"this tournament is {tournament.get_status_display().lower()}")
+
+
+def _check_organiser(tournament: Tournament, user: User) -> None:
+    if not tournament.is_organiser(user):
+        raise NotOrganiser("only the organiser can do that")
+
+
+# -- starting ------------------------------------------------------------------------------------
+
+
+def start_tournament(tournament_id: int, *, user: User) -> Tournament:
+    """The organiser starts an open tournament now (before the deadline, too)."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _check_organiser(tournament, user)
+        _check_open(tournament)
+        count = tournament.entries.count()
+        if count < tournament.min_players:
+            raise TournamentRefused(
+                f"{count} player{'s have' if count != 1 else ' has'} signed up: "
+                f"the tournament needs at least {tournament.min_players}"
+            )
+        _start(tournament)
+    return tournament
+
+
+def start_due_tournaments(now: datetime | None = None) -> dict[str, int]:
+    """The periodic sweep: start each automatic tournament whose sign-up deadline has
+    passed, or cancel it if too few players signed up. Safe to run twice or concurrently:
+    each tournament is re-checked under its row lock."""
+    now = now or timezone.now()
+    done = {"started": 0, "cancelled": 0}
+    for pk in Tournament.objects.due_to_start(now).values_list("pk", flat=True):
+        with transaction.atomic():
+            tournament = _locked(pk)
+            if not tournament.is_open:
+                continue  # another sweep got there first
+            if tournament.entries.count() >= tournament.min_players:
+                _start(tournament, now=now)
+                done["started"] += 1
+            else:
+                _cancel(tournament, reason="too few players signed up", now=now)
+                done["cancelled"] += 1
+    return done
+
+
+def _start(tournament: Tournament, *, now: datetime | None = None) -> None:
+    entries = seeded_entries(tournament)
+    for seed, entry in enumerate(entries, 1):
+        entry.seed = seed
+    Entry.objects.bulk_update(entries, ["seed", "rating"])
+    players = [entry.user_id for entry in entries]
+    draw = Draw.create(tournament.format, players, **_draw_options(tournament, len(players)))
+    tournament.status = Tournament.Status.RUNNING
+    tournament.started_at = now or timezone.now()
+    started = _advance(tournament, draw)
+    for entry in entries:
+        if entry.user_id not in started:
+            emails.tournament_started_without_match(tournament, entry.user)
+
+
+def _draw_options(tournament: Tournament, players: int) -> dict[str, int]:
+    if tournament.format != Format.SWISS or tournament.swiss_rounds is None:
+        return {}
+    return {"rounds": min(tournament.swiss_rounds, players - 1)}
+
+
+def seeded_entries(tournament: Tournament) -> list[Entry]:
+    """The entries best first, by rating in the tournament's variant (unrated: 1500); ties
+    are broken by a shuffle seeded by the tournament, so the seeding can be reproduced.
+    Sets each entry's ``rating`` (not saved)."""
+    entries = list(tournament.entries.select_related("user").order_by("user_id"))
+    ratings = dict(
+        PlayerRating.objects.filter(
+            variant=tournament.variant, user__in=[entry.user_id for entry in entries]
+        ).values_list("user_id", "rating")
+    )
+    random.Random(tournament.shuffle_seed).shuffle(entries)
+    for entry in entries:
+        entry.rating = ratings.get(entry.user_id, UNRATED)
+    entries.sort(key=lambda entry: -entry.rating)  # stable: the shuffle breaks ties
+    return entries
+
+
+# -- advancing -------------------------------------------------------------------------------------
+
+
+def match_finished(match: Match) -> None:
+    """Report a finished match to its tournament, start what it makes pending, and finish
+    the tournament if that was its last match.
+
+    Called by ``games.services.finish_match`` inside its transaction. A no-op for a match
+    that is not in a tournament, for a tournament that is not running (cancelled: its
+    matches are left to finish but advance nothing), and for a result already reported, so
+    calling it again is harmless. A loss on time also withdraws the loser: their remaining
+    matches are lost by walkover instead of each waiting out its own deadline.
+    """
+    link = TournamentMatch.objects.filter(match_id=match.pk).first()
+    if link is None or match.winner_id is None:
+        return
+    with transaction.atomic():
+        tournament = _locked(link.tournament_id)
+        if not tournament.is_running:
+            return
+        draw = tournament.draw()
+        assert draw is not None
+        slot = draw.match(link.slot_id)
+        if slot.is_decided:
+            return
+        draw.report(slot.slot_id, match.winner_id, points=points_in_slot_order(match, slot))
+        if match.ending == Match.Ending.TIMEOUT:
+            loser = slot.players[1] if match.winner_id == slot.players[0] else slot.players[0]
+            _withdraw_from_draw(tournament, draw, loser)
+        _advance(tournament, draw)
+
+
+def points_in_slot_order(match: Match, slot: MatchSlot) -> tuple[int, int]:
+    """The match score, in the order of the slot's players."""
+    score = {match.white_id: match.score_white, match.black_id: match.score_black}
+    first, second = slot.players
+    return (score[first], score[second])
+
+
+def _advance(tournament: Tournament, draw: Draw) -> set[int]:
+    """Start a match for every pending slot that has none, save the draw, and finish the
+    tournament if the draw is over; return the ids of the players whose match started.
+
+    No match is started for a player whose entry is marked withdrawn: they are leaving in
+    this transaction, and the draw is about to give that slot to their opponent.
+    """
+    started_slots = set(tournament.tournament_matches.values_list("slot_id", flat=True))
+    entries = {entry.user_id: entry for entry in tournament.entries.select_related("user")}
+    started: set[int] = set()
+    for slot in draw.pending_matches():
+        first, second = (entries[player] for player in slot.players)  # type: ignore[index]
+        if slot.slot_id in started_slots or first.withdrawn or second.withdrawn:
+            continue
+        match = _start_slot_match(tournament, slot, first.user, second.user)
+        emails.match_ready(tournament, match, stage=round_title(draw, slot.bracket, slot.round))
+        started.update((first.user_id, second.user_id))
+    tournament.state = draw.to_dict()
+    if draw.is_finished:
+        _finish(tournament, draw)
+    tournament.save()
+    return started
+
+
+def _start_slot_match(tournament: Tournament, slot: MatchSlot, first: User, second: User) -> Match:
+    players = [first, second]
+    random.SystemRandom().shuffle(players)  # colours, as for an accepted challenge
+    match = game_services.start_match(
+        white=players[0],
+        black=players[1],
+        variant=tournament.variant,
+        points=tournament.points,
+        days_per_move=tournament.days_per_move,
+        rated=tournament.rated,
+    )
+    TournamentMatch.objects.create(tournament=tournament, slot_id=slot.slot_id, match=match)
+    return match
+
+
+def round_title(draw: Draw, bracket: Bracket, number: int) -> str:
+    """A round's name for people: "Round 2", "Semi-finals", "Losers round 3", "Grand final"."""
+    if bracket == Bracket.GRAND_FINAL:
+        return "Grand final" if number == 1 else "Grand final, deciding match"
+    if bracket == Bracket.LOSERS:
+        return f"Losers round {number}"
+    if bracket == Bracket.ROUNDS:
+        return f"Round {number}"
+    last = max(slot.round for slot in draw.matches() if slot.bracket == Bracket.WINNERS)
+    names = {last: "Final", last - 1: "Semi-finals", last - 2: "Quarter-finals"}
+    if draw.format == Format.DOUBLE_ELIMINATION:
+        names = {last: "Winners final", last - 1: "Winners semi-finals"}
+    return names.get(number, f"Round {number}")
+
+
+def _finish(tournament: Tournament, draw: Draw) -> None:
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.champion_id = draw.champion
+    emails.tournament_finished(tournament)
+
+
+# -- withdrawing and cancelling ----------------------------------------------------------------
+
+
+def withdraw(tournament_id: int, *, user: User) -> None:
+    """``user`` leaves a tournament: before the start their entry is removed; once it runs,
+    their current match is resigned and every later one is lost by walkover."""
+    with transaction.atomic():
+        status = Tournament.objects.values_list("status", flat=True).get(pk=tournament_id)
+        if status == Tournament.Status.OPEN:
+            _leave_before_start(tournament_id, user)
+        elif status == Tournament.Status.RUNNING:
+            _claim_withdrawal(tournament_id, user)
+            _resign_current_matches(tournament_id, user)
+            tournament = _locked(tournament_id)
+            if tournament.is_running:  # resigning may have ended it
+                draw = tournament.draw()
+                assert draw is not None
+                _withdraw_from_draw(tournament, draw, user.pk)
+                _advance(tournament, draw)
+        else:
+            raise TournamentRefused("this tournament is over")
+
+
+def _leave_before_start(tournament_id: int, user: User) -> None:
+    tournament = _locked(tournament_id)
+    if not tournament.is_open:
+        raise TournamentRefused("the tournament has started meanwhile: withdraw again")
+    deleted, _ = Entry.objects.filter(tournament=tournament, user=user).delete()
+    if not deleted:
+        raise TournamentRefused("you have not signed up for this tournament")
+
+
+def _claim_withdrawal(tournament_id: int, user: User) -> None:
+    """Mark the entry withdrawn, once: a second withdrawal (a double click) is refused."""
+    entries = Entry.objects.filter(tournament_id=tournament_id, user=user)
+    if not entries.filter(withdrawn=False).update(withdrawn=True):
+        if entries.exists():
+            raise TournamentRefused("you have already withdrawn")
+        raise TournamentRefused("you are not playing in this tournament")
+
+
+def _resign_current_matches(tournament_id: int, user: User) -> None:
+    """Resign ``user``'s active matches in the tournament. This comes before locking the
+    tournament: resigning locks the match, then finish_match locks the tournament."""
+    active = (
+        Match.objects.active().involving(user).filter(tournament_match__tournament_id=tournament_id)
+    )
+    for match_id in active.values_list("pk", flat=True):
+        try:
+            match = game_services.resign(match_id, user=user)
+        except game_services.StaleSegment:
+            continue  # it ended meanwhile, and finish_match reported it
+        match_finished(match)  # a no-op once finish_match calls it
+
+
+def _withdraw_from_draw(tournament: Tournament, draw: Draw, player: int) -> None:
+    Entry.objects.filter(tournament=tournament, user_id=player).update(withdrawn=True)
+    if not draw.is_finished and player not in draw.withdrawn:
+        draw.withdraw(player)
+
+
+def cancel_tournament(tournament_id: int, *, user: User) -> Tournament:
+    """The organiser calls a tournament off. Matches under way are left to finish, but the
+    draw advances no further."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _check_organiser(tournament, user)
+        if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
+            raise TournamentRefused(f"this tournament is already {tournament.status}")
+        _cancel(tournament, reason=f"{user} cancelled it")
+    return tournament
+
+
+def _cancel(tournament: Tournament, *, reason: str, now: datetime | None = None) -> None:
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.finished_at = now or timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    emails.tournament_cancelled(tournament, reason=reason)

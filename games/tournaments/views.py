@@ -1,0 +1,290 @@
+"""Tournament pages: the list, the create form, and one page per tournament with its
+bracket or standings. Views fetch the tournament with an access helper, call one service
+and redirect back to the tournament page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.models import Match
+
+from . import services
+from .brackets import BYE, Bracket, Format, MatchSlot, Side
+from .brackets import Tournament as Draw
+from .forms import TournamentForm
+from .models import Entry, Tournament
+from .services import TournamentRefused
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+ELIMINATION = (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION)
+
+
+# -- the list and the create form ---------------------------------------------------------------
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    tournaments = Tournament.objects.select_related("organiser", "champion").annotate(
+        players=Count("entries")
+    )
+    context = {
+        "open": tournaments.filter(status=Tournament.Status.OPEN).order_by("signup_deadline"),
+        "running": tournaments.filter(status=Tournament.Status.RUNNING).order_by("started_at"),
+        "finished": tournaments.filter(status=Tournament.Status.FINISHED).order_by("-finished_at")[
+            :20
+        ],
+    }
+    return render(request, "tournaments/list.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.create_tournament(request.user, **form.cleaned_data)
+        except TournamentRefused as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, "Tournament created: it is open for sign-up.")
+            return redirect(tournament)
+    return render(request, "tournaments/new.html", {"form": form})
+
+
+# -- one tournament ------------------------------------------------------------------------------
+
+
+def _get_tournament(tournament_id: int) -> Tournament:
+    return get_object_or_404(
+        Tournament.objects.select_related("organiser", "champion"), pk=tournament_id
+    )
+
+
+def _get_tournament_for_organiser(request: HttpRequest, tournament_id: int) -> Tournament:
+    tournament = _get_tournament(tournament_id)
+    if not tournament.is_organiser(request.user):
+        raise PermissionDenied("only the organiser can do that")
+    return tournament
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _get_tournament(tournament_id)
+    entries = list(tournament.entries.select_related("user"))
+    user = request.user
+    my_entry = next((entry for entry in entries if entry.user_id == user.pk), None)
+    is_organiser = tournament.is_organiser(user)
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "entries": entries,
+        "my_entry": my_entry,
+        "can_start": is_organiser and tournament.is_open,
+        "can_cancel": is_organiser and (tournament.is_open or tournament.is_running),
+        "can_sign_up": (
+            tournament.is_open
+            and not tournament.signup_closed
+            and my_entry is None
+            and len(entries) < tournament.max_players
+        ),
+        "can_withdraw": (
+            my_entry is not None
+            and not my_entry.withdrawn
+            and (tournament.is_open or tournament.is_running)
+        ),
+        "bots": _bots_to_add(tournament, entries) if is_organiser else [],
+    }
+    draw = tournament.draw()
+    if draw is not None:
+        context.update(_draw_context(tournament, draw, entries))
+    return render(request, "tournaments/detail.html", context)
+
+
+def _bots_to_add(tournament: Tournament, entries: list[Entry]) -> list[User]:
+    if not tournament.is_open or len(entries) >= tournament.max_players:
+        return []
+    entered = {entry.user_id for entry in entries}
+    bots = get_user_model().objects.filter(is_bot=True).order_by("username")
+    return [bot for bot in bots if bot.pk not in entered]
+
+
+@login_required
+@require_POST
+def tournament_sign_up(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _get_tournament(tournament_id)
+    return _act(request, tournament, services.sign_up, "You are signed up.")
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _get_tournament(tournament_id)
+    done = "You have left the tournament." if tournament.is_open else "You have withdrawn."
+    return _act(request, tournament, services.withdraw, done)
+
+
+@login_required
+@require_POST
+def tournament_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _get_tournament_for_organiser(request, tournament_id)
+    return _act(request, tournament, services.start_tournament, "The tournament has started.")
+
+
+@login_required
+@require_POST
+def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _get_tournament_for_organiser(request, tournament_id)
+    return _act(request, tournament, services.cancel_tournament, "The tournament is cancelled.")
+
+
+@login_required
+@require_POST
+def tournament_add_bot(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _get_tournament_for_organiser(request, tournament_id)
+    bot = get_user_model().objects.filter(pk=request.POST.get("bot") or 0, is_bot=True).first()
+    if bot is None:
+        messages.error(request, "Choose a bot.")
+        return redirect(tournament)
+
+    def add(tournament_id: int, *, user: User) -> Entry:
+        return services.add_bot(tournament_id, user=user, bot=bot)
+
+    return _act(request, tournament, add, f"{bot} is entered.")
+
+
+def _act(
+    request: HttpRequest, tournament: Tournament, service: Callable[..., Any], done: str
+) -> HttpResponse:
+    try:
+        service(tournament.pk, user=request.user)
+    except services.NotOrganiser as error:
+        raise PermissionDenied(str(error)) from None
+    except TournamentRefused as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done)
+    return redirect(tournament)
+
+
+# -- drawing the draw ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideView:
+    """One side of a match as shown: a player, a bye, or nobody yet."""
+
+    user: User | None
+    label: str
+    seed: int | None = None
+    won: bool = False
+    lost: bool = False
+    points: int | None = None
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True)
+class SlotView:
+    slot_id: str
+    sides: tuple[SideView, SideView]
+    match: Match | None
+    walkover: bool
+    is_bye: bool
+    decided: bool
+
+
+@dataclass(frozen=True)
+class RoundView:
+    title: str
+    slots: list[SlotView]
+
+
+@dataclass(frozen=True)
+class BracketView:
+    title: str
+    rounds: list[RoundView]
+
+
+def _draw_context(tournament: Tournament, draw: Draw, entries: list[Entry]) -> dict[str, Any]:
+    entry_of = {entry.user_id: entry for entry in entries}
+    matches = {
+        link.slot_id: link.match
+        for link in tournament.tournament_matches.select_related(
+            "match", "match__white", "match__black"
+        )
+    }
+
+    def slot_view(slot: MatchSlot) -> SlotView:
+        return _slot_view(slot, entry_of, matches.get(slot.slot_id))
+
+    def rounds_of(bracket: Bracket) -> list[RoundView]:
+        rounds = []
+        for part in draw.rounds(bracket):
+            slots = [slot_view(slot) for slot in part.matches if not _nobody_plays(slot)]
+            if slots:
+                title = services.round_title(draw, part.bracket, part.number)
+                rounds.append(RoundView(title, slots))
+        return rounds
+
+    if tournament.format in ELIMINATION:
+        brackets = [BracketView("Winners bracket", rounds_of(Bracket.WINNERS))]
+        if tournament.format == Format.DOUBLE_ELIMINATION:
+            brackets.append(BracketView("Losers bracket", rounds_of(Bracket.LOSERS)))
+            brackets.append(BracketView("Grand final", rounds_of(Bracket.GRAND_FINAL)))
+        else:
+            brackets[0] = BracketView("Bracket", brackets[0].rounds)
+        return {"brackets": brackets}
+    standings = [(standing, entry_of[standing.player]) for standing in draw.standings()]
+    return {
+        "standings": standings,
+        "rounds": rounds_of(Bracket.ROUNDS),
+        "is_swiss": tournament.format == Format.SWISS,
+    }
+
+
+def _nobody_plays(slot: MatchSlot) -> bool:
+    """A double-elimination slot fed only by byes: nothing to draw."""
+    return slot.players == (BYE, BYE)
+
+
+def _slot_view(slot: MatchSlot, entry_of: dict[int, Entry], match: Match | None) -> SlotView:
+    sides = tuple(
+        _side_view(side, index, slot, entry_of) for index, side in enumerate(slot.players)
+    )
+    return SlotView(
+        slot_id=slot.slot_id,
+        sides=(sides[0], sides[1]),
+        match=match,
+        walkover=slot.walkover,
+        is_bye=slot.is_bye,
+        decided=slot.is_decided,
+    )
+
+
+def _side_view(side: Side, index: int, slot: MatchSlot, entry_of: dict[int, Entry]) -> SideView:
+    if side is None:
+        return SideView(None, "to be decided")
+    if side == BYE:
+        return SideView(None, "bye")
+    entry = entry_of[side]
+    return SideView(
+        user=entry.user,
+        label=str(entry.user),
+        seed=entry.seed,
+        won=slot.winner == side and not slot.is_bye,  # advancing on a bye is no win
+        lost=slot.is_decided and slot.winner != side,
+        points=slot.points[index] if slot.points else None,
+        withdrawn=entry.withdrawn,
+    )

@@ -1,0 +1,225 @@
+"""The hook ``match_finished``: results reach the draw, next matches start at once,
+withdrawals and timeouts, cancelled tournaments."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+
+from games import services as game_services
+from games.models import Match
+from games.tournaments import services
+from games.tournaments.brackets import Format
+from games.tournaments.models import Entry, Tournament, TournamentMatch
+
+from .helpers import active_matches, lose, make_users, open_tournament, started_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _slot_match(tournament: Tournament, slot_id: str) -> Match:
+    return Match.objects.select_related("white", "black").get(
+        tournament_match__tournament=tournament, tournament_match__slot_id=slot_id
+    )
+
+
+def test_it_ignores_a_match_that_is_not_in_a_tournament(alice, bob):
+    match = game_services.start_match(
+        white=alice, black=bob, variant="american", points=1, days_per_move=2
+    )
+
+    finished = game_services.resign(match.pk, user=bob)
+    services.match_finished(finished)
+
+    assert not TournamentMatch.objects.exists()
+    assert finished.winner == alice
+
+
+def test_it_reports_a_result_once_however_often_it_hears_of_it(alice):
+    players = make_users(4)
+    tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    match = _slot_match(tournament, "W1-1")
+    finished = lose(match, match.white)
+    tournament.refresh_from_db()
+    state = tournament.state
+
+    services.match_finished(finished)
+    services.match_finished(finished)
+
+    tournament.refresh_from_db()
+    assert tournament.state == state
+    assert tournament.draw().match("W1-1").winner == match.black_id
+
+
+def test_it_starts_the_next_elimination_match_without_waiting_for_the_round(alice):
+    players = make_users(8)
+    tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    first, second = _slot_match(tournament, "W1-1"), _slot_match(tournament, "W1-2")
+
+    lose(first, first.black)
+    lose(second, second.white)
+
+    final_of_half = _slot_match(tournament, "W2-1")
+    assert {final_of_half.white, final_of_half.black} == {first.white, second.black}
+    assert _slot_match(tournament, "W1-3").is_active
+    assert _slot_match(tournament, "W1-4").is_active
+
+
+def test_it_opens_a_round_robin_round_when_the_last_one_is_complete(alice):
+    players = make_users(4)
+    tournament = started_tournament(alice, players, format=Format.ROUND_ROBIN)
+    first, second = active_matches(tournament)
+
+    lose(first, first.white)
+    assert active_matches(tournament) == [second]
+    lose(second, second.white)
+
+    slots = {match.tournament_match.slot_id for match in active_matches(tournament)}
+    assert slots == {"R2-1", "R2-2"}
+
+
+def test_it_reports_the_score_in_the_order_of_the_slots_players(alice):
+    players = make_users(2)
+    tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION, points=3)
+    match = _slot_match(tournament, "W1-1")
+
+    finished = lose(match, match.white)
+
+    tournament.refresh_from_db()
+    slot = tournament.draw().match("W1-1")
+    expected = {finished.white_id: finished.score_white, finished.black_id: finished.score_black}
+    assert slot.points == (expected[slot.players[0]], expected[slot.players[1]])
+    assert max(slot.points) > 0
+
+
+def test_it_records_the_champion_when_the_last_match_ends(alice):
+    players = make_users(2)
+    tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    match = _slot_match(tournament, "W1-1")
+
+    lose(match, match.black)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert tournament.champion == match.white
+    assert tournament.finished_at is not None
+
+
+def test_it_stops_advancing_a_cancelled_tournament(alice):
+    players = make_users(4)
+    tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    services.cancel_tournament(tournament.pk, user=alice)
+    tournament.refresh_from_db()
+    state = tournament.state
+
+    for match in active_matches(tournament):
+        lose(match, match.white)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    assert tournament.state == state
+    assert Match.objects.count() == 2
+
+
+def test_it_refuses_to_cancel_a_finished_tournament(alice):
+    players = make_users(2)
+    tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    match = _slot_match(tournament, "W1-1")
+    lose(match, match.black)
+
+    with pytest.raises(services.TournamentRefused, match="already finished"):
+        services.cancel_tournament(tournament.pk, user=alice)
+
+
+def test_it_resigns_the_current_match_of_a_player_who_withdraws(alice):
+    players = make_users(4)
+    tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    match = _slot_match(tournament, "W1-1")
+    leaver, stayer = match.white, match.black
+
+    services.withdraw(tournament.pk, user=leaver)
+
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.winner == stayer
+    assert match.ending == Match.Ending.RESIGNATION
+    assert Entry.objects.get(tournament=tournament, user=leaver).withdrawn
+    tournament.refresh_from_db()
+    assert leaver.pk in tournament.draw().withdrawn
+
+
+def test_it_gives_walkovers_to_a_withdrawn_players_later_opponents(alice):
+    players = make_users(4)
+    tournament = started_tournament(alice, players, format=Format.ROUND_ROBIN)
+    leaver = players[0]
+    services.withdraw(tournament.pk, user=leaver)
+
+    for _ in range(3):
+        for match in active_matches(tournament):
+            lose(match, match.black)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    draw = tournament.draw()
+    theirs = [slot for slot in draw.matches() if leaver.pk in slot.players]
+    assert [slot.walkover for slot in theirs].count(True) == 2  # the one resigned was played
+    assert all(slot.winner != leaver.pk for slot in theirs)
+    assert Match.objects.involving(leaver).count() == 1
+    assert draw.standings()[-1].player == leaver.pk
+
+
+def test_it_refuses_a_second_withdrawal(alice):
+    players = make_users(4)
+    tournament = started_tournament(alice, players, format=Format.SWISS)
+    services.withdraw(tournament.pk, user=players[0])
+
+    with pytest.raises(services.TournamentRefused, match="already withdrawn"):
+        services.withdraw(tournament.pk, user=players[0])
+
+
+def test_it_refuses_withdrawal_from_someone_not_playing(alice, bob):
+    tournament = started_tournament(alice, make_users(4), format=Format.SWISS)
+
+    with pytest.raises(services.TournamentRefused, match="not playing"):
+        services.withdraw(tournament.pk, user=bob)
+
+
+def test_it_withdraws_a_player_who_loses_on_time(alice):
+    players = make_users(4)
+    tournament = started_tournament(alice, players, format=Format.ROUND_ROBIN)
+    match = active_matches(tournament)[0]
+    sleeper = match.to_move
+
+    assert game_services.award_timeout(match.pk, now=match.deadline + timedelta(seconds=1))
+    match.refresh_from_db()
+    services.match_finished(match)  # a no-op once finish_match calls it
+
+    tournament.refresh_from_db()
+    draw = tournament.draw()
+    assert draw.match(match.tournament_match.slot_id).winner == match.opponent_of(sleeper).pk
+    assert sleeper.pk in draw.withdrawn
+    assert Entry.objects.get(tournament=tournament, user=sleeper).withdrawn
+    later = [slot for slot in draw.matches() if sleeper.pk in slot.players and slot.round > 1]
+    assert all(slot.walkover and slot.winner != sleeper.pk for slot in later if slot.is_decided)
+
+
+def test_it_plays_a_tournament_with_a_bot(alice, bob, django_capture_on_commit_callbacks):
+    bot = game_services.bot_users()[0]
+    tournament = open_tournament(alice, min_players=2)
+    services.sign_up(tournament.pk, user=bob)
+    services.add_bot(tournament.pk, user=alice, bot=bot)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start_tournament(tournament.pk, user=alice)
+
+    match = _slot_match(tournament, "W1-1")
+    assert {match.white, match.black} == {bob, bot}
+    assert match.to_move == bob  # the bot played its turn, if it had the first one
+    assert [message.to for message in mail.outbox if "has started" in message.subject] == [
+        [bob.email]
+    ]
+    lose(match, bob)
+    tournament.refresh_from_db()
+    assert tournament.champion == bot

@@ -1,0 +1,122 @@
+"""Starting a tournament: automatically at the deadline by the sweep, or by the organiser."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+
+from games.models import Match
+from games.tournaments import services
+from games.tournaments.models import Tournament
+
+from .helpers import make_users, open_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _automatic(organiser, players, **options) -> Tournament:
+    tournament = open_tournament(organiser, start_mode=Tournament.StartMode.AUTOMATIC, **options)
+    for player in players:
+        services.sign_up(tournament.pk, user=player)
+    return tournament
+
+
+def test_it_starts_an_automatic_tournament_at_its_deadline(alice):
+    tournament = _automatic(alice, make_users(4))
+    deadline = tournament.signup_deadline
+
+    before = services.start_due_tournaments(now=deadline - timedelta(seconds=1))
+    after = services.start_due_tournaments(now=deadline + timedelta(seconds=1))
+
+    assert before == {"started": 0, "cancelled": 0}
+    assert after == {"started": 1, "cancelled": 0}
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    assert tournament.started_at == deadline + timedelta(seconds=1)
+    assert Match.objects.filter(tournament_match__tournament=tournament).count() == 2
+    assert sorted(tournament.entries.values_list("seed", flat=True)) == [1, 2, 3, 4]
+
+
+def test_it_starts_a_tournament_only_once(alice):
+    tournament = _automatic(alice, make_users(4))
+    later = tournament.signup_deadline + timedelta(hours=1)
+    services.start_due_tournaments(now=later)
+
+    again = services.start_due_tournaments(now=later)
+
+    assert again == {"started": 0, "cancelled": 0}
+    assert Match.objects.count() == 2
+
+
+def test_it_cancels_an_automatic_tournament_with_too_few_players_at_the_deadline(
+    alice, django_capture_on_commit_callbacks
+):
+    players = make_users(2)
+    tournament = _automatic(alice, players, min_players=3)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        done = services.start_due_tournaments(now=tournament.signup_deadline)
+
+    assert done == {"started": 0, "cancelled": 1}
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    assert not Match.objects.exists()
+    assert sorted(message.to[0] for message in mail.outbox) == sorted(
+        [alice.email, *(player.email for player in players)]
+    )
+    assert "too few players" in mail.outbox[0].body
+
+
+def test_it_leaves_a_manual_tournament_to_its_organiser(alice):
+    tournament = open_tournament(alice, start_mode=Tournament.StartMode.MANUAL)
+    for player in make_users(4):
+        services.sign_up(tournament.pk, user=player)
+
+    done = services.start_due_tournaments(now=tournament.signup_deadline + timedelta(days=1))
+
+    assert done == {"started": 0, "cancelled": 0}
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.OPEN
+
+
+def test_it_lets_the_organiser_start_early(alice):
+    tournament = _automatic(alice, make_users(3))
+
+    services.start_tournament(tournament.pk, user=alice)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    assert services.start_due_tournaments(now=tournament.signup_deadline)["started"] == 0
+
+
+def test_it_refuses_to_start_with_fewer_than_the_minimum(alice):
+    tournament = _automatic(alice, make_users(3), min_players=4)
+
+    with pytest.raises(services.TournamentRefused, match="at least 4"):
+        services.start_tournament(tournament.pk, user=alice)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.OPEN
+
+
+def test_it_lets_only_the_organiser_start_or_cancel(alice, bob):
+    tournament = _automatic(alice, make_users(4))
+
+    with pytest.raises(services.NotOrganiser):
+        services.start_tournament(tournament.pk, user=bob)
+    with pytest.raises(services.NotOrganiser):
+        services.cancel_tournament(tournament.pk, user=bob)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.OPEN
+
+
+def test_it_caps_swiss_rounds_at_one_less_than_the_players(alice):
+    tournament = _automatic(alice, make_users(4), format="swiss", swiss_rounds=9)
+
+    services.start_tournament(tournament.pk, user=alice)
+
+    tournament.refresh_from_db()
+    assert tournament.draw().total_rounds == 3

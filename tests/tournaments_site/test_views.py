@@ -1,0 +1,273 @@
+"""Tournament pages for the organiser, another player and an anonymous visitor."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services as game_services
+from games.tournaments.brackets import Format
+from games.tournaments.models import Entry, Tournament
+
+from .helpers import active_matches, lose, make_users, open_tournament, started_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _post(client, name: str, tournament: Tournament, **data):
+    return client.post(reverse(name, args=[tournament.pk]), data)
+
+
+# -- the list and the create form ---------------------------------------------------------------
+
+
+def test_it_lists_open_running_and_finished_tournaments(client, alice):
+    open_one = open_tournament(alice, name="Spring open")
+    running = started_tournament(alice, make_users(2), format=Format.SWISS, name="Summer swiss")
+    finished = started_tournament(alice, make_users(2), format=Format.ROUND_ROBIN, name="Old RR")
+    match = active_matches(finished)[0]
+    lose(match, match.white)
+
+    response = client.get(reverse("tournament_list"))
+
+    assert response.status_code == 200
+    text = response.text
+    assert text.index("Open for sign-up") < text.index(open_one.name) < text.index("Running")
+    assert text.index("Running") < text.index(running.name) < text.index("Finished")
+    assert text.index("Finished") < text.index(finished.name)
+    assert f"Won by {match.black}" in text
+
+
+def test_it_asks_anonymous_visitors_to_log_in_to_create_a_tournament(client):
+    response = client.get(reverse("tournament_new"))
+
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+def test_it_creates_a_tournament_from_the_form(client, alice):
+    client.force_login(alice)
+    deadline = (timezone.now() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+
+    response = client.post(
+        reverse("tournament_new"),
+        {
+            "name": "Winter knock-out",
+            "format": "double_elimination",
+            "variant": "greek",
+            "points": "5",
+            "days_per_move": "3",
+            "rated": "on",
+            "min_players": "3",
+            "max_players": "8",
+            "signup_deadline": deadline,
+            "start_mode": "manual",
+        },
+    )
+
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302 and response["Location"] == tournament.get_absolute_url()
+    assert tournament.organiser == alice
+    assert (tournament.format, tournament.variant, tournament.points) == (
+        "double_elimination",
+        "greek",
+        5,
+    )
+    assert (tournament.min_players, tournament.max_players, tournament.rated) == (3, 8, True)
+    assert tournament.start_mode == Tournament.StartMode.MANUAL
+
+
+def test_it_shows_the_form_again_with_the_reasons(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("tournament_new"),
+        {"name": "Bad", "min_players": "6", "max_players": "4", "signup_deadline": "2001-01-01"},
+    )
+
+    assert response.status_code == 200
+    assert "The maximum cannot be below the minimum." in response.text
+    assert "The deadline must be in the future." in response.text
+    assert not Tournament.objects.exists()
+
+
+# -- the tournament page ------------------------------------------------------------------------
+
+
+def test_it_shows_an_open_tournament_to_each_kind_of_visitor(client, alice, bob):
+    tournament = open_tournament(alice, name="Spring open")
+    url = tournament.get_absolute_url()
+
+    anonymous = client.get(url).text
+    client.force_login(bob)
+    other = client.get(url).text
+    client.force_login(alice)
+    owner = client.get(url).text
+
+    assert "Log in to sign up" in anonymous and "Start early" not in anonymous
+    assert reverse("tournament_sign_up", args=[tournament.pk]) in other
+    assert "Start early" not in other and "Cancel the tournament" not in other
+    assert "Start early" in owner and "Cancel the tournament" in owner
+    assert "Enter a bot" not in other
+
+
+def test_it_offers_the_organiser_the_bots(client, alice):
+    bot = game_services.bot_users()[0]
+    tournament = open_tournament(alice)
+    client.force_login(alice)
+
+    page = client.get(tournament.get_absolute_url()).text
+    response = _post(client, "tournament_add_bot", tournament, bot=bot.pk)
+
+    assert "Enter a bot" in page and f'value="{bot.pk}"' in page
+    assert response.status_code == 302
+    assert Entry.objects.filter(tournament=tournament, user=bot).exists()
+
+
+def test_it_signs_up_and_lets_leave_through_the_page(client, alice, bob):
+    tournament = open_tournament(alice)
+    client.force_login(bob)
+
+    _post(client, "tournament_sign_up", tournament)
+    signed_up = client.get(tournament.get_absolute_url()).text
+    _post(client, "tournament_withdraw", tournament)
+
+    assert "Leave the tournament" in signed_up
+    assert not Entry.objects.filter(tournament=tournament).exists()
+
+
+def test_it_shows_why_a_sign_up_was_refused(client, alice, bob):
+    tournament = open_tournament(alice)
+    client.force_login(bob)
+    _post(client, "tournament_sign_up", tournament)
+
+    response = client.post(reverse("tournament_sign_up", args=[tournament.pk]), follow=True)
+
+    assert "bob has already signed up" in response.text
+    assert Entry.objects.filter(tournament=tournament).count() == 1
+
+
+@pytest.mark.parametrize("action", ["tournament_start", "tournament_cancel", "tournament_add_bot"])
+def test_it_forbids_organiser_actions_to_others(client, alice, bob, action):
+    tournament = open_tournament(alice, min_players=2)
+    for player in make_users(2):
+        Entry.objects.create(tournament=tournament, user=player)
+    client.force_login(bob)
+
+    response = _post(client, action, tournament)
+
+    assert response.status_code == 403
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.OPEN
+
+
+@pytest.mark.parametrize("action", ["tournament_start", "tournament_cancel", "tournament_sign_up"])
+def test_it_sends_anonymous_visitors_to_log_in_for_actions(client, alice, action):
+    tournament = open_tournament(alice)
+
+    response = _post(client, action, tournament)
+
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+def test_it_lets_the_organiser_start_and_cancel_from_the_page(client, alice):
+    tournament = open_tournament(alice, min_players=2)
+    for player in make_users(3):
+        Entry.objects.create(tournament=tournament, user=player)
+    client.force_login(alice)
+
+    started = _post(client, "tournament_start", tournament)
+    tournament.refresh_from_db()
+    status_after_start = tournament.status
+    cancelled = _post(client, "tournament_cancel", tournament)
+
+    assert started.status_code == 302 and cancelled.status_code == 302
+    assert status_after_start == Tournament.Status.RUNNING
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+
+
+def test_it_draws_a_single_elimination_bracket_with_byes_and_links(client, alice, bob):
+    players = make_users(3)
+    tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    match = active_matches(tournament)[0]
+    client.force_login(bob)
+
+    text = client.get(tournament.get_absolute_url()).text
+
+    assert "Semi-finals" in text and "Final" in text
+    assert ">bye<" in text
+    assert "to be decided" in text
+    assert f'href="{match.get_absolute_url()}"' in text
+    assert 'class="bracket" role="region"' in text
+
+
+def test_it_highlights_the_winner_and_shows_the_champion(client, alice):
+    players = make_users(2)
+    tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    match = active_matches(tournament)[0]
+    lose(match, match.white)
+
+    text = client.get(tournament.get_absolute_url()).text
+
+    winner = re.search(r'class="slot-side winner">(.*?)</div>', text, re.S)
+    assert winner and str(match.black) in winner.group(1) and "(winner)" in winner.group(1)
+    assert f"Champion: <strong>{match.black}</strong>" in text
+    assert f'href="{match.get_absolute_url()}"' in text
+
+
+def test_it_draws_both_brackets_of_a_double_elimination(client, alice):
+    tournament = started_tournament(alice, make_users(4), format=Format.DOUBLE_ELIMINATION)
+
+    text = client.get(tournament.get_absolute_url()).text
+
+    positions = [
+        text.index(title) for title in ("Winners bracket", "Losers bracket", "Grand final")
+    ]
+    assert positions == sorted(positions)
+    assert "Losers round 1" in text
+
+
+def test_it_shows_swiss_standings_with_buchholz(client, alice):
+    players = make_users(4)
+    tournament = started_tournament(alice, players, format=Format.SWISS)
+    for match in active_matches(tournament):
+        lose(match, match.white)
+
+    text = client.get(tournament.get_absolute_url()).text
+
+    assert "Standings" in text and "Buchholz" in text and "Points against" in text
+    assert "Round 2" in text
+    for match in tournament.tournament_matches.all():
+        assert f'href="{match.match.get_absolute_url()}"' in text
+
+
+def test_it_shows_round_robin_standings_without_buchholz(client, alice):
+    tournament = started_tournament(alice, make_users(5), format=Format.ROUND_ROBIN)
+
+    text = client.get(tournament.get_absolute_url()).text
+
+    assert "Standings" in text and "Buchholz" not in text
+    assert "has a bye" in text
+
+
+def test_it_offers_withdrawal_to_a_player_of_a_running_tournament(client, alice):
+    players = make_users(4)
+    tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    client.force_login(players[0])
+
+    page = client.get(tournament.get_absolute_url()).text
+    response = _post(client, "tournament_withdraw", tournament)
+
+    assert "Withdraw…" in page
+    assert response.status_code == 302
+    assert Entry.objects.get(tournament=tournament, user=players[0]).withdrawn
+
+
+def test_it_answers_404_for_an_unknown_tournament(client):
+    response = client.get(reverse("tournament", args=[999]))
+
+    assert response.status_code == 404
