@@ -163,6 +163,10 @@ CELERY_BEAT_SCHEDULE = {
     },
     "resend-unsent-email": {"task": "games.tasks.task_resend_unsent", "schedule": 120.0},
     "daily-digest": {"task": "games.tasks.task_daily_digest", "schedule": 24 * 3600.0},
+    "start-due-tournaments": {
+        "task": "games.tasks.task_start_due_tournaments",
+        "schedule": 60.0,
+    },
     "requeue-stuck-bot-turns": {
         "task": "games.tasks.task_queue_stuck_bot_turns",
         "schedule": 120.0,

@@ -575,9 +575,9 @@ def _forfeit(match: Match, *, loser: str, ending: str) -> None:
 
 
 def finish_match(match: Match, *, winner: str, ending: str) -> None:
-    """The one place a match ends: result, state, notifications (and later ratings and
-    tournaments) all hang off this function. Call it inside the transaction that holds the
-    match row's lock."""
+    """The one place a match ends: result, state, ratings, tournament advancement and
+    notifications all hang off this function. Call it inside the transaction that holds
+    the match row's lock."""
     now = timezone.now()
     match.status = Match.Status.FINISHED
     match.winner = match.player(winner)
@@ -590,6 +590,10 @@ def finish_match(match: Match, *, winner: str, ending: str) -> None:
     match.dice = None
     match.save()
     rate_finished_match(match, now=now)
+    # A local import: games.tournaments.services imports this module.
+    from .tournaments.services import match_finished as advance_tournament
+
+    advance_tournament(match)
     notifications.match_finished(match)
 
 

@@ -70,3 +70,12 @@ def task_play_bot_turn(*, match_id: int, segment: int) -> int:
 def task_queue_stuck_bot_turns() -> int:
     """Beat: queue again bot turns whose task was lost (a crashed worker, a lost message)."""
     return services.queue_stuck_bot_turns()
+
+
+@shared_task
+def task_start_due_tournaments() -> dict[str, int]:
+    """Beat: start tournaments whose sign-up deadline has passed (or cancel them: too few
+    players)."""
+    from .tournaments.services import start_due_tournaments
+
+    return start_due_tournaments()

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import timedelta
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 
 from accounts.models import ApiToken
 from games import services
 from games.engine.game import ScriptedDice
 from games.models import Challenge, Match
 from games.notifications import unsubscribe_token
+from games.tournaments.models import Tournament
+from games.tournaments.services import create_tournament, sign_up
 
 pytestmark = pytest.mark.django_db
 
@@ -152,6 +156,29 @@ CASES = [
         body={"opponent": None, "variant": "greek", "points": 1, "days_per_move": 2},
     ),
     Case("api_not_found", "GET", "/api/v1/nothing-here/", every(404)),
+    Case("tournament_list", "GET", "/tournaments/", every(200)),
+    Case("tournament_new", "GET", "/tournaments/new/", PRIVATE),
+    Case("tournament", "GET", "/tournaments/{tournament}/", every(200)),
+    Case("tournament_sign_up", "POST", "/tournaments/{tournament}/sign-up/", every(302)),
+    Case("tournament_withdraw", "POST", "/tournaments/{tournament}/withdraw/", every(302)),
+    Case(
+        "tournament_start",
+        "POST",
+        "/tournaments/{tournament}/start/",
+        every(403, anonymous=LOGIN, player=302),
+    ),
+    Case(
+        "tournament_cancel",
+        "POST",
+        "/tournaments/{tournament}/cancel/",
+        every(403, anonymous=LOGIN, player=302),
+    ),
+    Case(
+        "tournament_add_bot",
+        "POST",
+        "/tournaments/{tournament}/add-bot/",
+        every(403, anonymous=LOGIN, player=302),
+    ),
 ]
 
 
@@ -174,7 +201,16 @@ def objects(people):
     )
     challenge = services.create_challenge(alice, opponent=bob)
     token, _ = ApiToken.issue(alice, "matrix")
+    tournament = create_tournament(
+        alice,
+        name="Matrix cup",
+        signup_deadline=timezone.now() + timedelta(days=1),
+        min_players=2,
+    )
+    sign_up(tournament.pk, user=alice)
+    sign_up(tournament.pk, user=bob)
     return {
+        "tournament": tournament.pk,
         "match": match.pk,
         "challenge": challenge.pk,
         "invite": challenge.invite_token,
@@ -195,7 +231,16 @@ def _request(client, case: Case, path: str):
 def _state(objects) -> tuple:
     match = Match.objects.get(pk=objects["match"])
     challenge = Challenge.objects.get(pk=objects["challenge"])
-    return (match.segment_count, match.status, match.position, challenge.status)
+    tournament = Tournament.objects.get(pk=objects["tournament"])
+    entries = sorted(tournament.entries.values_list("user_id", "withdrawn"))
+    return (
+        match.segment_count,
+        match.status,
+        match.position,
+        challenge.status,
+        tournament.status,
+        entries,
+    )
 
 
 @pytest.mark.parametrize("role", ROLES)
