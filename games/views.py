@@ -23,7 +23,7 @@ from games.engine import EngineError
 from . import services
 from .board import board_context, parse_steps
 from .forms import ChallengeForm, TurnForm
-from .models import Challenge, Match
+from .models import BotPlayer, Challenge, Match
 from .notifications import user_from_unsubscribe_token
 from .records import match_record_json, match_record_text
 from .services import TurnError
@@ -62,8 +62,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 def lobby(request: HttpRequest) -> HttpResponse:
     """Open challenges anyone may accept, and a form to post one."""
     challenges = Challenge.objects.open_in_lobby().select_related("challenger")
-    form = ChallengeForm(user=request.user) if request.user.is_authenticated else None
-    return render(request, "games/lobby.html", {"challenges": challenges, "form": form})
+    bots = BotPlayer.objects.select_related("user").order_by("user__username")
+    return render(request, "games/lobby.html", {"challenges": challenges, "bots": bots})
 
 
 # -- challenges ---------------------------------------------------------------------------------
@@ -80,6 +80,8 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
         except TurnError as error:
             form.add_error(None, str(error))
         else:
+            if challenge.match_id is not None:
+                return redirect(challenge.match)  # a bot accepted at once
             if challenge.private:
                 messages.success(request, "Send the invite link to your friend.")
             else:

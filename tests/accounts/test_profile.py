@@ -93,9 +93,9 @@ def test_it_shows_the_profile_to_its_owner_other_users_and_anonymous_visitors(cl
     owner = client.get(url)
 
     assert anonymous.status_code == other.status_code == owner.status_code == 200
-    assert reverse("settings") in owner.text
-    assert reverse("settings") not in other.text
-    assert reverse("settings") not in anonymous.text
+    assert "Edit your profile" in owner.text
+    assert "Edit your profile" not in other.text
+    assert "Edit your profile" not in anonymous.text
 
 
 def test_it_answers_404_for_an_unknown_or_inactive_player(client, alice):

@@ -86,3 +86,31 @@ def test_a_turn_shows_that_it_is_sending_and_an_illegal_play_explains_itself(
     expect(page.locator("#live .sending")).to_be_hidden()
     expect(page.locator("#announce")).to_contain_text("13-point")
     expect(page.locator("#play-text")).to_be_focused()
+
+
+def test_the_pages_keep_to_the_content_security_policy(page: Page, live_server, match):
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    log_in(page, live_server.url, "alice")
+
+    for path in (
+        "/dashboard/",
+        "/lobby/",
+        match.get_absolute_url(),
+        "/players/alice/",
+        "/tournaments/",
+        "/leaderboard/",
+    ):
+        page.goto(live_server.url + path)
+        expect(page.locator("main")).to_be_visible()
+    page.goto(live_server.url + match.get_absolute_url())
+    before = board_state(page)
+    page.locator(".chip").first.click()
+    wait_for_redraw(page, before)
+
+    assert violations == []
