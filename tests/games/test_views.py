@@ -245,3 +245,25 @@ def test_it_unsubscribes_with_a_signed_one_click_post(client, alice):
     alice.refresh_from_db()
     assert bad.status_code == 400
     assert alice.email_preference == "none"
+
+
+def test_it_offers_every_bot_in_the_lobby_and_a_challenge_starts_the_match(client, alice):
+    bots = services.bot_users()
+    client.force_login(alice)
+
+    lobby = client.get(reverse("lobby"))
+    response = client.post(
+        reverse("challenge_new"),
+        {
+            "opponent": bots[-1].username,
+            "variant": "greek",
+            "points": 1,
+            "days_per_move": 2,
+            "rated": "on",
+        },
+    )
+
+    assert all(f"Play {bot}" in lobby.text for bot in bots)
+    match = Match.objects.get()
+    assert response["Location"] == match.get_absolute_url()
+    assert match.rated and match.is_player(bots[-1])
