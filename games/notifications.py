@@ -187,6 +187,7 @@ def challenge_accepted(challenge: Challenge) -> None:
 
 
 def match_finished(match: Match) -> None:
+    changes = {change.user_id: change for change in match.rating_changes.all()}
     for user in (match.white, match.black):
         _queue(
             user,
@@ -197,6 +198,7 @@ def match_finished(match: Match) -> None:
             {
                 "match": match,
                 "won": match.winner_id == user.pk,
+                "rating": changes.get(user.pk),
                 "url": absolute_url(match.get_absolute_url()),
             },
         )

@@ -39,3 +39,30 @@ def test_the_rating_chart_is_an_svg_image_of_the_history(client, rated_result):
     assert response.content.startswith(b"<?xml") and b"<svg" in response.content
     assert b"1338" in response.content
     assert client.get("/players/bob/rating-chess.svg").status_code == 404
+
+
+def test_the_finished_match_page_shows_both_rating_changes(client, rated_result):
+    response = client.get(rated_result.get_absolute_url())
+
+    assert "1500 → <strong>1662</strong> (+162)" in response.text
+    assert "1500 → <strong>1338</strong> (-162)" in response.text
+
+
+def test_the_match_finished_email_tells_each_player_their_new_rating(
+    alice, bob, django_capture_on_commit_callbacks, mailoutbox
+):
+    match = services.start_match(
+        white=alice,
+        black=bob,
+        variant="greek",
+        points=1,
+        days_per_move=2,
+        dice=ScriptedDice([5, 2, 6, 3]),
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resign(match.pk, user=bob)
+
+    finished = {m.to[0]: m.body for m in mailoutbox if "is over" in m.subject}
+    assert "Your greek rating: 1500 -> 1662 (+162)" in finished["alice@example.com"]
+    assert "Your greek rating: 1500 -> 1338 (-162)" in finished["bob@example.com"]
