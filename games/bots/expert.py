@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.engine import Color, Play, Position, absolute_point, legal_plays, named_double_can_hit
 
 from .base import own_blots
-from .board import board_after, continues_turn
+from .board import continues_turn, side_board
 from .evaluate import ROLLS, Weights
 from .heuristic import EvaluatingBot
 
@@ -27,7 +27,8 @@ class ExpertBot(EvaluatingBot):
     is named only when the search says forcing the hit is better than not naming.
 
     ``width`` is how many statically best plays are searched; plays whose static value
-    lies more than ``margin`` below the best are not searched.
+    lies more than ``margin`` below the best are not searched. ``acey_deucey_width`` 1-2
+    plays are followed through every double, and ``blot_width`` namings searched.
     """
 
     name = "expert"
@@ -40,11 +41,13 @@ class ExpertBot(EvaluatingBot):
         width: int = 5,
         margin: float = 0.25,
         acey_deucey_width: int = 8,
+        blot_width: int = 3,
     ) -> None:
         super().__init__(seed, weights)
         self.width = width
         self.margin = margin
         self.acey_deucey_width = acey_deucey_width
+        self.blot_width = blot_width
         self._cache: dict[tuple[Position, Color], float] = {}
 
     # -- decisions ----------------------------------------------------------------------
@@ -87,9 +90,17 @@ class ExpertBot(EvaluatingBot):
         blots = own_blots(position_after, mover)
         if not blots:
             return None
+        # Search the few namings the static evaluation rates best (most divert the
+        # opponent's shots from costlier blots), against not naming at all.
+        s = side_board(position_after, mover)
+
+        def static(blot: int) -> float:
+            return self.evaluator.value(s, on_roll=False, named=blot)
+
+        rated = sorted(blots, key=static, reverse=True)[: self.blot_width]
         best_value = self.lookahead(position_after, mover)
         best = None
-        for blot in blots:
+        for blot in rated:
             named = position_after.with_named_blot(absolute_point(mover, blot))
             value = self.lookahead(named, mover)
             if value > best_value + 1e-9:
@@ -136,12 +147,4 @@ class ExpertBot(EvaluatingBot):
         return self._best_double_value(play.result)
 
     def _best_double_value(self, position: Position) -> float:
-        best = -2.0
-        for d in allowed_doubles(position):
-            for play in legal_plays(position, (d, d)):
-                value = self.evaluator.value(
-                    board_after(play), on_roll=continues_turn(play, named_double=True)
-                )
-                if value > best:
-                    best = value
-        return best
+        return max(self.best_double_value(position, d) for d in allowed_doubles(position))

@@ -29,10 +29,12 @@ class EvaluatingBot(Bot):
         scored.sort(key=lambda t: (-t[0], t[1]))
         return [(v, p) for v, _, p in scored]
 
-    def best_double_play(self, position: Position, d: int) -> tuple[float, Play]:
-        """The statically best play of the named double ``d-d`` and its value."""
-        plays = legal_plays(position, (d, d), named_double=True)
-        return self.ranked(plays, named_double=True)[0]
+    def best_double_value(self, position: Position, d: int) -> float:
+        """The static value of the best play of the named double ``d-d``."""
+        # Without named_double the engine builds no result positions; continues_turn
+        # still reads the segment as a named double.
+        plays = legal_plays(position, (d, d))
+        return max(self.play_value(p, named_double=True) for p in plays)
 
     def static_blot(self, position_after: Position, mover: Color) -> int | None:
         """The naming (or none) the static evaluation likes best."""
@@ -67,7 +69,7 @@ class HeuristicBot(EvaluatingBot):
         return self.ranked(plays, named_double=named_double)[0][1]
 
     def choose_double(self, position: Position, allowed: list[int]) -> int:
-        return max(allowed, key=lambda d: self.best_double_play(position, d)[0])
+        return max(allowed, key=lambda d: self.best_double_value(position, d))
 
     def choose_blot(self, position_after: Position, mover: Color) -> int | None:
         return self.static_blot(position_after, mover)
