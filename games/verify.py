@@ -62,3 +62,18 @@ def match_dice(request: HttpRequest, match_id: int) -> HttpResponse:
         },
     }
     return render(request, "games/dice.html", context)
+
+
+@require_GET
+def player_dice(request: HttpRequest, username: str) -> HttpResponse:
+    """The dice one player has rolled in all their matches (rolled segments only)."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Q
+
+    person = get_object_or_404(get_user_model(), username=username, is_active=True)
+    rolls = Segment.objects.filter(
+        Q(match__white=person, player="white") | Q(match__black=person, player="black"),
+        kind__in=(Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY),
+    ).values_list("dice", flat=True)
+    stats = dice_statistics([tuple(dice) for dice in rolls.iterator()])
+    return render(request, "games/player_dice.html", {"person": person, "stats": stats})

@@ -66,7 +66,9 @@ def test_an_illegal_submission_cannot_reroll_the_dice(alice, bob):
     match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
     mover = match.to_move
     with pytest.raises(IllegalTurn):
-        services.submit_segment(match.pk, user=mover, action=TurnAction(segment=1, play="13/1"))
+        services.submit_segment(
+            match.pk, user=mover, action=TurnAction(segment=match.segment_count, play="13/1")
+        )
 
     assert Match.objects.get(pk=match.pk).dice == match.dice
     assert Match.objects.get(pk=match.pk).rolls == match.rolls
@@ -84,3 +86,24 @@ def test_the_dice_page_hides_the_seed_until_the_end_then_checks_every_roll(clien
     assert match.seed_hash in during.text and match.server_seed not in during.text
     assert match.server_seed in after.text
     assert "Every roll below matches the seed" in after.text
+
+
+@pytest.mark.django_db
+def test_a_players_dice_page_counts_their_rolls_only(client, alice, bob):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    for _ in range(6):
+        match.refresh_from_db()
+        if match.phase == "name_double":
+            action = TurnAction(segment=match.segment_count, double=5)
+        else:
+            play = services.load_game(match).legal_plays()[0]
+            action = TurnAction(segment=match.segment_count, play=format_play(play))
+        services.submit_segment(match.pk, user=match.to_move, action=action)
+    alice_rolls = Segment.objects.filter(
+        match=match, player="white", kind__in=["roll", "acey_deucey"]
+    ).count()
+
+    response = client.get("/players/alice/dice/")
+
+    assert response.context["stats"]["rolls"] == alice_rolls > 0
+    assert sum(n for _, n in response.context["stats"]["faces"]) == 2 * alice_rolls

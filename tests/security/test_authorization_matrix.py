@@ -124,6 +124,7 @@ CASES = [
     Case("leaderboard", "GET", "/leaderboard/greek/", every(200)),
     Case("profile", "GET", "/players/alice/", every(200)),
     Case("rating_chart", "GET", "/players/alice/rating-american.svg", every(200)),
+    Case("player_dice", "GET", "/players/alice/dice/", every(200)),
     Case("unsubscribe", "GET", "/unsubscribe/{unsubscribe}/", every(200)),
     Case("api_match", "GET", "/api/v1/matches/{match}/", every(200, anonymous=401)),
     Case(
