@@ -1,0 +1,578 @@
+"""Load benchmark (not a test): turn submissions through gunicorn, against a floor view.
+
+    DATABASE_URL=postgres://acey:acey@127.0.0.1:5432/acey \\
+    CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \\
+        .venv/bin/python -m bench.load [--clients 50] [--seconds 30] [--max-requests 20000]
+
+Empties (or creates) a database ``<name>_load`` next to the one DATABASE_URL names, migrates
+it and seeds ``--clients`` players, each with an API key and a match against a partner of
+their own (a human with a key too, so no bot plays). Then it starts, as subprocesses that it
+stops by PID at the end, gunicorn serving the site plus the floor view (ACEY_URLCONF=
+bench.urls) and a Celery worker that sends the turn emails over SMTP to an aiosmtpd server
+in this process, and drives ``--clients`` concurrent clients (threads, http.client):
+
+1. turns: each client reads its match (GET /api/v1/matches/<id>/), then submits the first
+   legal play, or names 6-6 after a 1-2, with the key of whoever is to move
+   (POST /api/v1/matches/<id>/turn/), and again;
+2. floor: each client POSTs /bench/floor/ (bench/floor.py: one INSERT in one transaction)
+   again and again.
+
+Each phase is measured for ``--seconds`` after an unmeasured warm-up (``--warmup`` seconds
+and 25 requests per gunicorn worker thread), or until ``--max-requests`` requests. Latency is
+timed for the turn POSTs only (and the floor's). For each phase it also reports the CPU time
+that gunicorn, PostgreSQL, the worker and the clients spent per request (Linux /proc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import math
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+from bench.pages import create_database
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+TARGET_P95_MS = 100
+TARGET_RATIO = 0.40
+FLOOR_TABLE = (
+    "CREATE TABLE IF NOT EXISTS bench_floor"
+    " (id bigserial primary key, at timestamptz default now(), body text)"
+)
+
+
+def load_database_url(url: str) -> str:
+    parts = urlparse(url)
+    if not parts.scheme.startswith("postgres"):
+        sys.exit("bench.load needs PostgreSQL: set DATABASE_URL=postgres://...")
+    return urlunparse(parts._replace(path=parts.path + "_load"))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def server_environment(*, database_url: str, broker_url: str, queue: str, smtp_port: int):
+    """The environment of gunicorn, the worker and this script: production-like settings
+    (DEBUG off) over plain HTTP on 127.0.0.1."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "aceysite.settings",
+        "ACEY_URLCONF": "bench.urls",
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": broker_url,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "false",
+        "SECURE_HSTS_SECONDS": "0",
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": str(smtp_port),
+        "SMTP_USER": "",
+        "SMTP_PASSWORD": "",
+        "SMTP_USE_TLS": "false",
+        "SITE_URL": "http://127.0.0.1",
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+# -- the database ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One client's match and the API keys of its two players, by username."""
+
+    match_id: int
+    keys: dict[str, str]
+    player: str
+    partner: str
+
+
+def prepare_database(clients: int) -> list[Pairing]:
+    """Migrate, empty and seed the load database (Django is set up for it by then)."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", verbosity=0)
+    call_command("flush", interactive=False, verbosity=0)  # an earlier run's matches
+    with connection.cursor() as cursor:
+        cursor.execute(FLOOR_TABLE)
+        cursor.execute("TRUNCATE bench_floor")
+    return [seat(n) for n in range(clients)]
+
+
+def seat(n: int) -> Pairing:
+    from accounts.models import ApiToken, User
+    from games import services
+
+    player = User.objects.create_user(username=f"load{n:03}", email=f"load{n}@example.com")
+    partner = User.objects.create_user(username=f"partner{n:03}", email=f"partner{n}@example.com")
+    match = services.start_match(
+        white=player, black=partner, variant="american", points=7, days_per_move=2
+    )
+    keys = {user.username: ApiToken.issue(user, "bench.load")[1] for user in (player, partner)}
+    return Pairing(match.pk, keys, player.username, partner.username)
+
+
+def unsent_emails() -> int:
+    from games.models import Notification
+
+    return Notification.objects.filter(sent_at=None).count()
+
+
+def wait_for_emails(timeout: float) -> float:
+    """Let the worker send the emails of the turn phase before the floor phase starts, so
+    that it does not take CPU from the floor; return how long that took."""
+    began = time.perf_counter()
+    while unsent_emails() and time.perf_counter() - began < timeout:
+        time.sleep(0.5)
+    return time.perf_counter() - began
+
+
+# -- processes -------------------------------------------------------------------------------
+
+
+class Processes:
+    """The subprocesses this script started, stopped by their PIDs."""
+
+    def __init__(self, logs: Path) -> None:
+        self.logs = logs
+        self.running: list[subprocess.Popen] = []
+
+    def start(self, name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen:
+        with (self.logs / f"{name}.log").open("wb") as log:
+            process = subprocess.Popen(
+                command, cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+        self.running.append(process)
+        return process
+
+    def stop_all(self) -> None:
+        for process in reversed(self.running):
+            if process.poll() is None:
+                process.terminate()
+        for process in self.running:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+class CountingMailbox:
+    def __init__(self) -> None:
+        self.received = 0
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        self.received += 1
+        return "250 2.0.0 OK"
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds a process has used (Linux /proc; 0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def family(pid: int) -> list[int]:
+    """A process and its children (gunicorn's workers)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    return [pid, *map(int, children)]
+
+
+class CpuMeter:
+    """CPU seconds used by each part of the system under load, process by process: gunicorn,
+    the PostgreSQL backends of the load database, the Celery worker, and this process (the
+    clients and the SMTP server)."""
+
+    def __init__(self, *, gunicorn: int, worker: int, database: str) -> None:
+        self.gunicorn, self.worker, self.database = gunicorn, worker, database
+
+    def read(self) -> dict[str, dict[int, float]]:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database])
+            backends = [pid for (pid,) in cursor.fetchall()]
+        groups = {
+            "gunicorn": family(self.gunicorn),
+            "PostgreSQL": backends,
+            "celery worker": family(self.worker),
+            "clients+SMTP": [os.getpid()],
+        }
+        return {name: {pid: cpu_seconds(pid) for pid in pids} for name, pids in groups.items()}
+
+    @staticmethod
+    def used(before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]):
+        return {
+            name: sum(cpu - before[name].get(pid, 0.0) for pid, cpu in pids.items())
+            for name, pids in after.items()
+        }
+
+
+def wait_until_serving(port: int, process: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            connection.request("GET", "/api/v1/")
+            connection.getresponse().read()
+            connection.close()
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                sys.exit("gunicorn did not start: see its log")
+            time.sleep(0.2)
+
+
+# -- clients ---------------------------------------------------------------------------------
+
+
+class Client:
+    """One HTTP client: JSON in, JSON out, reconnecting whenever the server closes."""
+
+    def __init__(self, port: int) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def call(self, method: str, path: str, *, key: str = "", body: object = None):
+        headers = {"Accept": "application/json"}
+        if key:
+            headers["Authorization"] = f"Token {key}"
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        try:
+            self.connection.request(method, path, body=data, headers=headers)
+            response = self.connection.getresponse()
+            payload = response.read()
+        except (OSError, http.client.HTTPException):
+            self.connection.close()
+            return 0, {}
+        return response.status, json.loads(payload) if payload else {}
+
+
+@dataclass
+class Tally:
+    """What one client saw: latencies (ms) of successful requests by kind, failures."""
+
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    failures: Counter = field(default_factory=Counter)
+
+
+class Phase:
+    """A stretch of load: a warm-up of at least ``warmup`` seconds and ``warm_requests``
+    requests (every gunicorn worker has paid its first requests' imports and connections),
+    then ``seconds`` measured, or ``max_requests``."""
+
+    def __init__(
+        self, *, warmup: float, warm_requests: int, seconds: float, max_requests: int
+    ) -> None:
+        self.cpu: dict[str, float] = {}
+        self.measuring = threading.Event()
+        self.began = time.perf_counter()
+        self.warmup, self.warm_requests, self.warmed = warmup, warm_requests, 0
+        self.length, self.max_requests, self.counted = seconds, max_requests, 0
+        self.measure_from = self.ends_at = math.inf
+        self._lock = threading.Lock()
+
+    def running(self) -> bool:
+        return time.perf_counter() < self.ends_at
+
+    def timed(self, tally: Tally, kind: str, request: Callable[[], tuple[int, dict]]):
+        began = time.perf_counter()
+        status, answer = request()
+        ended = time.perf_counter()
+        with self._lock:
+            if not self.measuring.is_set():
+                self._warm_up(ended)
+                return status, answer
+            if began < self.measure_from or ended > self.ends_at:
+                return status, answer
+            self.counted += 1
+            if self.counted >= self.max_requests:
+                self.ends_at = ended
+        if status == 200:
+            tally.latencies.setdefault(kind, []).append((ended - began) * 1000)
+        else:
+            tally.failures[f"{kind} {status or 'no answer'}"] += 1
+        return status, answer
+
+    def _warm_up(self, now: float) -> None:
+        self.warmed += 1
+        warm = self.warmed >= self.warm_requests and now - self.began >= self.warmup
+        if warm or now - self.began > self.warmup + 60:
+            self.measure_from, self.ends_at = now, now + self.length
+            self.measuring.set()
+
+    @property
+    def seconds(self) -> float:
+        return self.ends_at - self.measure_from
+
+
+def turn_body(state: dict) -> dict:
+    """The first legal play, or 6-6 (else the first double allowed) after a 1-2."""
+    if state["phase"] == "name_double":
+        allowed = state.get("allowed_doubles") or [6]
+        return {"segment": state["segment"], "double": 6 if 6 in allowed else allowed[0]}
+    return {"segment": state["segment"], "play": (state["legal_plays"] or [""])[0]}
+
+
+def play_turns(port: int, pairing: Pairing, phase: Phase, tally: Tally) -> None:
+    client = Client(port)
+    match_id = pairing.match_id
+    reader = pairing.keys[pairing.player]
+    while phase.running():
+        path = f"/api/v1/matches/{match_id}/"
+        status, state = phase.timed(tally, "read", partial(client.call, "GET", path, key=reader))
+        if status != 200:
+            continue
+        if state["status"] != "active":
+            match_id = rematch(client, pairing) or match_id
+            continue
+        key, body = pairing.keys[state["to_move"]], turn_body(state)
+        phase.timed(tally, "turn", partial(client.call, "POST", f"{path}turn/", key=key, body=body))
+
+
+def rematch(client: Client, pairing: Pairing) -> int | None:
+    """A new match between the pair once the last one is over (not measured); None if the
+    server refused."""
+    offer = {"opponent": pairing.partner, "variant": "american", "points": 7, "days_per_move": 2}
+    player, partner = pairing.keys[pairing.player], pairing.keys[pairing.partner]
+    status, challenge = client.call("POST", "/api/v1/challenges/", key=player, body=offer)
+    if status != 201:
+        return None
+    path = f"/api/v1/challenges/{challenge['id']}/accept/"
+    status, accepted = client.call("POST", path, key=partner, body={})
+    return accepted["match"] if status == 200 else None
+
+
+def hit_floor(port: int, pairing: Pairing, phase: Phase, tally: Tally) -> None:
+    client = Client(port)
+    while phase.running():
+        phase.timed(tally, "floor", partial(client.call, "POST", "/bench/floor/", body={}))
+
+
+def drive(target, port: int, pairings: list[Pairing], phase: Phase, meter: CpuMeter) -> Tally:
+    tallies = [Tally() for _ in pairings]
+    threads = [
+        threading.Thread(target=target, args=(port, pairing, phase, tally), daemon=True)
+        for pairing, tally in zip(pairings, tallies, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    phase.measuring.wait()
+    before = meter.read()
+    for thread in threads:
+        thread.join()
+    phase.cpu = meter.used(before, meter.read())
+    merged = Tally()
+    for tally in tallies:
+        for kind, values in tally.latencies.items():
+            merged.latencies.setdefault(kind, []).extend(values)
+        merged.failures.update(tally.failures)
+    return merged
+
+
+# -- the report ------------------------------------------------------------------------------
+
+
+def percentile(ordered: list[float], p: float) -> float:
+    """Nearest-rank percentile of sorted values."""
+    if not ordered:
+        return math.nan
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+def row(label: str, latencies: list[float], seconds: float) -> tuple[str, float]:
+    ordered = sorted(latencies)
+    rate = len(ordered) / seconds
+    p50, p95, p99 = (percentile(ordered, p) for p in (50, 95, 99))
+    return (
+        f"{label:<28} {len(ordered):>8} {rate:>8.1f} {p50:>8.1f} {p95:>8.1f} {p99:>8.1f}",
+        rate,
+    )
+
+
+def report(args, turns: Tally, turn_phase: Phase, floor: Tally, floor_phase: Phase) -> None:
+    print(f"\n{'':<28} {'requests':>8} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
+    turn_line, turn_rate = row(
+        "turn submissions (POST)", turns.latencies.get("turn", []), turn_phase.seconds
+    )
+    read_line, read_rate = row(
+        "  state reads (GET)", turns.latencies.get("read", []), turn_phase.seconds
+    )
+    floor_line, floor_rate = row(
+        "floor (POST)", floor.latencies.get("floor", []), floor_phase.seconds
+    )
+    print(turn_line, read_line, floor_line, sep="\n")
+    failures = turns.failures + floor.failures
+    print(f"failed requests: {dict(failures) if failures else 'none'}")
+    ratio = turn_rate / floor_rate if floor_rate else math.nan
+    both = (turn_rate + read_rate) / floor_rate if floor_rate else math.nan
+    p95 = percentile(sorted(turns.latencies.get("turn", [])), 95)
+    print(
+        f"\nthroughput ratio, turn submissions / floor: {ratio:.2f}"
+        f" (turn phase, GETs included: {both:.2f})"
+    )
+    verdict = {True: "met", False: "NOT met"}
+    print(
+        f"target turn p95 < {TARGET_P95_MS} ms at {args.clients} clients:"
+        f" {verdict[p95 < TARGET_P95_MS]} ({p95:.0f} ms)"
+    )
+    print(
+        f"target turn throughput >= {TARGET_RATIO:.0%} of the floor:"
+        f" {verdict[ratio >= TARGET_RATIO]} ({ratio:.0%})"
+    )
+    turn_count = len(turns.latencies.get("turn", []))
+    floor_count = len(floor.latencies.get("floor", []))
+    print(f"\nCPU ms per request {'':<10}", *(f"{name:>13}" for name in turn_phase.cpu), "   total")
+    for label, phase, count in (
+        ("turn (GET, POST, its email)", turn_phase, turn_count),
+        ("floor", floor_phase, floor_count),
+    ):
+        per = [1000 * cpu / max(count, 1) for cpu in phase.cpu.values()]
+        print(f"{label:<28}", *(f"{ms:>13.1f}" for ms in per), f"{sum(per):>8.1f}")
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=50, help="concurrent clients (and matches)")
+    parser.add_argument("--seconds", type=float, default=30, help="measured seconds per phase")
+    parser.add_argument("--warmup", type=float, default=3, help="unmeasured seconds per phase")
+    parser.add_argument("--max-requests", type=int, default=20_000, help="per phase")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads per gunicorn worker (>1: gthread)"
+    )
+    return parser.parse_args()
+
+
+def start_gunicorn(processes: Processes, args, port: int, env: dict[str, str]):
+    threads = ("--worker-class", "gthread", "--threads", str(args.threads))
+    return processes.start(
+        "gunicorn",
+        [
+            *(sys.executable, "-m", "gunicorn", "aceysite.wsgi", "--bind", f"127.0.0.1:{port}"),
+            *("--workers", str(args.workers), "--backlog", "2048", "--log-level", "warning"),
+            *(threads if args.threads > 1 else ()),
+        ],
+        env,
+    )
+
+
+def start_worker(processes: Processes, queue: str, env: dict[str, str]) -> subprocess.Popen:
+    return processes.start(
+        "worker",
+        [
+            *(sys.executable, "-m", "celery", "-A", "aceysite", "worker", "--pool=solo"),
+            *(f"--queues={queue}", f"--hostname={queue}@%h", "--loglevel=warning"),
+            *("--without-heartbeat", "--without-gossip", "--without-mingle"),
+        ],
+        env,
+    )
+
+
+def measure(args, port: int, pairings: list[Pairing], meter: CpuMeter, mailbox) -> None:
+    """The turn phase, then (once the worker has sent its emails) the floor phase."""
+    limits = {
+        "warmup": args.warmup,
+        "warm_requests": 25 * args.workers * args.threads,
+        "seconds": args.seconds,
+        "max_requests": args.max_requests,
+    }
+    turn_phase = Phase(**limits)
+    turns = drive(play_turns, port, pairings, turn_phase, meter)
+    before = meter.read()
+    drained = wait_for_emails(timeout=120)
+    # The turn phase's emails are its work too, even those sent after it.
+    turn_phase.cpu["celery worker"] += meter.used(before, meter.read())["celery worker"]
+    floor_phase = Phase(**limits)
+    floor = drive(hit_floor, port, pairings, floor_phase, meter)
+    report(args, turns, turn_phase, floor, floor_phase)
+    print(
+        f"turn emails: {mailbox.received} received over SMTP, {unsent_emails()} unsent;"
+        f" the worker finished sending {drained:.0f} s after the turn phase"
+    )
+
+
+def main() -> None:
+    args = parse_args()
+    broker_url = os.environ.get("CELERY_BROKER_URL", "")
+    if not broker_url.startswith("redis"):
+        sys.exit("bench.load needs Redis: set CELERY_BROKER_URL=redis://...")
+    database_url = load_database_url(os.environ.get("DATABASE_URL", ""))
+    database = urlparse(database_url).path[1:]
+    create_database(database_url)
+    queue = f"bench-load-{os.getpid()}"
+    logs = Path(f"/tmp/{queue}")
+    logs.mkdir(exist_ok=True)
+
+    from aiosmtpd.controller import Controller
+
+    mailbox = CountingMailbox()
+    smtp = Controller(mailbox, hostname="127.0.0.1", port=free_port())
+    smtp.start()
+    processes = Processes(logs)
+    try:
+        env = server_environment(
+            database_url=database_url, broker_url=broker_url, queue=queue, smtp_port=smtp.port
+        )
+        os.environ.update(env)
+        import django
+
+        django.setup()
+        print(f"seeding {args.clients} matches in {database}...", flush=True)
+        pairings = prepare_database(args.clients)
+        port = free_port()
+        gunicorn = start_gunicorn(processes, args, port, env)
+        worker = start_worker(processes, queue, env)
+        wait_until_serving(port, gunicorn)
+        kind = f"gthread x {args.threads} threads" if args.threads > 1 else "sync"
+        print(
+            f"gunicorn: {args.workers} {kind} workers on 127.0.0.1:{port}; {args.clients} clients;"
+            f" {args.seconds:.0f} s per phase (at most {args.max_requests} requests);"
+            f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; logs in {logs}",
+            flush=True,
+        )
+        meter = CpuMeter(gunicorn=gunicorn.pid, worker=worker.pid, database=database)
+        measure(args, port, pairings, meter, mailbox)
+    finally:
+        processes.stop_all()
+        smtp.stop()
+        forget_queue(broker_url, queue)
+
+
+def forget_queue(broker_url: str, queue: str) -> None:
+    import redis
+
+    keys = (queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
+    redis.Redis.from_url(broker_url).delete(*keys)
+
+
+if __name__ == "__main__":
+    main()
