@@ -123,7 +123,7 @@ def test_the_bracket_scrolls_inside_its_box_on_a_phone_and_works_from_the_keyboa
     assert bracket.evaluate("box => box.scrollWidth > box.clientWidth")
     bracket.focus()
     page.keyboard.press("ArrowRight")  # a focused scroll box scrolls from the keyboard
-    page.wait_for_function("document.querySelector('.bracket').scrollLeft > 0")
+    page.wait_for_function("() => document.querySelector('.bracket').scrollLeft > 0")
     page.keyboard.press("Tab")
     focused = page.evaluate("document.activeElement.getAttribute('href')")
     assert focused and focused.startswith("/matches/")
