@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import timedelta
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -27,6 +28,9 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.display_name or self.username
+
+
+LAST_USED_RESOLUTION = timedelta(minutes=10)
 
 
 class ApiToken(models.Model):
@@ -69,5 +73,9 @@ class ApiToken(models.Model):
         )
         if token is None:
             return None
-        cls.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+        now = timezone.now()
+        # Write at most every ten minutes: a write and a commit on every API request cost
+        # more than the key's "last used" needs to be exact.
+        if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
+            cls.objects.filter(pk=token.pk).update(last_used_at=now)
         return token.user

@@ -151,6 +151,8 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # A task is acknowledged only after it finishes, so a worker that dies mid-task
 # leaves it for another worker; tasks must therefore be idempotent.
 CELERY_TASK_ACKS_LATE = True
+# A hung Redis must not hang a web request that publishes after its commit.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 5}
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TIMEZONE = TIME_ZONE
 # The integration tests give each run its own queue on a shared Redis.

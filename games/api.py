@@ -336,7 +336,6 @@ def match_detail(request: HttpRequest, match_id: int) -> JsonResponse:
 @api_post("segment", "play", "double", "name_blot")
 def match_turn(request: HttpRequest, match_id: int, body: JsonObject) -> JsonResponse:
     """Play the current segment (``play``) or name a double after a 1-2 (``double``)."""
-    match = _get_match(match_id)
     segment = _int(body, "segment", low=0, high=MAX_INT, required=True)
     play = _str(body, "play", max_length=MAX_PLAY_LENGTH)
     double = _int(body, "double", low=1, high=6)
@@ -347,8 +346,11 @@ def match_turn(request: HttpRequest, match_id: int, body: JsonObject) -> JsonRes
         )
     assert segment is not None
     action = services.TurnAction(segment=segment, play=play, double=double, name_blot=name_blot)
-    services.submit_segment(match.pk, user=request.user, action=action)
-    return JsonResponse(match_state(_get_match(match.pk)))
+    try:
+        services.submit_segment(match_id, user=request.user, action=action)
+    except Match.DoesNotExist:
+        raise ApiError(404, f"there is no match #{match_id}") from None
+    return JsonResponse(match_state(_get_match(match_id)))
 
 
 @api_post()

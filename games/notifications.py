@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from email.policy import Policy
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core import signing
@@ -32,6 +33,10 @@ CLAIM_SECONDS = 300
 #: The resend sweep gives up on a notification after this many failed attempts; its
 #: last_error stays on the row for an admin to read.
 MAX_ATTEMPTS = 20
+
+
+def _mail_domain() -> str:
+    return urlsplit(settings.SITE_URL).hostname or "localhost"
 
 
 def absolute_url(path: str) -> str:
@@ -241,7 +246,12 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
         subject=notification.subject,
         body=notification.body + f"\n\nTo stop these emails: {unsubscribe}\n",
         to=[notification.user.email],
-        headers=list_unsubscribe_headers(unsubscribe),
+        headers={
+            **list_unsubscribe_headers(unsubscribe),
+            # The same Message-ID for every attempt: should a sender die between the
+            # server's acceptance and marking the row sent, mail clients drop the resend.
+            "Message-ID": f"<notification.{notification.pk}@{_mail_domain()}>",
+        },
     )
     try:
         message.send()

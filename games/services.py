@@ -256,7 +256,12 @@ def submit_segment(
     """
     try:
         with transaction.atomic():
-            match = Match.objects.select_for_update().get(pk=match_id)
+            # Lock only the match row; the players come along for the records below.
+            match = (
+                Match.objects.select_for_update(of=("self",))
+                .select_related("white", "black")
+                .get(pk=match_id)
+            )
             _check_turn(match, user, action.segment)
             game = load_game(match, dice)
             before = len(game.events)

@@ -86,3 +86,24 @@ def test_it_sends_anonymous_visitors_to_log_in_instead_of_revoking(client, alice
 
     assert response.status_code == 302
     assert ApiToken.objects.filter(pk=token.pk).exists()
+
+
+def test_it_records_when_a_key_was_last_used_without_writing_on_every_request(alice):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import ApiToken
+
+    token, key = ApiToken.issue(alice, "bot")
+
+    ApiToken.user_for_key(key)
+    first = ApiToken.objects.get(pk=token.pk).last_used_at
+    ApiToken.user_for_key(key)
+    second = ApiToken.objects.get(pk=token.pk).last_used_at
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=first - timedelta(hours=1))
+    ApiToken.user_for_key(key)
+    third = ApiToken.objects.get(pk=token.pk).last_used_at
+
+    assert first is not None and second == first
+    assert third > timezone.now() - timedelta(minutes=1)

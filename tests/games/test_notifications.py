@@ -406,3 +406,18 @@ def test_email_retries_back_off_exponentially_up_to_an_hour(settings):
 
     assert delays[:3] == [base, 2 * base, 4 * base]
     assert max(delays) == 3600
+
+
+def test_every_attempt_of_one_email_carries_the_same_message_id(alice, bob, mailoutbox):
+    from games.models import Notification
+
+    notification = Notification.objects.create(
+        user=bob, kind="turn", key="message-id-test", subject="Your turn", body="Play."
+    )
+
+    notifications.send_notification(notification.pk)
+
+    [message] = mailoutbox
+    assert message.extra_headers["Message-ID"] == (
+        f"<notification.{notification.pk}@{notifications._mail_domain()}>"
+    )
