@@ -221,6 +221,12 @@ SECURE_CSP = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_tokens": {"()": "aceysite.log_filters.RedactTokens"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_tokens"]}},
+    "loggers": {
+        # Django logs the path of every 4xx/5xx response; some paths carry emailed tokens.
+        "django.request": {"filters": ["redact_tokens"]},
+        "django.security": {"filters": ["redact_tokens"]},
+    },
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
 }

@@ -104,3 +104,30 @@ def test_resign_racing_a_move_leaves_a_consistent_match(match, alice, bob):
     assert match.status == "finished" and match.winner == alice
     moved = isinstance(results[0], Match)
     assert Segment.objects.filter(match=match).count() == (2 if moved else 1)
+
+
+def test_two_players_racing_for_the_last_place_in_a_tournament(postgres_url, alice, bob, charlie):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tournaments.models import Entry
+    from games.tournaments.services import create_tournament, sign_up
+
+    tournament = create_tournament(
+        alice,
+        name="Two seats",
+        signup_deadline=timezone.now() + timedelta(days=1),
+        min_players=2,
+        max_players=2,
+    )
+    sign_up(tournament.pk, user=alice)
+
+    results = race(
+        lambda: sign_up(tournament.pk, user=bob),
+        lambda: sign_up(tournament.pk, user=charlie),
+    )
+
+    assert sum(isinstance(r, Entry) for r in results) == 1
+    assert sum("full" in str(r) for r in results if isinstance(r, Exception)) == 1
+    assert Entry.objects.filter(tournament=tournament).count() == 2

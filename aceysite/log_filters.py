@@ -1,0 +1,27 @@
+"""Logging filters: keep the secrets in emailed links out of the logs."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+# Paths whose last segments are secrets: email-change and unsubscribe tokens, password
+# reset links, private invites. A 404 or 403 on such a URL would otherwise log the token.
+_SECRET_PATHS = re.compile(
+    r"(/accounts/email/confirm/|/accounts/password/reset/|/unsubscribe/|/invite/)[^\s'\"]+"
+)
+
+
+def redact(text: str) -> str:
+    return _SECRET_PATHS.sub(r"\1[redacted]", text)
+
+
+class RedactTokens(logging.Filter):
+    """Rewrite a record's message with the tokens in its URLs replaced by ``[redacted]``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = redact(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, ()
+        return True
