@@ -109,3 +109,14 @@ def test_a_players_dice_page_counts_their_rolls_only(client, alice, bob):
 
     assert response.context["stats"]["rolls"] == alice_rolls > 0
     assert sum(n for _, n in response.context["stats"]["faces"]) == 2 * alice_rolls
+
+
+@pytest.mark.django_db
+def test_the_match_page_shows_the_seed_commitment_from_the_start(client, alice, bob):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+
+    response = client.get(match.get_absolute_url())
+
+    assert match.seed_hash in response.text
+    assert match.server_seed not in response.text
+    assert f"/matches/{match.pk}/dice/" in response.text
