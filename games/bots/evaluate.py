@@ -161,16 +161,19 @@ def _default_point_values() -> tuple[float, ...]:
 class Weights:
     """The evaluation's hand-tuned weights, in logit units unless noted."""
 
-    #: pips in a pure race (per normalised pip) and in contact positions
+    #: pips in a pure race and in contact positions (per pip over the race's spread)
     race_pip: float = 0.8
     contact_pip: float = 0.55
     #: pips a checker left on the board is worth in a race (bear-off wastage)
     wastage: float = 2.0
-    #: half a roll, in pips, for the side on roll
+    #: being on roll: half a roll in pips in a race; in contact a fixed amount
     tempo_pips: float = 4.0
-    #: a hit: a fixed tempo loss plus the pips lost (pips are scaled like contact_pip)
+    tempo: float = 0.15
+    #: a hit: a fixed tempo loss, more against a closed board (per (home points / 6) ** 2),
+    #: plus the pips the checker loses (per pip over the race's spread)
     hit_base: float = 0.35
-    hit_entry: float = 0.5  # extra per (opposing home points / 6) ** 2: hard to come in
+    hit_entry: float = 0.5
+    hit_pips: float = 0.55
     #: value of a made point, by the owner's point number (index 1-24)
     point_values: tuple[float, ...] = field(default_factory=_default_point_values)
     #: the share of rolls on which the opponent's rearmost checker cannot escape past
@@ -182,6 +185,9 @@ class Weights:
     waiting_closed: float = 0.35
     #: checkers beyond three on one point
     stack: float = 0.04
+    #: all contact terms together, calibrating them against the race formula (fitted to
+    #: the outcomes of self-play games)
+    contact_scale: float = 0.4
 
 
 class Evaluator:
@@ -262,9 +268,10 @@ class Evaluator:
             avg = max(1.0, (my_eff + opp_eff) / 2)
             return w.race_pip * 1.7 * (opp_eff - my_eff + tempo) / (2.13 * math.sqrt(avg))
 
-        avg = max(1.0, (my_pips + opp_pips) / 2)
-        pip_scale = w.contact_pip * 1.7 / (2.13 * math.sqrt(avg))
-        logit = (opp_pips - my_pips + tempo) * pip_scale + positional - w.stack * stacks
+        # A pip is worth less the longer the race still is (its spread grows as a root).
+        unit = 1.7 / (2.13 * math.sqrt(max(1.0, (my_pips + opp_pips) / 2)))
+        logit = w.contact_pip * (opp_pips - my_pips) * unit + positional - w.stack * stacks
+        logit += w.tempo if on_roll else -w.tempo
 
         my_home = (my_made >> 1 & 0x3F).bit_count()
         opp_home = (opp_made >> 1 & 0x3F).bit_count()
@@ -293,7 +300,7 @@ class Evaluator:
             if blots:
                 sources = [25 - p for p in reversed(mine)]
                 logit += self._risk(
-                    blots, opp_made, sources, s[MY_BAR], s[MY_WAITING], my_home, pip_scale, None
+                    blots, opp_made, sources, s[MY_BAR], s[MY_WAITING], my_home, unit, None
                 )
         else:
             blots = [p for p in mine if s[p] == 1]
@@ -305,10 +312,10 @@ class Evaluator:
                     s[OPP_BAR],
                     s[OPP_WAITING],
                     opp_home,
-                    pip_scale,
+                    unit,
                     named,
                 )
-        return logit
+        return logit * w.contact_scale
 
     def _risk(
         self,
@@ -318,7 +325,7 @@ class Evaluator:
         attacker_bar: int,
         attacker_waiting: int,
         attacker_home: int,
-        pip_scale: float,
+        unit: float,
         named: int | None,
     ) -> float:
         """Expected cost (logit) of the blots' owner being hit next roll.
@@ -344,6 +351,7 @@ class Evaluator:
         if not starts:
             return 0.0
         entry = w.hit_base + w.hit_entry * (attacker_home / 6) ** 2
+        pip_loss = w.hit_pips * unit
         costed = []
         for p in blots:
             mask = 0
@@ -361,7 +369,7 @@ class Evaluator:
                         if not free & offsets:
                             mask |= rolls
             if mask:
-                costed.append((p == named, entry + (25 - p) * pip_scale, mask))
+                costed.append((p == named, entry + (25 - p) * pip_loss, mask))
         if not costed:
             return 0.0
         if len(costed) == 1:

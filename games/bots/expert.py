@@ -22,9 +22,10 @@ class ExpertBot(EvaluatingBot):
     For each candidate the position after it is scored by the average, over the
     opponent's 21 rolls (weighted by their chances out of 36), of the opponent's statically
     best reply. An opposing 1-2 is followed through its best 1-2 play and the best double
-    it can name. A 1-2 segment of our own is chosen by the best double each play leads to,
-    the double itself by searching the best play of every allowed double, and a greek blot
-    is named only when the search says forcing the hit is better than not naming.
+    it can name. A 1-2 segment of our own is chosen by the best double each play leads to
+    (statically, then the best two searched through every allowed double), the double
+    itself by searching the best play of every allowed double, and a greek blot is named
+    only when the search says forcing the hit is better than not naming.
 
     ``width`` is how many statically best plays are searched; plays whose static value
     lies more than ``margin`` below the best are not searched. ``acey_deucey_width`` 1-2
@@ -65,10 +66,9 @@ class ExpertBot(EvaluatingBot):
         if len(self._cache) > 20_000:
             self._cache.clear()
         ranked = self.ranked(plays, named_double=named_double)
-        if not named_double and set(dice) == {1, 2}:
-            candidates = [p for _, p in ranked[: self.acey_deucey_width]]
-            return max(candidates, key=self._acey_deucey_value)
         mover = position.turn
+        if not named_double and set(dice) == {1, 2}:
+            return self._choose_acey_deucey(ranked, mover)
         top = ranked[0][0]
         candidates = [p for v, p in ranked[: self.width] if v >= top - self.margin]
         if len(candidates) == 1:
@@ -76,15 +76,7 @@ class ExpertBot(EvaluatingBot):
         return max(candidates, key=lambda p: self.lookahead(p.result, mover))
 
     def choose_double(self, position: Position, allowed: list[int]) -> int:
-        mover = position.turn
-        best_value, best = -2.0, allowed[0]
-        for d in allowed:
-            plays = legal_plays(position, (d, d), named_double=True)
-            play = self.ranked(plays, named_double=True)[0][1]
-            value = self.lookahead(play.result, mover)
-            if value > best_value:
-                best_value, best = value, d
-        return best
+        return self._searched_double(position, allowed)[1]
 
     def choose_blot(self, position_after: Position, mover: Color) -> int | None:
         blots = own_blots(position_after, mover)
@@ -139,6 +131,35 @@ class ExpertBot(EvaluatingBot):
         if not continues_turn(play, named_double=False):
             return value
         return self._best_double_value(play.result)
+
+    def _choose_acey_deucey(self, ranked: list[tuple[float, Play]], mover: Color) -> Play:
+        """A 1-2 segment: the statically best few plays are followed through the best
+        double each leads to (statically); the best two are then searched through every
+        allowed double."""
+        candidates = [p for _, p in ranked[: self.acey_deucey_width]]
+        chained = sorted(candidates, key=self._acey_deucey_value, reverse=True)[:2]
+        best_value, best = -2.0, chained[0]
+        for play in chained:
+            if continues_turn(play, named_double=False):
+                after = play.result
+                value = self._searched_double(after, allowed_doubles(after))[0]
+            else:
+                value = self.lookahead(play.result, mover)
+            if value > best_value:
+                best_value, best = value, play
+        return best
+
+    def _searched_double(self, position: Position, allowed: list[int]) -> tuple[float, int]:
+        """The searched value of the best double to name, and that double."""
+        mover = position.turn
+        best_value, best = -2.0, allowed[0]
+        for d in allowed:
+            plays = legal_plays(position, (d, d), named_double=True)
+            play = self.ranked(plays, named_double=True)[0][1]
+            value = self.lookahead(play.result, mover)
+            if value > best_value:
+                best_value, best = value, d
+        return best_value, best
 
     def _acey_deucey_value(self, play: Play) -> float:
         """A 1-2 segment play's value for its mover: the best double it leads to."""

@@ -77,8 +77,8 @@ def test_escapes_count_rolls_past_a_blockade() -> None:
 def shots(blot: int, sources: list[int], blocked: int = 0, bar: int = 0) -> int:
     """How many of the 36 rolls hit a lone blot (the loss is set to one per roll)."""
     evaluator = Evaluator()
-    pip_scale = 1 / (25 - blot)  # makes the loss exactly hit_base + 1
-    risk = evaluator._risk([blot], blocked, sources, bar, 0, 0, pip_scale, None)
+    unit = 1 / ((25 - blot) * evaluator.weights.hit_pips)  # makes the loss hit_base + 1
+    risk = evaluator._risk([blot], blocked, sources, bar, 0, 0, unit, None)
     return round(risk * 36 / (evaluator.weights.hit_base + 1))
 
 
