@@ -8,8 +8,9 @@ For every pair among ``random`` (uniformly random legal choices), ``beginner``,
 scores 1-15 a game, greek 1), half american and half greek, the colours alternating, with
 seeded dice (game ``i`` of every pairing uses the same dice seed) and seeded bots, spread
 over a multiprocessing pool. It prints per pairing the games played, the points per game
-of each side, the stronger side's win rate with a 95% Wilson interval and its net points
-per game with a 95% normal-approximation interval (overall and per variant), then the
+of each side, the stronger side's win rate with a 95% Wilson interval, its share of all
+points with a 95% bootstrap interval and its net points per game with a 95%
+normal-approximation interval (overall and per variant), then the
 median, p95 and maximum decision time per level: the bot's thinking for one segment with
 a choice (a play with more than one legal option, with any blot naming, or a double to
 name), measured inside the worker processes.
@@ -158,6 +159,25 @@ def mean_ci(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def share_ci(
+    strong: list[int], weak: list[int], resamples: int = 2000, seed: int = 0
+) -> tuple[float, float, float]:
+    """The stronger side's share of all points scored, with a 95% bootstrap interval
+    (games resampled with replacement, seeded)."""
+    total = sum(strong) + sum(weak)
+    share = sum(strong) / total if total else 0.5
+    rng = random.Random(seed)
+    n = len(strong)
+    shares = []
+    for _ in range(resamples):
+        picks = [rng.randrange(n) for _ in range(n)]
+        s = sum(strong[i] for i in picks)
+        w = sum(weak[i] for i in picks)
+        shares.append(s / (s + w) if s + w else 0.5)
+    shares.sort()
+    return share, shares[int(0.025 * resamples)], shares[int(0.975 * resamples) - 1]
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -174,11 +194,12 @@ class Tally:
         weak = [0 if o.stronger_won else o.points for o in self.outcomes]
         low, high = wilson(wins, n)
         net, net_low, net_high = mean_ci([s - w for s, w in zip(strong, weak, strict=True)])
-        share = sum(strong) / max(1, sum(strong) + sum(weak))
+        share, share_low, share_high = share_ci(strong, weak)
         return (
-            f"| {label:<24} | {n:>5} | {statistics.fmean(strong):>6.2f} | "
-            f"{statistics.fmean(weak):>6.2f} | {share:>6.1%} | "
+            f"| {label:<22} | {n:>5} | {statistics.fmean(strong):>5.2f} | "
+            f"{statistics.fmean(weak):>5.2f} | "
             f"{wins / n:>6.1%} [{low:.1%}, {high:.1%}] | "
+            f"{share:>6.1%} [{share_low:.1%}, {share_high:.1%}] | "
             f"{net:+6.2f} [{net_low:+.2f}, {net_high:+.2f}] |"
         )
 
@@ -236,8 +257,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     print()
     print(
-        "| stronger vs weaker       | games | str pts | weak pts | str pts share "
-        "| stronger win rate [95% CI] | net pts/game [95% CI] |"
+        "| stronger vs weaker     | games | pts/game stronger | pts/game weaker "
+        "| stronger win rate [95% Wilson] | stronger share of points [95% bootstrap] "
+        "| net pts/game [95% normal] |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|")
     for weaker, stronger in reversed(pairings):
@@ -247,14 +269,14 @@ def main(argv: list[str] | None = None) -> None:
             if tallies[variant].outcomes:
                 print(tallies[variant].row(f"  {variant}"))
     print()
-    print("| level | decisions | median ms | p95 ms | max ms |")
+    print("| level | decisions timed | median ms | p95 ms | max ms |")
     print("|---|---:|---:|---:|---:|")
     for level in levels:
         values = times[level]
         if values:
             print(
-                f"| {level} | {len(values)} | {statistics.median(values) * 1000:.1f} | "
-                f"{percentile(values, 0.95) * 1000:.1f} | {max(values) * 1000:.1f} |"
+                f"| {level} | {len(values)} | {statistics.median(values) * 1000:.2f} | "
+                f"{percentile(values, 0.95) * 1000:.2f} | {max(values) * 1000:.1f} |"
             )
 
 

@@ -39,8 +39,8 @@ class ExpertBot(EvaluatingBot):
         seed: int | None = None,
         weights: Weights | None = None,
         *,
-        width: int = 5,
-        margin: float = 0.25,
+        width: int = 8,
+        margin: float = 0.4,
         acey_deucey_width: int = 8,
         blot_width: int = 3,
     ) -> None:
