@@ -4,37 +4,9 @@ from __future__ import annotations
 
 import random
 
-from games.engine import Pair, Position, variant_named
+from games.engine import Position
 from games.engine.game import Game, GameState, Phase, SegmentKind
-
-
-def make(
-    variant: str = "american",
-    turn: str = "white",
-    *,
-    white: dict[int, int] | None = None,
-    black: dict[int, int] | None = None,
-    bar: tuple[int, int] = (0, 0),
-    waiting: tuple[int, int] = (0, 0),
-    named_blot: int | None = None,
-) -> Position:
-    """A position from absolute point -> count maps; whatever is not placed is borne off."""
-    white = white or {}
-    black = black or {}
-    points = [0] * 24
-    for point, n in white.items():
-        points[point - 1] = n
-    for point, n in black.items():
-        points[point - 1] = -n
-    off = Pair(
-        15 - sum(white.values()) - bar[0] - waiting[0],
-        15 - sum(black.values()) - bar[1] - waiting[1],
-    )
-    position = Position(
-        variant_named(variant), turn, tuple(points), Pair(*bar), off, Pair(*waiting), named_blot
-    )
-    position.validate()
-    return position
+from tests.engine.helpers import make as make  # the one position builder, shared
 
 
 class SeededDice:

@@ -12,46 +12,17 @@ from games.engine import (
     EngineError,
     IllegalPlayError,
     InvalidNotationError,
-    Pair,
     Play,
     Position,
     format_play,
     legal_plays,
-    variant_named,
 )
 from games.engine.game import Game, GameState, Phase, ScriptedDice, SegmentKind
 from games.engine.notation import parse_play
 
+from .helpers import make as board
+
 # -- builders ------------------------------------------------------------------------------
-
-
-def board(
-    variant: str = "american",
-    turn: str = "white",
-    *,
-    white: dict[int, int] | None = None,
-    black: dict[int, int] | None = None,
-    bar: tuple[int, int] = (0, 0),
-    waiting: tuple[int, int] = (0, 0),
-    named_blot: int | None = None,
-) -> Position:
-    """A position from absolute point -> count maps; every checker not placed is borne off."""
-    white = white or {}
-    black = black or {}
-    points = [0] * 24
-    for point, n in white.items():
-        points[point - 1] = n
-    for point, n in black.items():
-        points[point - 1] = -n
-    off = Pair(
-        15 - sum(white.values()) - bar[0] - waiting[0],
-        15 - sum(black.values()) - bar[1] - waiting[1],
-    )
-    position = Position(
-        variant_named(variant), turn, tuple(points), Pair(*bar), off, Pair(*waiting), named_blot
-    )
-    position.validate()
-    return position
 
 
 def play_written(position: Position, dice: tuple[int, int], canonical: str) -> Play:
