@@ -220,10 +220,23 @@ def _get_challenge(challenge_id: int) -> Challenge:
 # -- match state -----------------------------------------------------------------------------
 
 
-def match_state(match: Match) -> JsonObject:
+def _since(request: HttpRequest) -> int:
+    """The ``?since=<n>`` query parameter: the history segments the client already has."""
+    raw = request.GET.get("since")
+    if raw is None:
+        return 0
+    if not raw.isascii() or not raw.isdigit() or int(raw) > MAX_INT:
+        raise ApiError(400, f"since must be a segment number, not {_quote(raw)}")
+    return int(raw)
+
+
+def match_state(match: Match, *, since: int = 0) -> JsonObject:
     """Everything a client needs to show or play ``match`` (two queries: match, history).
 
     ``match`` must come with ``white`` and ``black`` loaded (see :func:`_get_match`).
+    ``history`` holds the segments numbered above ``since`` (all of them by default): a
+    client that keeps the history asks only for what it has not seen, and a long match
+    costs no more to play than a short one.
     """
     usernames = {match.white_id: match.white.username, match.black_id: match.black.username}
     state: JsonObject = {
@@ -241,7 +254,7 @@ def match_state(match: Match) -> JsonObject:
         "position": match.position,
         "legal_plays": [],
         "deadline": match.deadline.isoformat() if match.deadline else None,
-        "history": _history(match),
+        "history": _history(match, since),
     }
     if match.is_active:
         game = services.load_game(match)
@@ -254,11 +267,13 @@ def match_state(match: Match) -> JsonObject:
 _PLAYED_KINDS = {Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY, Segment.Kind.NAMED_DOUBLE}
 
 
-def _history(match: Match) -> list[JsonObject]:
-    """The stored segments, oldest first. ``play`` is ``""`` for a dance and ``null`` for an
-    opening roll or a named double, which are not plays."""
+def _history(match: Match, since: int = 0) -> list[JsonObject]:
+    """The stored segments numbered above ``since``, oldest first. ``play`` is ``""`` for a
+    dance and ``null`` for an opening roll or a named double, which are not plays."""
+    if since >= match.segment_count:
+        return []  # nothing new: no query
     rows = (
-        Segment.objects.filter(match=match)
+        Segment.objects.filter(match=match, number__gt=since)
         .order_by("number")
         .values_list("number", "game_number", "kind", "player", "dice", "play", "named_blot")
     )
@@ -329,13 +344,17 @@ def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) 
 
 @api_get
 def match_detail(request: HttpRequest, match_id: int) -> JsonResponse:
-    """A match's state; any signed-in user may read any match."""
-    return JsonResponse(match_state(_get_match(match_id)))
+    """A match's state; any signed-in user may read any match. ``?since=<n>``: only the
+    history after segment n."""
+    since = _since(request)
+    return JsonResponse(match_state(_get_match(match_id), since=since))
 
 
 @api_post("segment", "play", "double", "name_blot")
 def match_turn(request: HttpRequest, match_id: int, body: JsonObject) -> JsonResponse:
-    """Play the current segment (``play``) or name a double after a 1-2 (``double``)."""
+    """Play the current segment (``play``) or name a double after a 1-2 (``double``);
+    answer with the new state (``?since=<n>``: only the history after segment n)."""
+    since = _since(request)
     segment = _int(body, "segment", low=0, high=MAX_INT, required=True)
     play = _str(body, "play", max_length=MAX_PLAY_LENGTH)
     double = _int(body, "double", low=1, high=6)
@@ -347,10 +366,11 @@ def match_turn(request: HttpRequest, match_id: int, body: JsonObject) -> JsonRes
     assert segment is not None
     action = services.TurnAction(segment=segment, play=play, double=double, name_blot=name_blot)
     try:
-        services.submit_segment(match_id, user=request.user, action=action)
+        match = services.submit_segment(match_id, user=request.user, action=action)
     except Match.DoesNotExist:
         raise ApiError(404, f"there is no match #{match_id}") from None
-    return JsonResponse(match_state(_get_match(match_id)))
+    # The service's match row is the one it saved, with both players loaded.
+    return JsonResponse(match_state(match, since=since))
 
 
 @api_post()

@@ -98,16 +98,16 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
     if kind == Notification.Kind.TURN and user.email_preference == user.EmailPreference.DIGEST:
         return
     body = render_to_string(template, {"user": user, "site_url": settings.SITE_URL, **context})
-    notification, created = Notification.objects.get_or_create(
-        key=key,
-        defaults={
-            "user": user,
-            "kind": kind,
-            "subject": subject,
-            "body": body,
-            "match": context.get("match"),
-        },
-    )
+    fields = {"user": user, "kind": kind, "subject": subject, "body": body}
+    if kind == Notification.Kind.TURN:
+        # Its key holds the segment count, which only grows under the match row's lock:
+        # it cannot exist yet, so one INSERT will do (the unique key still guards it).
+        notification = Notification.objects.create(key=key, match=context["match"], **fields)
+        created = True
+    else:
+        notification, created = Notification.objects.get_or_create(
+            key=key, defaults={**fields, "match": context.get("match")}
+        )
     if created:
         from .tasks import task_send_notification
 
@@ -117,19 +117,33 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
         transaction.on_commit(lambda: task_send_notification.delay(notification_id=pk), robust=True)
 
 
-def turn_passed(match: Match) -> None:
-    """Tell the player now to move that it is their turn."""
+def _is_opponents_play(segment: Segment, color: str | None) -> bool:
+    return (
+        segment.player in ("white", "black")
+        and segment.player != color
+        and (segment.kind != Segment.Kind.DOUBLE)
+    )
+
+
+def turn_passed(match: Match, *, recorded: list[Segment] | None = None) -> None:
+    """Tell the player now to move that it is their turn.
+
+    ``recorded``: the segments just stored, newest last, if the caller has them; the
+    opponent's last play is looked up in them before asking the database.
+    """
     user = match.to_move
     if user is None:
         return
     color = match.color_of(user)
-    last = (
-        Segment.objects.filter(match=match, player__in=["white", "black"])
-        .exclude(player=color)
-        .exclude(kind=Segment.Kind.DOUBLE)
-        .order_by("-number")
-        .first()
-    )
+    last = next((s for s in reversed(recorded or []) if _is_opponents_play(s, color)), None)
+    if last is None:
+        last = (
+            Segment.objects.filter(match=match, player__in=["white", "black"])
+            .exclude(player=color)
+            .exclude(kind=Segment.Kind.DOUBLE)
+            .order_by("-number")
+            .first()
+        )
     position = Position.from_dict(match.position)
     opponent = match.opponent_of(user)
     _queue(

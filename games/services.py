@@ -269,8 +269,8 @@ def submit_segment(
                 _apply(game, action)
             except EngineError as error:
                 raise IllegalTurn(str(error)) from None
-            _record(match, game.events[before:])
-            _go_on(match, game, previous_to_move=match.to_move_id)
+            recorded = _record(match, game.events[before:])
+            _go_on(match, game, previous_to_move=match.to_move_id, recorded=recorded)
     except IntegrityError:
         # The unique (match, number) constraint caught a racing duplicate.
         raise StaleSegment("this segment has already been played") from None
@@ -314,8 +314,18 @@ def _apply(game: Game, action: TurnAction) -> None:
     game.play(action.play, name_blot=action.name_blot)
 
 
-def _go_on(match: Match, game: Game, *, previous_to_move: int | None) -> None:
-    """Play forced segments, score finished games, start the next one, then save."""
+def _go_on(
+    match: Match,
+    game: Game,
+    *,
+    previous_to_move: int | None,
+    recorded: list[Segment] | None = None,
+) -> None:
+    """Play forced segments, score finished games, start the next one, then save.
+
+    ``recorded`` holds the segments stored so far by the caller's action, if it kept them:
+    the turn email quotes the opponent's last play from them instead of querying for it.
+    """
     while True:
         if game.phase is Phase.FINISHED:
             game = _end_game(match, game)
@@ -325,14 +335,16 @@ def _go_on(match: Match, game: Game, *, previous_to_move: int | None) -> None:
         before = len(game.events)
         if not _play_forced(game):
             break
-        _record(match, game.events[before:], automatic=True)
+        forced = _record(match, game.events[before:], automatic=True)
+        if recorded is not None:
+            recorded += forced
     _save_state(match, game)
     if match.to_move_id != previous_to_move:
         allowed = timedelta(days=match.days_per_move)
         now = timezone.now()
         match.deadline = now + allowed
         match.remind_at = now + allowed * 0.8
-        notifications.turn_passed(match)
+        notifications.turn_passed(match, recorded=recorded)
         _queue_bot_turn(match)
     match.save()
 
@@ -405,13 +417,14 @@ def _save_state(match: Match, game: Game) -> None:
     match.to_move = None if to_move is None else match.player(to_move)
 
 
-def _record(match: Match, events: list[Event], *, automatic: bool = False) -> None:
-    """Store engine events as numbered segments of the match."""
+def _record(match: Match, events: list[Event], *, automatic: bool = False) -> list[Segment]:
+    """Store engine events as numbered segments of the match; return the new rows."""
     rows = []
     for event in events:
         match.segment_count += 1
         rows.append(_segment_row(match, event, automatic))
     Segment.objects.bulk_create(rows)
+    return rows
 
 
 def _segment_row(match: Match, event: Event, automatic: bool) -> Segment:
@@ -485,8 +498,8 @@ def play_bot_turn(match_id: int, *, segment: int) -> int:
             game = load_game(match)
             before = len(game.events)
             play_turn_segment(game, bot)
-            _record(match, game.events[before:])
-            _go_on(match, game, previous_to_move=mover.pk)
+            recorded = _record(match, game.events[before:])
+            _go_on(match, game, previous_to_move=mover.pk, recorded=recorded)
             segment = match.segment_count
             decisions += 1
 

@@ -118,3 +118,24 @@ def test_it_reads_a_match_in_the_same_queries_however_long_its_history(
             response = alice_api.get(reverse("api_match", args=[match.pk]))
 
         assert len(response.json()["history"]) == match.segment_count
+
+
+def test_since_gives_only_the_history_the_client_has_not_seen(alice, bob, alice_api):
+    match = play_on(start(alice, bob, [5, 2, 6, 3], points=3), until_segment=12)
+    url = reverse("api_match", args=[match.pk])
+    full = alice_api.get(url).json()["history"]
+
+    later = alice_api.get(url, {"since": 5}).json()["history"]
+    nothing = alice_api.get(url, {"since": match.segment_count}).json()["history"]
+
+    assert [s["number"] for s in later] == list(range(6, match.segment_count + 1))
+    assert later == full[5:]
+    assert nothing == []
+
+
+@pytest.mark.parametrize("since", ["-1", "x", "1.5", "", "٣", str(2**31)])
+def test_a_malformed_since_is_a_readable_400(alice_api, match, since):
+    response = alice_api.get(reverse("api_match", args=[match.pk]), {"since": since})
+
+    assert response.status_code == 400
+    assert "since must be a segment number" in response.json()["error"]

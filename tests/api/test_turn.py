@@ -185,3 +185,23 @@ def test_it_explains_a_malformed_body(alice_api, match, body, reason):
     assert response.status_code == 400
     assert reason in response.json()["error"]
     _assert_unchanged(match)
+
+
+def test_since_limits_the_answers_history_to_the_new_segments(alice_api, match):
+    url = reverse("api_match_turn", args=[match.pk]) + "?since=1"
+    response = post_json(alice_api, url, {"segment": 1, "play": "in/22 in/19"})
+
+    assert response.status_code == 200
+    state = response.json()
+    match.refresh_from_db()
+    assert [s["number"] for s in state["history"]] == list(range(2, match.segment_count + 1))
+    assert state["history"][0]["play"] == "in/22 in/19"
+
+
+def test_a_malformed_since_refuses_the_turn_and_changes_nothing(alice_api, match):
+    url = reverse("api_match_turn", args=[match.pk]) + "?since=-3"
+    response = post_json(alice_api, url, {"segment": 1, "play": "in/22 in/19"})
+
+    assert response.status_code == 400
+    assert "since" in response.json()["error"]
+    _assert_unchanged(match)
