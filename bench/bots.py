@@ -5,15 +5,23 @@
 
 For every pair among ``random`` (uniformly random legal choices), ``beginner``,
 ``heuristic`` and ``expert`` it plays N single games (a 1-point match each: american
-scores 1-15 a game, greek 1), half american and half greek, the colours alternating, with
-seeded dice (game ``i`` of every pairing uses the same dice seed) and seeded bots, spread
-over a multiprocessing pool. It prints per pairing the games played, the points per game
-of each side, the stronger side's win rate with a 95% Wilson interval, its share of all
+scores 1-15 a game, greek 1), half american and half greek, with seeded bots, spread over
+a multiprocessing pool. It prints per pairing the games played, the points per game of
+each side, the stronger side's win rate with a 95% Wilson interval, its share of all
 points with a 95% bootstrap interval and its net points per game with a 95%
-normal-approximation interval (overall and per variant), then the
-median, p95 and maximum decision time per level: the bot's thinking for one segment with
-a choice (a play with more than one legal option, with any blot naming, or a double to
-name), measured inside the worker processes.
+normal-approximation interval (overall and per variant), then the median, p95 and maximum
+decision time per level: the bot's thinking for one segment with a choice (a play with
+more than one legal option, with any blot naming, or a double to name), measured inside
+the worker processes.
+
+Duplicate dice: games come in twins with the same dice and the colours swapped. Each
+colour rolls from its own seeded stream (the opening roll from a third), so whatever luck
+one bot had in the first game of a twin the other bot has in the second, however the two
+games diverge: dice luck largely cancels within a twin, and the intervals narrow for the
+same number of games. Twin ``k`` of every pairing uses the same dice. As the two games of
+a twin are not independent, the points intervals average or resample whole twins; the
+Wilson interval of the win rate treats games as independent, which can only make it wider
+than need be (the twins' results are negatively correlated).
 """
 
 from __future__ import annotations
@@ -32,19 +40,41 @@ from multiprocessing import Pool
 
 from games.bots import Bot, RandomBot, make_bot, play_turn_segment
 from games.engine import Color, Play, Position
-from games.engine.game import Game, Phase
+from games.engine.game import Game, GameState, Phase
 
 LEVELS = ("random", "beginner", "heuristic", "expert")  # weakest first
 VARIANTS = ("american", "greek")
 MAX_SEGMENTS = 5000
 
 
-class SeededDice:
+class SeatDice:
+    """Dice with one seeded stream per colour and one for the opening roll.
+
+    :class:`SeatGame` says whose roll comes next; until then (the opening) the opening
+    stream is used.
+    """
+
     def __init__(self, seed: int) -> None:
-        self.random = random.Random(seed)
+        self.streams: dict[Color | None, random.Random] = {
+            None: random.Random(seed * 3),
+            "white": random.Random(seed * 3 + 1),
+            "black": random.Random(seed * 3 + 2),
+        }
+        self.seat: Color | None = None
 
     def roll_die(self) -> int:
-        return self.random.randint(1, 6)
+        return self.streams[self.seat].randint(1, 6)
+
+
+class SeatGame(Game):
+    """A game that tells its :class:`SeatDice` which colour is about to roll."""
+
+    dice_source: SeatDice
+
+    def _roll(self, position: Position) -> GameState:
+        # Every roll after the opening goes through _roll, for the side on turn.
+        self.dice_source.seat = position.turn
+        return super()._roll(position)
 
 
 class Timed(Bot):
@@ -99,13 +129,17 @@ class Job:
     seed: int
 
     @property
+    def twin(self) -> int:
+        """Games ``2k`` and ``2k + 1`` are twins: the same dice, the colours swapped."""
+        return self.index // 2
+
+    @property
     def variant(self) -> str:
-        return VARIANTS[self.index % 2]
+        return VARIANTS[self.twin % 2]
 
     @property
     def stronger_color(self) -> Color:
-        # Alternate colours across each american/greek pair of games.
-        return "white" if (self.index // 2) % 2 == 0 else "black"
+        return "white" if self.index % 2 == 0 else "black"
 
 
 @dataclass
@@ -118,10 +152,11 @@ class Outcome:
 
 
 def play_one(job: Job) -> Outcome:
-    dice_seed = job.seed * 1_000_003 + job.index
-    stronger = Timed(make_level(job.stronger, dice_seed * 2 + 1))
-    weaker = Timed(make_level(job.weaker, dice_seed * 2))
-    game = Game(job.variant, SeededDice(dice_seed))
+    dice_seed = job.seed * 1_000_003 + job.twin
+    bot_seed = job.seed * 1_000_003 + job.index
+    stronger = Timed(make_level(job.stronger, bot_seed * 2 + 1))
+    weaker = Timed(make_level(job.weaker, bot_seed * 2))
+    game = SeatGame(job.variant, SeatDice(dice_seed))
     bots = {job.stronger_color: stronger}
     bots["black" if job.stronger_color == "white" else "white"] = weaker
     segments = 0
@@ -150,32 +185,44 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def mean_ci(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
-    """Mean and normal-approximation 95% interval."""
-    n = len(values)
-    mean = statistics.fmean(values)
-    sd = statistics.stdev(values) if n > 1 else 0.0
-    half = z * sd / math.sqrt(n) if n else 0.0
-    return mean, mean - half, mean + half
-
-
 def share_ci(
-    strong: list[int], weak: list[int], resamples: int = 2000, seed: int = 0
+    strata: list[list[tuple[int, int]]], resamples: int = 2000, seed: int = 0
 ) -> tuple[float, float, float]:
-    """The stronger side's share of all points scored, with a 95% bootstrap interval
-    (games resampled with replacement, seeded)."""
-    total = sum(strong) + sum(weak)
-    share = sum(strong) / total if total else 0.5
+    """The stronger side's share of all points scored, with a 95% bootstrap interval.
+
+    Each stratum (a variant) holds (stronger's points, weaker's points) per twin of
+    games; whole twins are resampled with replacement within their stratum (seeded), as
+    the two games of a twin share dice and the design fixes how many games each variant
+    gets.
+    """
+    strong = sum(s for twins in strata for s, _ in twins)
+    weak = sum(w for twins in strata for _, w in twins)
+    share = strong / (strong + weak) if strong + weak else 0.5
     rng = random.Random(seed)
-    n = len(strong)
     shares = []
     for _ in range(resamples):
-        picks = [rng.randrange(n) for _ in range(n)]
-        s = sum(strong[i] for i in picks)
-        w = sum(weak[i] for i in picks)
+        s = w = 0
+        for twins in strata:
+            for _ in twins:
+                pick = twins[rng.randrange(len(twins))]
+                s += pick[0]
+                w += pick[1]
         shares.append(s / (s + w) if s + w else 0.5)
     shares.sort()
     return share, shares[int(0.025 * resamples)], shares[int(0.975 * resamples) - 1]
+
+
+def stratified_mean_ci(strata: list[list[float]], z: float = 1.96) -> tuple[float, float, float]:
+    """The mean over equally weighted strata with a normal-approximation 95% interval
+    (the variance is the sum of each stratum mean's variance, over the strata squared)."""
+    strata = [values for values in strata if values]
+    k = len(strata)
+    mean = statistics.fmean(statistics.fmean(values) for values in strata)
+    variance = sum(
+        (statistics.variance(values) if len(values) > 1 else 0.0) / len(values) for values in strata
+    ) / (k * k)
+    half = z * math.sqrt(variance)
+    return mean, mean - half, mean + half
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -192,9 +239,24 @@ class Tally:
         wins = sum(o.stronger_won for o in self.outcomes)
         strong = [o.points if o.stronger_won else 0 for o in self.outcomes]
         weak = [0 if o.stronger_won else o.points for o in self.outcomes]
+        # Points per twin (a twin cut short by --games counts as a twin of one game),
+        # grouped by variant: each variant is a stratum of the design.
+        twins: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+        for outcome, s, w in zip(self.outcomes, strong, weak, strict=True):
+            twin = twins[outcome.job.twin]
+            twin[0] += s
+            twin[1] += w
+            twin[2] += 1
+        strata = [
+            [twins[t] for t in sorted(twins) if VARIANTS[t % 2] == variant] for variant in VARIANTS
+        ]
+        strata = [stratum for stratum in strata if stratum]
         low, high = wilson(wins, n)
-        net, net_low, net_high = mean_ci([s - w for s, w in zip(strong, weak, strict=True)])
-        share, share_low, share_high = share_ci(strong, weak)
+        # Net points per game, averaged within each twin first.
+        net, net_low, net_high = stratified_mean_ci(
+            [[(s - w) / k for s, w, k in stratum] for stratum in strata]
+        )
+        share, share_low, share_high = share_ci([[(s, w) for s, w, _ in st] for st in strata])
         return (
             f"| {label:<22} | {n:>5} | {statistics.fmean(strong):>5.2f} | "
             f"{statistics.fmean(weak):>5.2f} | "

@@ -290,8 +290,17 @@ class Phase:
     then ``seconds`` measured, or ``max_requests``."""
 
     def __init__(
-        self, *, warmup: float, warm_requests: int, seconds: float, max_requests: int
+        self,
+        *,
+        warmup: float,
+        warm_requests: int,
+        seconds: float,
+        max_requests: int,
+        interval: float | None = None,
     ) -> None:
+        #: Paced (open-loop) phases: each client starts a request every ``interval``
+        #: seconds whatever the answers' speed; None: back to back.
+        self.interval = interval
         self.cpu: dict[str, float] = {}
         self.measuring = threading.Event()
         self.began = time.perf_counter()
@@ -303,8 +312,17 @@ class Phase:
     def running(self) -> bool:
         return time.perf_counter() < self.ends_at
 
-    def timed(self, tally: Tally, kind: str, request: Callable[[], tuple[int, dict]]):
-        began = time.perf_counter()
+    def timed(
+        self,
+        tally: Tally,
+        kind: str,
+        request: Callable[[], tuple[int, dict]],
+        *,
+        due: float | None = None,
+    ):
+        """Make the request and record its latency, counted from ``due`` (when a paced
+        client meant to send it, so a late start counts as waiting) or from now."""
+        began = time.perf_counter() if due is None else due
         status, answer = request()
         ended = time.perf_counter()
         with self._lock:
@@ -342,20 +360,52 @@ def turn_body(state: dict) -> dict:
     return {"segment": state["segment"], "play": (state["legal_plays"] or [""])[0]}
 
 
-def play_turns(port: int, pairing: Pairing, phase: Phase, tally: Tally) -> None:
+class Pacer:
+    """When a client's next request is due: back to back, or every ``interval`` seconds
+    from a start staggered by client (``offset``)."""
+
+    def __init__(self, phase: Phase, offset: float) -> None:
+        self.interval = phase.interval
+        self.next = time.perf_counter() + (offset if self.interval else 0.0)
+
+    def wait(self) -> float | None:
+        """Sleep until the next request is due; return when it was due (None if unpaced)."""
+        if not self.interval:
+            return None
+        due = self.next
+        self.next += self.interval
+        delay = due - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+        return due
+
+
+def play_turns(port: int, pairing: Pairing, phase: Phase, tally: Tally, offset: float) -> None:
+    """Play the pairing's match from the state each turn's answer returns (as an API client
+    would); read the match (GET) only at the start and after a refused turn."""
     client = Client(port)
+    pacer = Pacer(phase, offset)
     match_id = pairing.match_id
     reader = pairing.keys[pairing.player]
+    state: dict = {}
     while phase.running():
         path = f"/api/v1/matches/{match_id}/"
-        status, state = phase.timed(tally, "read", partial(client.call, "GET", path, key=reader))
-        if status != 200:
-            continue
+        if not state:
+            status, state = phase.timed(
+                tally, "read", partial(client.call, "GET", path, key=reader)
+            )
+            if status != 200:
+                state = {}
+                continue
         if state["status"] != "active":
             match_id = rematch(client, pairing) or match_id
+            state = {}
             continue
         key, body = pairing.keys[state["to_move"]], turn_body(state)
-        phase.timed(tally, "turn", partial(client.call, "POST", f"{path}turn/", key=key, body=body))
+        due = pacer.wait()
+        post = partial(client.call, "POST", f"{path}turn/", key=key, body=body)
+        status, answer = phase.timed(tally, "turn", post, due=due)
+        state = answer if status == 200 else {}
 
 
 def rematch(client: Client, pairing: Pairing) -> int | None:
@@ -371,17 +421,23 @@ def rematch(client: Client, pairing: Pairing) -> int | None:
     return accepted["match"] if status == 200 else None
 
 
-def hit_floor(port: int, pairing: Pairing, phase: Phase, tally: Tally) -> None:
+def hit_floor(port: int, pairing: Pairing, phase: Phase, tally: Tally, offset: float) -> None:
     client = Client(port)
+    pacer = Pacer(phase, offset)
     while phase.running():
-        phase.timed(tally, "floor", partial(client.call, "POST", "/bench/floor/", body={}))
+        due = pacer.wait()
+        phase.timed(tally, "floor", partial(client.call, "POST", "/bench/floor/", body={}), due=due)
 
 
 def drive(target, port: int, pairings: list[Pairing], phase: Phase, meter: CpuMeter) -> Tally:
     tallies = [Tally() for _ in pairings]
+    # Paced clients start staggered over one interval, so requests arrive evenly.
+    stagger = (phase.interval or 0.0) / len(pairings)
     threads = [
-        threading.Thread(target=target, args=(port, pairing, phase, tally), daemon=True)
-        for pairing, tally in zip(pairings, tallies, strict=True)
+        threading.Thread(
+            target=target, args=(port, pairing, phase, tally, n * stagger), daemon=True
+        )
+        for n, (pairing, tally) in enumerate(zip(pairings, tallies, strict=True))
     ]
     for thread in threads:
         thread.start()
@@ -418,45 +474,79 @@ def row(label: str, latencies: list[float], seconds: float) -> tuple[str, float]
     )
 
 
-def report(args, turns: Tally, turn_phase: Phase, floor: Tally, floor_phase: Phase) -> None:
-    print(f"\n{'':<28} {'requests':>8} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
-    turn_line, turn_rate = row(
-        "turn submissions (POST)", turns.latencies.get("turn", []), turn_phase.seconds
-    )
-    read_line, read_rate = row(
-        "  state reads (GET)", turns.latencies.get("read", []), turn_phase.seconds
-    )
-    floor_line, floor_rate = row(
-        "floor (POST)", floor.latencies.get("floor", []), floor_phase.seconds
-    )
-    print(turn_line, read_line, floor_line, sep="\n")
-    failures = turns.failures + floor.failures
-    print(f"failed requests: {dict(failures) if failures else 'none'}")
-    ratio = turn_rate / floor_rate if floor_rate else math.nan
-    both = (turn_rate + read_rate) / floor_rate if floor_rate else math.nan
-    p95 = percentile(sorted(turns.latencies.get("turn", [])), 95)
-    print(
-        f"\nthroughput ratio, turn submissions / floor: {ratio:.2f}"
-        f" (turn phase, GETs included: {both:.2f})"
-    )
+def print_table(rows: list[tuple[str, list[float], float]]) -> list[float]:
+    """Print request counts, rates and latency percentiles; return the rates."""
+    print(f"{'':<28} {'requests':>8} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
+    rates = []
+    for label, latencies, seconds in rows:
+        line, rate = row(label, latencies, seconds)
+        print(line)
+        rates.append(rate)
+    return rates
+
+
+def print_cpu(rows: list[tuple[str, Phase, int]]) -> None:
+    names = next(iter(rows))[1].cpu
+    print(f"CPU ms per request {'':<10}", *(f"{name:>13}" for name in names), "   total")
+    for label, phase, count in rows:
+        per = [1000 * cpu / max(count, 1) for cpu in phase.cpu.values()]
+        print(f"{label:<28}", *(f"{ms:>13.1f}" for ms in per), f"{sum(per):>8.1f}")
+
+
+def report(args, runs: dict[str, tuple[Tally, Phase]]) -> None:
     verdict = {True: "met", False: "NOT met"}
+    turns, turn_phase = runs["turns"]
+    floor, floor_phase = runs["floor"]
+    print(f"\nback to back: {args.clients} clients, each sending its next request on the answer")
+    turn_rate, _, floor_rate = print_table(
+        [
+            ("turn submissions (POST)", turns.latencies.get("turn", []), turn_phase.seconds),
+            ("  state reads (GET)", turns.latencies.get("read", []), turn_phase.seconds),
+            ("floor (POST)", floor.latencies.get("floor", []), floor_phase.seconds),
+        ]
+    )
+    ratio = turn_rate / floor_rate if floor_rate else math.nan
+    print(f"throughput ratio, turn submissions / floor: {ratio:.2f}")
+    print_cpu(
+        [
+            ("turn (POST, its email)", turn_phase, len(turns.latencies.get("turn", []))),
+            ("floor", floor_phase, len(floor.latencies.get("floor", []))),
+        ]
+    )
+    failures = turns.failures + floor.failures
+    if "paced turns" in runs:
+        paced, paced_phase = runs["paced turns"]
+        paced_floor, paced_floor_phase = runs["paced floor"]
+        interval = paced_phase.interval or 0.0
+        print(
+            f"\npaced: {args.clients} clients, each starting a request every {interval:.2f} s"
+            f" ({args.rate:g} requests/s in all); latency counted from when a request was due"
+        )
+        print_table(
+            [
+                ("turn submissions (POST)", paced.latencies.get("turn", []), paced_phase.seconds),
+                (
+                    "floor (POST)",
+                    paced_floor.latencies.get("floor", []),
+                    paced_floor_phase.seconds,
+                ),
+            ]
+        )
+        failures += paced.failures + paced_floor.failures
+        p95 = percentile(sorted(paced.latencies.get("turn", [])), 95)
+        where = f"paced at {args.rate:g}/s"
+    else:
+        p95 = percentile(sorted(turns.latencies.get("turn", [])), 95)
+        where = "back to back"
+    print(f"\nfailed requests: {dict(failures) if failures else 'none'}")
     print(
-        f"target turn p95 < {TARGET_P95_MS} ms at {args.clients} clients:"
+        f"target turn p95 < {TARGET_P95_MS} ms at {args.clients} clients ({where}):"
         f" {verdict[p95 < TARGET_P95_MS]} ({p95:.0f} ms)"
     )
     print(
-        f"target turn throughput >= {TARGET_RATIO:.0%} of the floor:"
+        f"target turn throughput >= {TARGET_RATIO:.0%} of the floor (back to back):"
         f" {verdict[ratio >= TARGET_RATIO]} ({ratio:.0%})"
     )
-    turn_count = len(turns.latencies.get("turn", []))
-    floor_count = len(floor.latencies.get("floor", []))
-    print(f"\nCPU ms per request {'':<10}", *(f"{name:>13}" for name in turn_phase.cpu), "   total")
-    for label, phase, count in (
-        ("turn (GET, POST, its email)", turn_phase, turn_count),
-        ("floor", floor_phase, floor_count),
-    ):
-        per = [1000 * cpu / max(count, 1) for cpu in phase.cpu.values()]
-        print(f"{label:<28}", *(f"{ms:>13.1f}" for ms in per), f"{sum(per):>8.1f}")
 
 
 def parse_args() -> argparse.Namespace:
@@ -465,6 +555,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=30, help="measured seconds per phase")
     parser.add_argument("--warmup", type=float, default=3, help="unmeasured seconds per phase")
     parser.add_argument("--max-requests", type=int, default=20_000, help="per phase")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=50,
+        help="requests/s in all for the paced phases (0: no paced phases)",
+    )
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     parser.add_argument(
         "--threads", type=int, default=1, help="threads per gunicorn worker (>1: gthread)"
@@ -498,26 +594,31 @@ def start_worker(processes: Processes, queue: str, env: dict[str, str]) -> subpr
 
 
 def measure(args, port: int, pairings: list[Pairing], meter: CpuMeter, mailbox) -> None:
-    """The turn phase, then (once the worker has sent its emails) the floor phase."""
+    """Turns then the floor back to back, then (with --rate) both paced; each turn phase
+    waits for the worker to send its emails, so that the next phase has the CPU."""
     limits = {
         "warmup": args.warmup,
         "warm_requests": 25 * args.workers * args.threads,
         "seconds": args.seconds,
         "max_requests": args.max_requests,
     }
-    turn_phase = Phase(**limits)
-    turns = drive(play_turns, port, pairings, turn_phase, meter)
-    before = meter.read()
-    drained = wait_for_emails(timeout=120)
-    # The turn phase's emails are its work too, even those sent after it.
-    turn_phase.cpu["celery worker"] += meter.used(before, meter.read())["celery worker"]
-    floor_phase = Phase(**limits)
-    floor = drive(hit_floor, port, pairings, floor_phase, meter)
-    report(args, turns, turn_phase, floor, floor_phase)
-    print(
-        f"turn emails: {mailbox.received} received over SMTP, {unsent_emails()} unsent;"
-        f" the worker finished sending {drained:.0f} s after the turn phase"
-    )
+    plan = [("turns", play_turns, None), ("floor", hit_floor, None)]
+    if args.rate > 0:
+        interval = args.clients / args.rate
+        plan += [("paced turns", play_turns, interval), ("paced floor", hit_floor, interval)]
+    runs: dict[str, tuple[Tally, Phase]] = {}
+    for name, target, interval in plan:
+        phase = Phase(**limits, interval=interval)
+        tally = drive(target, port, pairings, phase, meter)
+        if target is play_turns:
+            before = meter.read()
+            drained = wait_for_emails(timeout=120)
+            # The phase's emails are its work too, even those sent after it.
+            phase.cpu["celery worker"] += meter.used(before, meter.read())["celery worker"]
+            print(f"{name}: the worker finished sending {drained:.0f} s after the phase")
+        runs[name] = (tally, phase)
+    report(args, runs)
+    print(f"turn emails: {mailbox.received} received over SMTP, {unsent_emails()} unsent")
 
 
 def main() -> None:
