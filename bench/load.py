@@ -11,16 +11,25 @@ stops by PID at the end, gunicorn serving the site plus the floor view (ACEY_URL
 bench.urls) and a Celery worker that sends the turn emails over SMTP to an aiosmtpd server
 in this process, and drives ``--clients`` concurrent clients (threads, http.client):
 
-1. turns: each client reads its match (GET /api/v1/matches/<id>/), then submits the first
-   legal play, or names 6-6 after a 1-2, with the key of whoever is to move
-   (POST /api/v1/matches/<id>/turn/), and again;
-2. floor: each client POSTs /bench/floor/ (bench/floor.py: one INSERT in one transaction)
-   again and again.
+1. turns, back to back: each client reads its match once (GET /api/v1/matches/<id>/),
+   then submits the first legal play, or names 6-6 after a 1-2, with the key of whoever
+   is to move (POST /api/v1/matches/<id>/turn/?since=<segment>), and plays the next turn
+   from the state that answer returns (reading again only after a refusal), as an API
+   client would; every turn passes the move and queues an email;
+2. floor, back to back: each client POSTs /bench/floor/ (bench/floor.py: one INSERT in
+   one transaction) again and again;
+3. and 4. the same two, paced (``--rate`` requests a second in all, 0 to skip): each
+   client starts a request every ``clients / rate`` seconds whatever the answers' speed,
+   and a request's latency counts from when it was due (a late start is waiting too).
+
+Back to back, latency is the number of clients over the throughput (Little's law), so the
+throughput ratio is read there; the paced phases show the latency at a given load.
 
 Each phase is measured for ``--seconds`` after an unmeasured warm-up (``--warmup`` seconds
 and 25 requests per gunicorn worker thread), or until ``--max-requests`` requests. Latency is
-timed for the turn POSTs only (and the floor's). For each phase it also reports the CPU time
-that gunicorn, PostgreSQL, the worker and the clients spent per request (Linux /proc).
+timed for the turn POSTs only (and the floor's). For each back-to-back phase it also
+reports the CPU time that gunicorn, PostgreSQL, the worker and the clients spent per request
+(Linux /proc); a turn phase includes the worker's time to send that phase's emails.
 """
 
 from __future__ import annotations
@@ -403,7 +412,9 @@ def play_turns(port: int, pairing: Pairing, phase: Phase, tally: Tally, offset: 
             continue
         key, body = pairing.keys[state["to_move"]], turn_body(state)
         due = pacer.wait()
-        post = partial(client.call, "POST", f"{path}turn/", key=key, body=body)
+        # A client that keeps the history asks only for the segments it has not seen.
+        turn = f"{path}turn/?since={state['segment']}"
+        post = partial(client.call, "POST", turn, key=key, body=body)
         status, answer = phase.timed(tally, "turn", post, due=due)
         state = answer if status == 200 else {}
 
