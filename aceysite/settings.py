@@ -159,6 +159,9 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = os.getenv("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # A failed email is retried after this many seconds, doubling each time (up to an hour).
 EMAIL_RETRY_BASE_SECONDS = envint("ACEY_EMAIL_RETRY_BASE", "30")
+# How long a sender holds a claimed email; after a sender dies mid-send the resend sweep
+# picks the email up once this has passed. Longer than any send (SMTP_TIMEOUT) can take.
+EMAIL_CLAIM_SECONDS = envint("ACEY_EMAIL_CLAIM_SECONDS", "300")
 # Deadlines live in the database and are found by these sweeps, never as long countdowns.
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {

@@ -28,8 +28,6 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
-#: How long a sender may hold a claimed notification before another may retry it.
-CLAIM_SECONDS = 300
 #: The resend sweep gives up on a notification after this many failed attempts; its
 #: last_error stays on the row for an admin to read.
 MAX_ATTEMPTS = 20
@@ -242,7 +240,8 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     """Send one queued email unless it was sent or another sender holds it; True if sent.
 
     The claim is an atomic UPDATE, so two workers (a retried or redelivered task) never
-    both send; a sender that dies keeps the claim only for CLAIM_SECONDS. When sending
+    both send; a sender that dies keeps the claim only for settings.EMAIL_CLAIM_SECONDS
+    (``ACEY_EMAIL_CLAIM_SECONDS``). When sending
     fails, the row stays claimed for ``retry_in`` seconds, the caller's own retry delay, so
     that the resend sweep does not start a second round of retries beside it.
     """
@@ -250,7 +249,7 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     claimed = (
         Notification.objects.filter(pk=notification_id, sent_at=None)
         .exclude(claimed_until__gt=now)
-        .update(claimed_until=now + timedelta(seconds=CLAIM_SECONDS))
+        .update(claimed_until=now + timedelta(seconds=settings.EMAIL_CLAIM_SECONDS))
     )
     if not claimed:
         return False

@@ -4,7 +4,7 @@ Exactly once means: the SMTP server accepts (answers 250 to) one message for the
 notification. The killed worker's delivery never got its 250; the server drops it. The
 task itself is delivered again (acks_late): a new worker takes it over once kombu's
 visibility timeout has passed. That redelivered task must not send while the dead
-worker's claim on the row (notifications.CLAIM_SECONDS) still holds; once the claim has
+worker's claim on the row (settings.EMAIL_CLAIM_SECONDS) still holds; once the claim has
 lapsed, the resend sweep sends the email, once.
 """
 
@@ -13,10 +13,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from games import notifications, services
+from games import services
 from games.engine.game import ScriptedDice
 from games.models import Notification
 from games.tasks import task_resend_unsent
@@ -62,9 +63,9 @@ def test_an_email_whose_worker_was_killed_mid_send_is_delivered_once(
     assert notification.sent_at is None
     assert notification.claimed_until > timezone.now()  # because the dead sender's claim holds
 
-    # Let CLAIM_SECONDS pass (and the minute the sweep leaves a new email alone), then run
+    # Let EMAIL_CLAIM_SECONDS pass (and the minute the sweep leaves a new email alone), then run
     # the resend sweep twice, as beat would.
-    claim = timedelta(seconds=notifications.CLAIM_SECONDS)
+    claim = timedelta(seconds=settings.EMAIL_CLAIM_SECONDS)
     Notification.objects.filter(pk=notification.pk).update(
         created_at=F("created_at") - claim, claimed_until=F("claimed_until") - claim
     )

@@ -421,3 +421,19 @@ def test_every_attempt_of_one_email_carries_the_same_message_id(alice, bob, mail
     assert message.extra_headers["Message-ID"] == (
         f"<notification.{notification.pk}@{notifications._mail_domain()}>"
     )
+
+
+def test_a_sender_claims_an_email_for_the_configured_time(
+    alice, bob, settings, django_capture_on_commit_callbacks
+):
+    settings.EMAIL_CLAIM_SECONDS = 7
+    match = _start(alice, bob)  # no on-commit callbacks run: the email waits in the outbox
+    notification = Notification.objects.get(match=match, user=alice)
+
+    before = timezone.now()
+    assert notifications.send_notification(notification.pk)
+
+    notification.refresh_from_db()
+    assert notification.sent_at is not None
+    claim = notification.claimed_until - before
+    assert timedelta(seconds=6) < claim <= timedelta(seconds=8)
