@@ -466,9 +466,12 @@ def play_bot_turn(match_id: int, *, segment: int) -> int:
     """Let the bot to move play its whole turn (a 1-2 chain included); return how many
     decisions it made.
 
-    Safe to run twice or late: each decision re-reads the locked match and does nothing
-    unless the bot is still to move at segment ``segment`` (the one the task was queued
-    for), so a retried or duplicated task never plays a segment twice.
+    Safe to run twice or late: each decision is one transaction that locks the match and
+    plays the current segment only while a bot is to move, so no segment is ever played
+    twice and a duplicate task finds nothing to do. A task whose ``segment`` has already
+    been played still plays on if a bot is to move: after a worker died between two
+    segments of a bot's 1-2 chain, its redelivered task finishes the turn at once instead
+    of leaving it to the stuck-turn sweep.
     """
     from .bots import make_bot, play_turn_segment
 
@@ -486,13 +489,14 @@ def play_bot_turn(match_id: int, *, segment: int) -> int:
             mover = match.to_move
             if (
                 not match.is_active
-                or match.segment_count != segment
+                or match.segment_count < segment
                 or mover is None
                 or not mover.is_bot
                 or (bot_id is not None and mover.pk != bot_id)
             ):
                 return decisions
             bot_id = mover.pk
+            segment = match.segment_count
             # Seeded by match and segment: a replayed decision is the same decision.
             bot = make_bot(mover.bot.level, seed=match.pk * 100_003 + segment)
             game = load_game(match)

@@ -77,3 +77,50 @@ def test_a_bot_task_run_twice_plays_the_segment_once(alice, bots):
 
     assert first >= 1 and second == 0
     assert Match.objects.get(pk=match.pk).to_move == alice
+
+
+def test_a_redelivered_task_finishes_a_1_2_chain_its_dead_worker_left(alice, bots):
+    # The bot (white) wins the opening 6-1 and rolls 1-2. Its worker stored the 1-2 play
+    # and died before naming the double; the task comes back with its old segment.
+    match = services.start_match(
+        white=bots["heuristic"],
+        black=alice,
+        variant="american",
+        points=1,
+        days_per_move=2,
+        dice=ScriptedDice([6, 1, 1, 2]),
+    )
+    queued_for = match.segment_count
+    first_play = services.load_game(match).legal_plays()[0]
+    services.submit_segment(
+        match.pk,
+        user=bots["heuristic"],
+        action=TurnAction(segment=queued_for, play=format_play(first_play)),
+    )
+    match.refresh_from_db()
+    assert match.phase == "name_double" and match.to_move == bots["heuristic"]
+
+    decisions = services.play_bot_turn(match.pk, segment=queued_for)
+
+    match.refresh_from_db()
+    assert decisions >= 2  # the double named, then its play (and any extra roll's)
+    assert match.to_move == alice
+    assert Segment.objects.filter(match=match, kind=Segment.Kind.DOUBLE).count() == 1
+
+
+def test_a_late_task_does_nothing_once_the_human_is_to_move(alice, bots):
+    match = services.start_match(
+        white=bots["beginner"],
+        black=alice,
+        variant="greek",
+        points=1,
+        days_per_move=2,
+        dice=ScriptedDice([6, 1, 3, 4]),
+    )
+    services.play_bot_turn(match.pk, segment=match.segment_count)
+    match.refresh_from_db()
+    count = match.segment_count
+
+    assert services.play_bot_turn(match.pk, segment=1) == 0
+    match.refresh_from_db()
+    assert match.segment_count == count and match.to_move == alice
