@@ -7,12 +7,11 @@ from typing import ClassVar
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 
 from . import throttle
-from .models import ApiToken, User
+from .models import EMAIL_IN_USE, ApiToken, User
 from .services import email_in_use
-
-EMAIL_IN_USE = "An account with this email address already exists."
 
 
 class SignupForm(UserCreationForm):
@@ -27,11 +26,30 @@ class SignupForm(UserCreationForm):
     def clean_email(self) -> str:
         email = self.cleaned_data["email"]
         if email_in_use(email):
-            raise ValidationError(
-                f"{EMAIL_IN_USE} Log in, or reset your password if you have forgotten it.",
-                code="email_in_use",
-            )
+            raise self._email_in_use_error()
         return email
+
+    def save_unless_taken(self) -> User | None:
+        """Create the account; or, when another sign-up took the address or the username
+        after this form checked them, return None with the error on the form."""
+        try:
+            with transaction.atomic():
+                return self.save()
+        except IntegrityError:
+            if email_in_use(self.cleaned_data["email"]):
+                self.add_error("email", self._email_in_use_error())
+            elif User.objects.filter(username=self.cleaned_data["username"]).exists():
+                self.add_error("username", self.instance.unique_error_message(User, ["username"]))
+            else:
+                raise
+            return None
+
+    @staticmethod
+    def _email_in_use_error() -> ValidationError:
+        return ValidationError(
+            f"{EMAIL_IN_USE} Log in, or reset your password if you have forgotten it.",
+            code="email_in_use",
+        )
 
 
 class ThrottledAuthenticationForm(AuthenticationForm):

@@ -6,7 +6,10 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
+
+EMAIL_IN_USE = "An account with this email address already exists."
 
 
 class User(AbstractUser):
@@ -25,6 +28,19 @@ class User(AbstractUser):
         max_length=10, choices=EmailPreference.choices, default=EmailPreference.EVERY_TURN
     )
     is_bot = models.BooleanField(default=False, help_text="A computer player (games.bots)")
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            # One account per address, whatever its case; the forms check first, this
+            # holds against races and other ways in. Bots have no address (empty email).
+            models.UniqueConstraint(
+                Lower("email"),
+                name="accounts_user_email_ci_unique",
+                condition=~models.Q(email=""),
+                violation_error_code="email_in_use",
+                violation_error_message=EMAIL_IN_USE,
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.display_name or self.username

@@ -13,7 +13,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core import signing
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -95,7 +95,12 @@ def confirm_email_change(user: User, *, token: str) -> str:
         user = User.objects.select_for_update().get(pk=user.pk)
         change = pending_email_change(user, token=token)
         user.email = change.new_email
-        user.save(update_fields=["email"])
+        try:
+            user.save(update_fields=["email"])
+        except IntegrityError:
+            # Another account took the address since the check above; the database's
+            # unique constraint caught it.
+            raise EmailChangeError("Another account now uses that address.") from None
         if change.old_email:
             # robust: a mail server error must not turn the applied change into a 500.
             transaction.on_commit(lambda: _tell_old_address(user, change), robust=True)

@@ -47,8 +47,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
 
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
+    if request.method == "POST" and form.is_valid() and (user := form.save_unless_taken()):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})

@@ -11,6 +11,7 @@ from django.core.mail.backends.base import BaseEmailBackend
 from django.urls import reverse
 
 from accounts import services
+from accounts.models import User
 
 pytestmark = pytest.mark.django_db
 
@@ -151,5 +152,25 @@ def test_it_says_so_when_the_link_cannot_be_sent(client, alice, settings):
     response = client.post(reverse("email_change"), {"email": "alice@new.example"}, follow=True)
 
     assert "We could not send the email" in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_it_refuses_an_address_taken_while_the_change_is_being_confirmed(
+    client, alice, bob, meanwhile
+):
+    token = services.email_change_token(alice, new_email="alice@new.example")
+    # Bob takes the address between the confirmation's check and the save. (Bob's write
+    # here is undone with the failed save; a real concurrent request's would stand.)
+    meanwhile(
+        lambda: User.objects.filter(pk=bob.pk).update(email="Alice@New.example"),
+        when=lambda user: user.email == "alice@new.example",
+    )
+    client.force_login(alice)
+
+    response = client.post(confirm_url(token))
+
+    assert response.status_code == 200
+    assert "Another account now uses that address" in response.text
     alice.refresh_from_db()
     assert alice.email == "alice@example.com"
