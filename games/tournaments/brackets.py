@@ -366,6 +366,19 @@ class Tournament(ABC):
         """Matches whose two players are known and that await a result: start these."""
         return [slot for slot in self._open_slots() if slot.is_ready]
 
+    def byes(self) -> list[MatchSlot]:
+        """The byes given so far: decided matches in which a player (the ``winner``) had no
+        opponent. A round robin's byes of rounds not yet reached are not given yet.
+
+        >>> t = Tournament.create("round_robin", [1, 2, 3])
+        >>> [(slot.slot_id, slot.winner) for slot in t.byes()]
+        [('R1-2', 1)]
+        >>> _ = t.report("R1-1", 2)  # round 1 is complete: round 2 opens, with its bye
+        >>> [(slot.slot_id, slot.winner) for slot in t.byes()]
+        [('R1-2', 1), ('R2-2', 2)]
+        """
+        return [slot for slot in self._slots.values() if slot.is_bye and _is_player(slot.winner)]
+
     def rounds(self, bracket: Bracket | None = None) -> list[Round]:
         """The draw round by round (of one ``bracket`` only, if given), for drawing it."""
         grouped: dict[tuple[Bracket, int], list[MatchSlot]] = {}

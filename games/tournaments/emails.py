@@ -9,12 +9,23 @@ from typing import TYPE_CHECKING
 from games.models import Match, Notification
 from games.notifications import _queue, absolute_url
 
+from .brackets import Format
+
 if TYPE_CHECKING:
     from accounts.models import User
 
     from .models import Tournament
 
 KIND = Notification.Kind.TOURNAMENT
+
+#: What a bye means for the player, by format (elimination: the default).
+BYE_MEANING = {
+    Format.SWISS: "A bye counts as a win: one point in the standings.",
+    Format.ROUND_ROBIN: (
+        "You sit this round out while the others play; a bye is neither a win nor a loss."
+    ),
+}
+BYE_MEANING_ELIMINATION = "You go through to the next round without playing."
 
 
 def match_ready(tournament: Tournament, match: Match, *, stage: str) -> None:
@@ -47,8 +58,34 @@ def tournament_started_without_match(tournament: Tournament, user: User) -> None
         f"tournament:{tournament.pk}:started:{user.pk}",
         f"{tournament.name} has started",
         "tournaments/email/started.txt",
-        {"tournament": tournament, "url": absolute_url(tournament.get_absolute_url())},
+        {
+            "tournament": tournament,
+            "meaning": bye_meaning(tournament),
+            "url": absolute_url(tournament.get_absolute_url()),
+        },
     )
+
+
+def bye(tournament: Tournament, user: User, *, slot_id: str, stage: str) -> None:
+    """A player has a bye (the draw's slot ``slot_id``) in round ``stage``, after the start:
+    no match for them in that round. (A first-round bye is told by the start's email.)"""
+    _queue(
+        user,
+        KIND,
+        f"tournament:{tournament.pk}:bye:{slot_id}:{user.pk}",
+        f"{tournament.name}, {stage}: you have a bye",
+        "tournaments/email/bye.txt",
+        {
+            "tournament": tournament,
+            "stage": stage,
+            "meaning": bye_meaning(tournament),
+            "url": absolute_url(tournament.get_absolute_url()),
+        },
+    )
+
+
+def bye_meaning(tournament: Tournament) -> str:
+    return BYE_MEANING.get(Format(tournament.format), BYE_MEANING_ELIMINATION)
 
 
 def tournament_finished(tournament: Tournament) -> None:

@@ -212,7 +212,8 @@ def _start(tournament: Tournament, *, now: datetime | None = None) -> None:
     draw = Draw.create(tournament.format, players, **_draw_options(tournament, len(players)))
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = now or timezone.now()
-    started = _advance(tournament, draw)
+    # A first-round bye is told by the start's email below, not by a bye email.
+    started = _advance(tournament, draw, byes_before=_bye_ids(draw))
     for entry in entries:
         if entry.user_id not in started:
             emails.tournament_started_without_match(tournament, entry.user)
@@ -266,11 +267,12 @@ def match_finished(match: Match) -> None:
         slot = draw.match(link.slot_id)
         if slot.is_decided:
             return
+        byes_before = _bye_ids(draw)
         draw.report(slot.slot_id, match.winner_id, points=points_in_slot_order(match, slot))
         if match.ending == Match.Ending.TIMEOUT:
             loser = slot.players[1] if match.winner_id == slot.players[0] else slot.players[0]
             _withdraw_from_draw(tournament, draw, loser)
-        _advance(tournament, draw)
+        _advance(tournament, draw, byes_before=byes_before)
 
 
 def points_in_slot_order(match: Match, slot: MatchSlot) -> tuple[int, int]:
@@ -280,9 +282,10 @@ def points_in_slot_order(match: Match, slot: MatchSlot) -> tuple[int, int]:
     return (score[first], score[second])
 
 
-def _advance(tournament: Tournament, draw: Draw) -> set[int]:
-    """Start a match for every pending slot that has none, save the draw, and finish the
-    tournament if the draw is over; return the ids of the players whose match started.
+def _advance(tournament: Tournament, draw: Draw, *, byes_before: set[str]) -> set[int]:
+    """Start a match for every pending slot that has none, tell of the byes given since
+    ``byes_before`` (the draw's bye slot ids before this change), save the draw, and finish
+    the tournament if the draw is over; return the ids of the players whose match started.
 
     No match is started for a player whose entry is marked withdrawn: they are leaving in
     this transaction, and the draw is about to give that slot to their opponent.
@@ -300,8 +303,33 @@ def _advance(tournament: Tournament, draw: Draw) -> set[int]:
     tournament.state = draw.to_dict()
     if draw.is_finished:
         _finish(tournament, draw)
+    else:
+        _email_new_byes(tournament, draw, byes_before, entries=entries, started=started)
     tournament.save()
     return started
+
+
+def _bye_ids(draw: Draw) -> set[str]:
+    return {slot.slot_id for slot in draw.byes()}
+
+
+def _email_new_byes(
+    tournament: Tournament,
+    draw: Draw,
+    byes_before: set[str],
+    *,
+    entries: dict[int, Entry],
+    started: set[int],
+) -> None:
+    """Email each player given a bye since ``byes_before``, unless they have withdrawn or
+    their next match has just started (its email is the news). Each bye is keyed by its
+    slot in the outbox, so replaying this cannot email it twice."""
+    for slot in draw.byes():
+        entry = entries[slot.winner]  # type: ignore[index]
+        if slot.slot_id in byes_before or entry.withdrawn or entry.user_id in started:
+            continue
+        stage = round_title(draw, slot.bracket, slot.round)
+        emails.bye(tournament, entry.user, slot_id=slot.slot_id, stage=stage)
 
 
 def _start_slot_match(tournament: Tournament, slot: MatchSlot, first: User, second: User) -> Match:
@@ -358,8 +386,9 @@ def withdraw(tournament_id: int, *, user: User) -> None:
             if tournament.is_running:  # resigning may have ended it
                 draw = tournament.draw()
                 assert draw is not None
+                byes_before = _bye_ids(draw)
                 _withdraw_from_draw(tournament, draw, user.pk)
-                _advance(tournament, draw)
+                _advance(tournament, draw, byes_before=byes_before)
         else:
             raise TournamentRefused("this tournament is over")
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
+from games import services as game_services
+from games.models import Notification, PlayerRating
 from games.tournaments import services
 from games.tournaments.brackets import Format
+from games.tournaments.models import Tournament
 
-from .helpers import active_matches, lose, make_users, started_tournament
+from .helpers import active_matches, lose, make_users, open_tournament, started_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +101,156 @@ def test_it_emails_everyone_when_the_organiser_cancels(alice, django_capture_on_
 
     cancelled = [to for to, subject in _tournament_mail() if "cancelled" in subject]
     assert sorted(cancelled) == sorted([alice.email, *(player.email for player in players)])
+
+
+# -- byes after the start ------------------------------------------------------------------------
+
+
+def _bye_mail() -> list[tuple[str, str]]:
+    """(recipient, subject) of the bye emails sent, sorted."""
+    return sorted(pair for pair in _tournament_mail() if pair[1].endswith("you have a bye"))
+
+
+def _body(recipient: str, subject: str) -> str:
+    [message] = [m for m in mail.outbox if m.to == [recipient] and m.subject == subject]
+    return message.body
+
+
+def _play_every_round(tournament: Tournament) -> None:
+    while active := active_matches(tournament):
+        lose(active[0], active[0].white)
+
+
+def _bye_players(tournament: Tournament) -> dict[int, int]:
+    """Round number: the id of the player with that round's bye."""
+    tournament.refresh_from_db()
+    return {slot.round: slot.winner for slot in tournament.draw().byes()}
+
+
+def _seeded_round_robin(organiser, players) -> Tournament:
+    """A round robin of ``players`` seeded in the order given: of three, seed n has the bye in
+    round n."""
+    for seed, player in enumerate(players):
+        PlayerRating.objects.create(user=player, variant="american", rating=1900 - 100 * seed)
+    tournament = open_tournament(organiser, format=Format.ROUND_ROBIN)
+    for player in players:
+        if player.is_bot:
+            services.add_bot(tournament.pk, user=organiser, bot=player)
+        else:
+            services.sign_up(tournament.pk, user=player)
+    services.start_tournament(tournament.pk, user=organiser)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_it_emails_the_swiss_bye_of_each_later_round_to_its_player_once(
+    alice, django_capture_on_commit_callbacks
+):
+    players = make_users(5)
+    email = {player.pk: player.email for player in players}
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = started_tournament(alice, players, format=Format.SWISS, swiss_rounds=3)
+        _play_every_round(tournament)
+
+    byes = _bye_players(tournament)
+    assert sorted(byes) == [1, 2, 3]
+    assert _bye_mail() == sorted(
+        [
+            (email[byes[2]], f"{tournament.name}, Round 2: you have a bye"),
+            (email[byes[3]], f"{tournament.name}, Round 3: you have a bye"),
+        ]
+    )
+    for number in (2, 3):
+        body = _body(email[byes[number]], f"{tournament.name}, Round {number}: you have a bye")
+        assert f"(Round {number})" in body
+        assert "A bye counts as a win" in body
+        assert f"/tournaments/{tournament.pk}/" in body
+    # The first round's bye is told by the start's email.
+    assert "A bye counts as a win" in _body(email[byes[1]], f"{tournament.name} has started")
+
+
+def test_it_emails_the_round_robin_bye_of_each_later_round_to_its_player_once(
+    alice, django_capture_on_commit_callbacks
+):
+    players = make_users(5)
+    email = {player.pk: player.email for player in players}
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = started_tournament(alice, players, format=Format.ROUND_ROBIN)
+        _play_every_round(tournament)
+
+    byes = _bye_players(tournament)
+    assert sorted(byes) == [1, 2, 3, 4, 5]
+    assert _bye_mail() == sorted(
+        (email[byes[number]], f"{tournament.name}, Round {number}: you have a bye")
+        for number in (2, 3, 4, 5)
+    )
+    body = _body(email[byes[4]], f"{tournament.name}, Round 4: you have a bye")
+    assert "(Round 4)" in body
+    assert "You sit this round out" in body
+    assert f"/tournaments/{tournament.pk}/" in body
+
+
+def test_it_emails_a_bye_in_the_losers_bracket(alice, django_capture_on_commit_callbacks):
+    players = make_users(3)
+    tournament = started_tournament(alice, players, format=Format.DOUBLE_ELIMINATION)
+    [match] = active_matches(tournament)  # seeds 2 and 3; seed 1 has a bye
+
+    with django_capture_on_commit_callbacks(execute=True):
+        lose(match, match.white)
+
+    assert _bye_mail() == [
+        (match.white.email, f"{tournament.name}, Losers round 1: you have a bye")
+    ]
+    body = _body(match.white.email, f"{tournament.name}, Losers round 1: you have a bye")
+    assert "You go through to the next round without playing" in body
+    assert f"/tournaments/{tournament.pk}/" in body
+
+
+def test_it_sends_a_bot_no_bye_email(alice, bob, charlie, django_capture_on_commit_callbacks):
+    bot = game_services.bot_users()[0]
+    bot.email = "bot@example.com"  # so that only being a bot keeps it from mail
+    bot.save(update_fields=["email"])
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = _seeded_round_robin(alice, [bob, bot, charlie])
+        _play_every_round(tournament)
+
+    assert _bye_players(tournament) == {1: bob.pk, 2: bot.pk, 3: charlie.pk}
+    assert _bye_mail() == [(charlie.email, f"{tournament.name}, Round 3: you have a bye")]
+    assert not Notification.objects.filter(user=bot).exists()
+
+
+def test_it_sends_no_bye_email_to_a_player_who_wants_no_email(
+    alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    dave, *_ = make_users(1, prefix="dave")
+    dave.email_preference = dave.EmailPreference.NONE
+    dave.save(update_fields=["email_preference"])
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = _seeded_round_robin(alice, [bob, dave, charlie])
+        _play_every_round(tournament)
+
+    assert _bye_players(tournament) == {1: bob.pk, 2: dave.pk, 3: charlie.pk}
+    assert _bye_mail() == [(charlie.email, f"{tournament.name}, Round 3: you have a bye")]
+    assert not any(message.to == [dave.email] for message in mail.outbox)
+
+
+def test_it_emails_a_bye_once_when_its_round_is_opened_twice(
+    alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    dave, *_ = make_users(1, prefix="dave")
+    tournament = _seeded_round_robin(alice, [bob, charlie, dave])
+    [match] = active_matches(tournament)
+    draw_before_result = tournament.state
+    with django_capture_on_commit_callbacks(execute=True):
+        finished = lose(match, match.white)
+
+    # The result is reported again to the draw as it was before it, so round 2 is opened a
+    # second time.
+    Tournament.objects.filter(pk=tournament.pk).update(state=draw_before_result)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_finished(finished)
+
+    assert _bye_players(tournament)[2] == charlie.pk
+    assert _bye_mail() == [(charlie.email, f"{tournament.name}, Round 2: you have a bye")]
+    assert Notification.objects.filter(key__contains=":bye:").count() == 1
+    assert len(active_matches(tournament)) == 1
