@@ -1,10 +1,14 @@
-"""A limit on failed logins, kept in Django's cache.
+"""Limits on failed logins and on password-reset requests, kept in Django's cache.
 
-Each username (case-insensitive) and each client IP gets a counter of failed attempts that
-expires a fixed window after the first failure. While a counter is at its limit, login
-attempts for that username or from that IP are refused without checking the password.
+Failed logins: each username (case-insensitive) and each client IP gets a counter of failed
+attempts that expires a fixed window after the first failure. While a counter is at its
+limit, login attempts for that username or from that IP are refused without checking the
+password.
 
-The counters must be shared by every web process for the limit to hold, so production
+Password resets: each email address (case-insensitive) and each client IP may ask for a
+few reset emails an hour; beyond that, requests are answered as usual but send nothing.
+
+The counters must be shared by every web process for the limits to hold, so production
 wants a shared cache (Redis); the default local-memory cache counts per process.
 """
 
@@ -19,6 +23,10 @@ from django.http import HttpRequest
 WINDOW_SECONDS = 15 * 60
 MAX_FAILURES_PER_USERNAME = 5
 MAX_FAILURES_PER_IP = 20
+
+RESET_WINDOW_SECONDS = 60 * 60
+MAX_RESETS_PER_EMAIL = 3
+MAX_RESETS_PER_IP = 20
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -52,14 +60,40 @@ def is_login_blocked(*, username: str, ip: str) -> bool:
 
 def record_failed_login(*, username: str, ip: str) -> None:
     for key in (_username_key(username), _ip_key(ip)):
-        # add() starts a window only when there is no counter; incr() keeps its expiry.
-        cache.add(key, 0, timeout=WINDOW_SECONDS)
-        try:
-            cache.incr(key)
-        except ValueError:  # the counter expired between add() and incr()
-            cache.add(key, 1, timeout=WINDOW_SECONDS)
+        _count(key, window=WINDOW_SECONDS)
 
 
 def clear_failed_logins(*, username: str) -> None:
     """Forget a username's failures once it logs in; the IP's count stands."""
     cache.delete(_username_key(username))
+
+
+def count_password_reset(*, email: str, ip: str) -> str | None:
+    """Count a password-reset request for ``email`` from ``ip``. Return None while both are
+    within their limits, else the one that is over: "ip" or "email". A request refused for
+    its IP does not count against the address."""
+    if _count(_hashed_key("reset-requests:ip:", ip), window=RESET_WINDOW_SECONDS) > (
+        MAX_RESETS_PER_IP
+    ):
+        return "ip"
+    email_key = _hashed_key("reset-requests:email:", email.strip().casefold())
+    if _count(email_key, window=RESET_WINDOW_SECONDS) > MAX_RESETS_PER_EMAIL:
+        return "email"
+    return None
+
+
+def _hashed_key(prefix: str, value: str) -> str:
+    # Hashed, so any value makes a valid cache key and the cache holds no addresses.
+    return prefix + hashlib.sha256(value.encode()).hexdigest()
+
+
+def _count(key: str, *, window: int) -> int:
+    """Add one to the counter at ``key`` and return the new count. The window starts with
+    the first count: add() creates a counter only when there is none, incr() keeps its
+    expiry."""
+    cache.add(key, 0, timeout=window)
+    try:
+        return cache.incr(key)
+    except ValueError:  # the counter expired between add() and incr()
+        cache.add(key, 1, timeout=window)
+        return 1

@@ -18,6 +18,7 @@ from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.csp import CSP
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csp import csp_override
@@ -71,6 +72,25 @@ class PasswordResetView(auth_views.PasswordResetView):
     def extra_email_context(self) -> dict:
         # Links in every email start with SITE_URL, not with the request's Host header.
         return {"site_url": settings.SITE_URL.rstrip("/")}
+
+    def form_valid(self, form: Form) -> HttpResponse:
+        """Send the link unless the address or the client's IP has asked too often lately
+        (see :mod:`accounts.throttle`). Either way the answer is the same page, so that it
+        does not tell whether an account uses the address."""
+        email, ip = form.cleaned_data["email"], throttle.client_ip(self.request)
+        over_limit = throttle.count_password_reset(email=email, ip=ip)
+        if over_limit is None:
+            return super().form_valid(form)
+        # The address itself stays out of the logs: a keyed hash tells repeats apart.
+        logger.warning(
+            "Password reset not sent: too many requests for the %s (address %s, IP %s)",
+            "address" if over_limit == "email" else "IP",
+            salted_hmac(
+                "accounts.password_reset", email.casefold(), algorithm="sha256"
+            ).hexdigest()[:12],
+            ip,
+        )
+        return redirect(self.get_success_url())
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):

@@ -1,10 +1,18 @@
+import logging
 import re
+import time
 
 import pytest
 from django.core import mail
 from django.urls import reverse
 
+from accounts import throttle
+
 pytestmark = pytest.mark.django_db
+
+
+def ask_for_reset(client, email: str, ip: str = "10.0.0.1"):
+    return client.post(reverse("password_reset"), {"email": email}, REMOTE_ADDR=ip)
 
 
 def test_it_emails_a_reset_link_that_sets_a_new_password(client, alice, settings):
@@ -64,3 +72,46 @@ def test_it_lets_a_user_locked_out_by_failures_log_in_after_a_reset(client, alic
     )
 
     assert response.status_code == 302
+
+
+def test_it_sends_at_most_three_links_an_hour_to_one_address(client, alice, bob, caplog):
+    for email in ("alice@example.com", "ALICE@example.com", "alice@example.com"):
+        ask_for_reset(client, email)
+    assert len(mail.outbox) == 3
+
+    refused = ask_for_reset(client, "Alice@Example.com", ip="10.0.0.2")
+    ask_for_reset(client, "bob@example.com")
+
+    # The same answer as for a link sent: nothing tells whether the account exists.
+    assert refused.status_code == 302
+    assert refused["Location"] == reverse("password_reset_done")
+    assert [message.to for message in mail.outbox[3:]] == [["bob@example.com"]]
+    [warning] = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert "too many requests for the address" in warning.getMessage()
+    assert "alice" not in warning.getMessage().lower()
+
+
+def test_it_sends_at_most_twenty_links_an_hour_from_one_ip(client, alice, caplog):
+    for n in range(20):
+        ask_for_reset(client, f"nobody{n}@example.com", ip="10.0.0.7")
+
+    refused = ask_for_reset(client, "alice@example.com", ip="10.0.0.7")
+    elsewhere = ask_for_reset(client, "alice@example.com", ip="10.0.0.8")
+
+    assert refused.status_code == elsewhere.status_code == 302
+    assert refused["Location"] == elsewhere["Location"] == reverse("password_reset_done")
+    assert len(mail.outbox) == 1  # from 10.0.0.8
+    assert "too many requests for the IP" in caplog.text
+    assert "alice@example.com" not in caplog.text
+
+
+def test_it_sends_links_again_once_the_hour_has_passed(client, alice, monkeypatch):
+    for _ in range(4):
+        ask_for_reset(client, "alice@example.com")
+    assert len(mail.outbox) == 3
+    later = time.time() + throttle.RESET_WINDOW_SECONDS + 1
+    monkeypatch.setattr(time, "time", lambda: later)
+
+    ask_for_reset(client, "alice@example.com")
+
+    assert len(mail.outbox) == 4
