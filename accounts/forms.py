@@ -53,8 +53,9 @@ class SignupForm(UserCreationForm):
 
 
 class ThrottledAuthenticationForm(AuthenticationForm):
-    """The login form, refusing to check passwords while the username or the client's IP
-    has too many recent failures (see :mod:`accounts.throttle`)."""
+    """The login form, refusing to check passwords while the username from the client's
+    IP, the IP, or the username from everywhere has too many recent failures (see
+    :mod:`accounts.throttle`)."""
 
     error_messages: ClassVar[dict[str, str]] = {
         **AuthenticationForm.error_messages,
@@ -76,7 +77,7 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         except ValidationError:
             throttle.record_failed_login(username=username, ip=ip)
             raise
-        throttle.clear_failed_logins(username=username)
+        throttle.clear_failed_logins(username=username, ip=ip)
         return cleaned_data
 
 

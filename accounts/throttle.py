@@ -1,9 +1,12 @@
 """Limits on failed logins and on password-reset requests, kept in Django's cache.
 
-Failed logins: each username (case-insensitive) and each client IP gets a counter of failed
-attempts that expires a fixed window after the first failure. While a counter is at its
-limit, login attempts for that username or from that IP are refused without checking the
-password.
+Failed logins are counted three ways, each counter expiring a fixed window after its first
+failure: per username (case-insensitive) from one client IP, per client IP, and per
+username from everywhere. While any of the three is at its limit, login attempts for that
+username from that IP are refused without checking the password. The pair's limit is the
+low one, so someone who knows a username can lock only their own address out of it, not
+the owner; the per-IP limit stops one address trying many usernames, and the much higher
+per-username limit stops guesses spread over many addresses.
 
 Password resets: each email address (case-insensitive) and each client IP may ask for a
 few reset emails an hour; beyond that, requests are answered as usual but send nothing.
@@ -21,8 +24,9 @@ from django.core.cache import cache
 from django.http import HttpRequest
 
 WINDOW_SECONDS = 15 * 60
-MAX_FAILURES_PER_USERNAME = 5
+MAX_FAILURES_PER_USERNAME_AND_IP = 5
 MAX_FAILURES_PER_IP = 20
+MAX_FAILURES_PER_USERNAME = 100
 
 RESET_WINDOW_SECONDS = 60 * 60
 MAX_RESETS_PER_EMAIL = 3
@@ -41,31 +45,44 @@ def client_ip(request: HttpRequest) -> str:
 
 
 def _username_key(username: str) -> str:
-    # Hashed, so any username makes a valid cache key.
-    return "login-failures:user:" + hashlib.sha256(username.casefold().encode()).hexdigest()
+    return _hashed_key("login-failures:user:", username.casefold())
+
+
+def _username_and_ip_key(username: str, ip: str) -> str:
+    return _hashed_key("login-failures:user-ip:", f"{username.casefold()}\n{ip}")
 
 
 def _ip_key(ip: str) -> str:
-    return "login-failures:ip:" + hashlib.sha256(ip.encode()).hexdigest()
+    return _hashed_key("login-failures:ip:", ip)
 
 
 def is_login_blocked(*, username: str, ip: str) -> bool:
-    user_key, ip_key = _username_key(username), _ip_key(ip)
-    counts = cache.get_many([user_key, ip_key])
-    return (
-        counts.get(user_key, 0) >= MAX_FAILURES_PER_USERNAME
-        or counts.get(ip_key, 0) >= MAX_FAILURES_PER_IP
-    )
+    limits = {
+        _username_and_ip_key(username, ip): MAX_FAILURES_PER_USERNAME_AND_IP,
+        _ip_key(ip): MAX_FAILURES_PER_IP,
+        _username_key(username): MAX_FAILURES_PER_USERNAME,
+    }
+    counts = cache.get_many(list(limits))
+    return any(counts.get(key, 0) >= limit for key, limit in limits.items())
 
 
 def record_failed_login(*, username: str, ip: str) -> None:
-    for key in (_username_key(username), _ip_key(ip)):
+    for key in (_username_and_ip_key(username, ip), _ip_key(ip), _username_key(username)):
         _count(key, window=WINDOW_SECONDS)
 
 
-def clear_failed_logins(*, username: str) -> None:
-    """Forget a username's failures once it logs in; the IP's count stands."""
-    cache.delete(_username_key(username))
+def clear_failed_logins(*, username: str, ip: str) -> None:
+    """Forget a username's failures from ``ip`` once it logs in from there. The IP's count
+    stands, and so does the username's count from everywhere: else guesses spread over
+    many addresses would start afresh each time the owner logs in."""
+    cache.delete(_username_and_ip_key(username, ip))
+
+
+def clear_failed_logins_after_reset(*, username: str, ip: str) -> None:
+    """Forget a username's failures from everywhere and from ``ip`` once its owner has set
+    a new password through an emailed link: guesses at the old one no longer matter. (The
+    username's counts from other IPs cannot be listed in the cache; they expire.)"""
+    cache.delete_many([_username_key(username), _username_and_ip_key(username, ip)])
 
 
 def count_password_reset(*, email: str, ip: str) -> str | None:

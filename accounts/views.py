@@ -96,7 +96,9 @@ class PasswordResetView(auth_views.PasswordResetView):
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     def form_valid(self, form: Form) -> HttpResponse:
         # Whoever followed the emailed link owns the account: let them log in at once.
-        throttle.clear_failed_logins(username=form.user.get_username())
+        throttle.clear_failed_logins_after_reset(
+            username=form.user.get_username(), ip=throttle.client_ip(self.request)
+        )
         return super().form_valid(form)
 
 

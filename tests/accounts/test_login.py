@@ -26,16 +26,46 @@ def test_it_logs_in(client, alice):
     assert client.session["_auth_user_id"] == str(alice.pk)
 
 
-def test_it_refuses_a_username_after_five_failures_even_with_the_right_password(client, alice):
-    for attempt in range(5):
-        response = log_in(client, "alice", "wrong", ip=f"10.0.0.{attempt}")
+def test_it_refuses_a_username_from_an_ip_after_five_failures_from_it(client, alice):
+    for _ in range(5):
+        response = log_in(client, "alice", "wrong", ip="10.0.0.66")
         assert response.status_code == 200
 
-    response = log_in(client, "ALICE", PASSWORD, ip="10.0.0.99")
+    response = log_in(client, "ALICE", PASSWORD, ip="10.0.0.66")
 
     assert response.status_code == 429
     assert THROTTLED in response.text
     assert "_auth_user_id" not in client.session
+
+
+def test_five_failures_from_one_ip_do_not_lock_the_owner_out_from_another(client, alice, bob):
+    for _ in range(5):
+        log_in(client, "alice", "wrong", ip="10.0.0.66")
+    assert log_in(client, "alice", PASSWORD, ip="10.0.0.66").status_code == 429
+
+    owner = log_in(client, "alice", PASSWORD, ip="10.0.0.1")
+    client.logout()
+    other_user_from_that_ip = log_in(client, "bob", PASSWORD, ip="10.0.0.66")
+
+    assert owner.status_code == 302
+    assert other_user_from_that_ip.status_code == 302
+
+
+def test_it_refuses_a_username_after_a_hundred_failures_from_anywhere(client, alice):
+    # Four failures from each address: under the limits per address and per pair.
+    for n in range(24):
+        for _ in range(4):
+            log_in(client, "alice", "wrong", ip=f"192.0.2.{n}")
+    assert log_in(client, "alice", PASSWORD, ip="10.0.0.1").status_code == 302
+    client.logout()
+    # The owner's login did not wipe the count from everywhere: 96 + 4 reach the limit.
+    for _ in range(4):
+        log_in(client, "alice", "wrong", ip="192.0.2.99")
+
+    response = log_in(client, "alice", PASSWORD, ip="10.0.0.1")
+
+    assert response.status_code == 429
+    assert THROTTLED in response.text
 
 
 def test_it_refuses_an_ip_after_twenty_failures(client, alice, bob):

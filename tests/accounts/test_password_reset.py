@@ -10,9 +10,27 @@ from accounts import throttle
 
 pytestmark = pytest.mark.django_db
 
+PASSWORD = "correct horse battery"
+
 
 def ask_for_reset(client, email: str, ip: str = "10.0.0.1"):
     return client.post(reverse("password_reset"), {"email": email}, REMOTE_ADDR=ip)
+
+
+def log_in(client, password: str, ip: str = "127.0.0.1"):
+    return client.post(
+        reverse("login"), {"username": "alice", "password": password}, REMOTE_ADDR=ip
+    )
+
+
+def reset_alices_password(client, new_password: str) -> None:
+    client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    link = re.search(r"https?://\S+?(/\S+)", mail.outbox[-1].body).group(1)
+    form_page = client.get(link, follow=True)
+    client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": new_password, "new_password2": new_password},
+    )
 
 
 def test_it_emails_a_reset_link_that_sets_a_new_password(client, alice, settings):
@@ -58,19 +76,27 @@ def test_it_rejects_a_forged_reset_link(client, alice):
 
 def test_it_lets_a_user_locked_out_by_failures_log_in_after_a_reset(client, alice):
     for _ in range(5):
-        client.post(reverse("login"), {"username": "alice", "password": "wrong"})
-    client.post(reverse("password_reset"), {"email": "alice@example.com"})
-    link = re.search(r"https?://\S+?(/\S+)", mail.outbox[0].body).group(1)
-    form_page = client.get(link, follow=True)
-    client.post(
-        form_page.redirect_chain[-1][0],
-        {"new_password1": "a brand new secret", "new_password2": "a brand new secret"},
-    )
+        log_in(client, "wrong")
+    locked = log_in(client, PASSWORD)
+    reset_alices_password(client, "a brand new secret")
 
-    response = client.post(
-        reverse("login"), {"username": "alice", "password": "a brand new secret"}
-    )
+    response = log_in(client, "a brand new secret")
 
+    assert locked.status_code == 429
+    assert response.status_code == 302
+
+
+def test_it_lets_a_user_locked_out_by_failures_from_everywhere_log_in_after_a_reset(client, alice):
+    # Four failures from each of 25 addresses: the limit per username from everywhere.
+    for n in range(25):
+        for _ in range(4):
+            log_in(client, "wrong", ip=f"192.0.2.{n}")
+    locked = log_in(client, PASSWORD)
+    reset_alices_password(client, "a brand new secret")
+
+    response = log_in(client, "a brand new secret")
+
+    assert locked.status_code == 429
     assert response.status_code == 302
 
 
