@@ -154,6 +154,12 @@ CELERY_TASK_ACKS_LATE = True
 # A hung Redis must not hang a web request that publishes after its commit.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 5}
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Celery's Django fixup closes the database connection around every task unless this is
+# set, so each email or bot turn would open a new PostgreSQL connection (a process forked
+# on the server: more CPU than sending the email). With it, the fixup closes only every
+# 2 x 1000 tasks; aceysite.celery recycles connections per task as Django does per request
+# (CONN_MAX_AGE, health checks).
+CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = TIME_ZONE
 # The integration tests give each run its own queue on a shared Redis.
 CELERY_TASK_DEFAULT_QUEUE = os.getenv("CELERY_TASK_DEFAULT_QUEUE", "celery")
