@@ -146,15 +146,16 @@ def mailbox(module_mailbox: Mailbox) -> Mailbox:
     return module_mailbox
 
 
-@pytest.fixture(scope="module")
-def module_worker(
+def start_worker(
     broker_url: str,
     worker_database_url: str,
-    module_mailbox: Mailbox,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[CeleryWorker]:
+    mailbox: Mailbox,
+    logs: Path,
+    **overrides: str,
+) -> CeleryWorker:
+    """A ``celery worker`` process with an embedded beat on a queue of its own; the
+    environment ``overrides`` come last."""
     queue = f"acey-test-{uuid.uuid4().hex[:12]}"
-    logs = tmp_path_factory.mktemp("celery")
     env = {
         **os.environ,
         "DATABASE_URL": worker_database_url,
@@ -166,13 +167,14 @@ def module_worker(
         "ACEY_SWEEP_SECONDS": str(SWEEP_SECONDS),
         "ACEY_EMAIL_RETRY_BASE": str(EMAIL_RETRY_BASE),
         "SMTP_HOST": "127.0.0.1",
-        "SMTP_PORT": str(module_mailbox.port),
+        "SMTP_PORT": str(mailbox.port),
         "SMTP_USER": "",
         "SMTP_PASSWORD": "",
         "SMTP_USE_TLS": "false",
         "SMTP_TIMEOUT": "5",
         "SITE_URL": SITE_URL,
         "PYTHONUNBUFFERED": "1",
+        **overrides,
     }
     command = [
         *(sys.executable, "-m", "celery", "-A", "aceysite", "worker"),
@@ -185,11 +187,26 @@ def module_worker(
         process = subprocess.Popen(
             command, cwd=settings.BASE_DIR, env=env, stdout=output, stderr=subprocess.STDOUT
         )
-    worker = CeleryWorker(process, log, queue)
-    yield worker
-    worker.stop()
+    return CeleryWorker(process, log, queue)
+
+
+def forget_queue(broker_url: str, queue: str) -> None:
     bindings = (f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
     redis.Redis.from_url(broker_url).delete(queue, *bindings)
+
+
+@pytest.fixture(scope="module")
+def module_worker(
+    broker_url: str,
+    worker_database_url: str,
+    module_mailbox: Mailbox,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[CeleryWorker]:
+    logs = tmp_path_factory.mktemp("celery")
+    worker = start_worker(broker_url, worker_database_url, module_mailbox, logs)
+    yield worker
+    worker.stop()
+    forget_queue(broker_url, worker.queue)
 
 
 @pytest.fixture

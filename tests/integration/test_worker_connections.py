@@ -1,0 +1,77 @@
+"""A worker keeps its PostgreSQL connection from one task to the next (CONN_MAX_AGE), as a
+web process does between requests, instead of Celery's default of a new connection (a new
+server process) for every task."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.engine.game import ScriptedDice
+from games.models import Notification
+from games.services import TurnAction
+
+from .conftest import SITE_URL, CeleryWorker, Mailbox, celery_app, forget_queue, start_worker
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def keeping_worker(
+    broker_url: str, worker_database_url: str, mailbox: Mailbox, tmp_path, settings
+) -> Iterator[CeleryWorker]:
+    worker = start_worker(broker_url, worker_database_url, mailbox, tmp_path, DB_CONN_MAX_AGE="60")
+    settings.SITE_URL = SITE_URL
+    conf = celery_app.conf
+    before = (conf.task_always_eager, conf.task_default_queue)
+    conf.task_always_eager, conf.task_default_queue = False, worker.queue
+    yield worker
+    conf.task_always_eager, conf.task_default_queue = before
+    worker.stop()  # its connection closes with it, before the test database is dropped
+    forget_queue(broker_url, worker.queue)
+
+
+def _other_backends() -> set[int]:
+    """The server processes connected to the test database, other than this test's."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid()"
+        )
+        return {pid for (pid,) in cursor.fetchall()}
+
+
+def _sent() -> int:
+    return Notification.objects.filter(sent_at__isnull=False).count()
+
+
+def test_a_worker_sends_many_emails_over_one_database_connection(
+    alice, bob, keeping_worker: CeleryWorker
+):
+    seen: set[int] = set()
+    for n in range(4):
+        # Each match emails its first mover (alice, white after 6-1); then her move
+        # emails bob.
+        match = services.start_match(
+            white=alice,
+            black=bob,
+            variant="american",
+            points=1,
+            days_per_move=2,
+            dice=ScriptedDice([6, 1, 6, 3]),
+        )
+        services.submit_segment(
+            match.pk,
+            user=alice,
+            action=TurnAction(segment=1, play="in/22 in/19"),
+            dice=ScriptedDice([4, 1]),
+        )
+        keeping_worker.wait_for(
+            lambda n=n: _sent() == 2 * (n + 1), timeout=30, what=f"emails of match {n + 1}"
+        )
+        seen |= _other_backends()
+
+    assert len(seen) == 1, f"the worker used {len(seen)} database connections for 8 emails"
