@@ -59,16 +59,21 @@ def test_a_whole_match_against_a_bot_reaches_its_end(
     assert Segment.objects.filter(match=match, player=bot_color).exists()
 
 
-def test_a_bot_task_run_twice_plays_the_segment_once(alice, bots):
-    # White (the bot) wins the opening roll 6-1 and plays 3-4 first.
-    match = services.start_match(
-        white=bots["beginner"],
-        black=alice,
-        variant="greek",
+def _bot_opens(bot, human, variant: str, first_roll: list[int]) -> Match:
+    """A one-point match in which ``bot`` (white) wins the opening 6-1 and is to play
+    ``first_roll``; its task is not run (no on-commit callbacks here)."""
+    return services.start_match(
+        white=bot,
+        black=human,
+        variant=variant,
         points=1,
         days_per_move=2,
-        dice=ScriptedDice([6, 1, 3, 4]),
+        dice=ScriptedDice([6, 1, *first_roll]),
     )
+
+
+def test_a_bot_task_run_twice_plays_the_segment_once(alice, bots):
+    match = _bot_opens(bots["beginner"], alice, "greek", [3, 4])
     segment = match.segment_count
     assert match.to_move == bots["beginner"]
 
@@ -82,14 +87,7 @@ def test_a_bot_task_run_twice_plays_the_segment_once(alice, bots):
 def test_a_redelivered_task_finishes_a_1_2_chain_its_dead_worker_left(alice, bots):
     # The bot (white) wins the opening 6-1 and rolls 1-2. Its worker stored the 1-2 play
     # and died before naming the double; the task comes back with its old segment.
-    match = services.start_match(
-        white=bots["heuristic"],
-        black=alice,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([6, 1, 1, 2]),
-    )
+    match = _bot_opens(bots["heuristic"], alice, "american", [1, 2])
     queued_for = match.segment_count
     first_play = services.load_game(match).legal_plays()[0]
     services.submit_segment(
@@ -109,14 +107,7 @@ def test_a_redelivered_task_finishes_a_1_2_chain_its_dead_worker_left(alice, bot
 
 
 def test_a_late_task_does_nothing_once_the_human_is_to_move(alice, bots):
-    match = services.start_match(
-        white=bots["beginner"],
-        black=alice,
-        variant="greek",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([6, 1, 3, 4]),
-    )
+    match = _bot_opens(bots["beginner"], alice, "greek", [3, 4])
     services.play_bot_turn(match.pk, segment=match.segment_count)
     match.refresh_from_db()
     count = match.segment_count
