@@ -267,3 +267,29 @@ def test_it_offers_every_bot_in_the_lobby_and_a_challenge_starts_the_match(clien
     match = Match.objects.get()
     assert response["Location"] == match.get_absolute_url()
     assert match.rated and match.is_player(bots[-1])
+
+
+def test_while_a_bot_is_to_move_the_page_says_it_is_thinking_and_looks_again_soon(
+    client, alice, bob, match
+):
+    bot = services.bot_users()[0]
+    # The bot is white and to play its opening 6-3; its task has not run (no on-commit here).
+    with_bot = services.start_match(
+        white=bot,
+        black=alice,
+        variant="american",
+        points=1,
+        days_per_move=2,
+        dice=ScriptedDice([5, 2, 6, 3]),
+    )
+    client.force_login(alice)
+
+    waiting_on_bot = client.get(with_bot.get_absolute_url()).text
+    client.force_login(bob)
+    waiting_on_alice = client.get(match.get_absolute_url()).text
+
+    assert f"{bot} is thinking" in waiting_on_bot and 'class="spinner"' in waiting_on_bot
+    assert 'hx-trigger="every 2s"' in waiting_on_bot
+    assert "is thinking" not in waiting_on_alice
+    assert 'hx-trigger="every 30s"' in waiting_on_alice
+    assert "Waiting for alice to move" in waiting_on_alice
