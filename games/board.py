@@ -16,7 +16,17 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from games.engine import BAR, IN, OFF, Position, Step, format_play, legal_plays, opponent
+from games.engine import (
+    BAR,
+    IN,
+    OFF,
+    Position,
+    Step,
+    format_play,
+    legal_plays,
+    named_double_can_hit,
+    opponent,
+)
 from games.engine.game import SegmentKind
 from games.engine.moves import PartialPlay, partial_play, position_after_steps
 from games.engine.notation import format_point, format_steps
@@ -287,6 +297,7 @@ def board_context(
         "to_move": to_move,
         "playing": playing,
         "naming_double": bool(to_move and match.phase == "name_double"),
+        **_doubles(position, naming=bool(to_move and match.phase == "name_double")),
         "mode": _mode(match, live, playing, bool(to_move)),
         "steps": steps,
         "steps_text": steps_text(steps),
@@ -479,6 +490,23 @@ def _dice_faces(dice: list[int], steps: list[tuple[int, int]]) -> list[dict[str,
     ]
 
 
+def _doubles(position: Position, *, naming: bool) -> dict[str, Any]:
+    """The doubles the mover may name after a 1-2 and, when R8.2 narrows them (greek: a blot
+    named against the mover must be hit if a double can), the sentence that says why."""
+    if not naming:
+        return {"doubles": [], "doubles_note": ""}
+    hitting = [d for d in range(1, 7) if named_double_can_hit(position, d)]
+    if not hitting:
+        return {"doubles": list(range(1, 7)), "doubles_note": ""}
+    point = own_point(position.turn, position.obligation or 0)
+    return {
+        "doubles": hitting,
+        "doubles_note": (
+            f"Only a double that can hit the named blot on your {point}-point may be named (R8.2)."
+        ),
+    }
+
+
 def _dice_text(dice: list[int], named_double: bool) -> str:
     return f"{dice[0]}-{dice[1]}" + (" (named double)" if named_double else "")
 
@@ -545,6 +573,9 @@ def _announcement(match: Match, board: dict[str, Any]) -> str:
     if mode == "wait":
         return f"Waiting for {match.to_move} to move." if match.to_move else ""
     if mode == "double":
+        if board["doubles_note"]:
+            choices = ", ".join(f"{d}-{d}" for d in board["doubles"])
+            return f"You played your 1-2. Name a double: {choices}. {board['doubles_note']}"
         return "You played your 1-2. Name a double: choose 1-1 to 6-6."
     if board["selected"] is not None and board["targets"]:
         moves = ", ".join(t.label.split(" (")[0].lower() for t in board["targets"] if t.dest)

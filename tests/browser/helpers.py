@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -58,3 +60,29 @@ def act(page: Page, locator: Locator) -> None:
     except PlaywrightTimeout:
         errors = page.locator("#live .error").all_inner_texts()
         raise AssertionError(f"the board did not change from {before!r}: {errors}") from None
+
+
+def name_a_double(page: Page) -> None:
+    """Name one of the doubles the page offers, at random (R8.2 may allow only some)."""
+    buttons = page.locator("button.double-button")
+    act(page, buttons.nth(random.randrange(buttons.count())))
+
+
+def play_by_clicking(page: Page) -> int:
+    """Play the current segment with the mouse; return how many clicks it took."""
+    if mode(page) == "double":
+        name_a_double(page)
+        return 1
+    clicks = 0
+    while mode(page) == "play":
+        submit = page.locator("button.submit-play")
+        if submit.count():
+            act(page, submit)
+            return clicks + 1
+        destinations = page.locator("rect.target-dest")
+        if destinations.count():
+            act(page, destinations.first)
+        else:
+            act(page, page.locator("rect.target-source").first)
+        clicks += 1
+    return clicks

@@ -8,42 +8,16 @@ offers. The dice are real (random), so every run plays a different game.
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import act, mode, sign_up
+from .helpers import act, mode, name_a_double, play_by_clicking, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 MAX_ACTIONS = 4000  # a guard: an american game takes a few hundred
-
-
-def name_a_double(page: Page) -> None:
-    value = random.randint(1, 6)
-    act(page, page.get_by_role("button", name=f"{value}-{value}", exact=True))
-
-
-def play_by_clicking(page: Page) -> int:
-    """Play the current segment with the mouse; return how many clicks it took."""
-    if mode(page) == "double":
-        name_a_double(page)
-        return 1
-    clicks = 0
-    while mode(page) == "play":
-        submit = page.locator("button.submit-play")
-        if submit.count():
-            act(page, submit)
-            return clicks + 1
-        destinations = page.locator("rect.target-dest")
-        if destinations.count():
-            act(page, destinations.first)
-        else:
-            act(page, page.locator("rect.target-source").first)
-        clicks += 1
-    return clicks
 
 
 def play_by_typing(page: Page) -> int:

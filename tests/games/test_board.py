@@ -315,3 +315,31 @@ def test_the_replay_page_steps_back_and_forth(client, alice, bob):
     assert 'href="?replay=1" rel="prev"' in page.text
     assert 'href="?replay=3" rel="next"' in page.text
     assert "Position after segment 2 of 3: <strong>alice 6-3: in/22 in/19</strong>" in page.text
+
+
+def test_after_a_1_2_only_doubles_that_hit_a_named_blot_are_offered(alice, bob):
+    match = greek_with_named_blot(alice, bob)
+    # Alice has just played a 1-2 (from elsewhere): she names a double now. Her checkers
+    # on her 24-point are 4 pips from the named blot on her 20-point: 1-1, 2-2 and 4-4
+    # reach it; 3-3, 5-5 and 6-6 jump past it.
+    match.phase, match.dice, match.segment_kind = "name_double", None, "acey_deucey"
+    match.save()
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["mode"] == "double"
+    assert board["doubles"] == [1, 2, 4]
+    assert "named blot on your 20-point" in board["doubles_note"]
+    assert board["announcement"].startswith("You played your 1-2. Name a double: 1-1, 2-2, 4-4.")
+
+
+def test_after_a_1_2_with_no_blot_to_hit_every_double_is_offered(client, alice, bob):
+    match = start(alice, bob, [5, 2, 6, 3], variant="greek")
+    match.phase, match.dice, match.segment_kind = "name_double", None, "acey_deucey"
+    match.save()
+    client.force_login(alice)
+
+    page = client.get(match.get_absolute_url()).text
+
+    assert page.count('class="button double-button"') == 6
+    assert "R8.2" not in page
