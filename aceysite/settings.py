@@ -26,7 +26,11 @@ def envlist(name: str, default: str) -> list[str]:
 def database_from_url(url: str) -> dict:
     # Persistent connections help PostgreSQL; SQLite gains nothing from them.
     conn_max_age = 0 if url.startswith("sqlite") else envint("DB_CONN_MAX_AGE", "600")
-    return dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=True)
+    config = dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=True)
+    if os.getenv("DB_APPLICATION_NAME") and not url.startswith("sqlite"):
+        # Names this process's connections in pg_stat_activity (e.g. "web", "worker").
+        config.setdefault("OPTIONS", {})["application_name"] = os.environ["DB_APPLICATION_NAME"]
+    return config
 
 
 def mailers_from_env() -> dict:

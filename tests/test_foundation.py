@@ -90,6 +90,16 @@ def test_database_url_parses_postgres_with_persistent_connections():
     assert config["CONN_MAX_AGE"] == 600
 
 
+def test_db_application_name_names_postgresql_connections(monkeypatch):
+    monkeypatch.setenv("DB_APPLICATION_NAME", "worker")
+
+    config = site_settings.database_from_url("postgres://acey:acey@127.0.0.1:5432/acey")
+
+    assert config["OPTIONS"]["application_name"] == "worker"
+    sqlite = site_settings.database_from_url("sqlite:////tmp/x.sqlite3")
+    assert "application_name" not in sqlite.get("OPTIONS", {})
+
+
 def test_database_url_parses_sqlite_without_persistent_connections():
     config = site_settings.database_from_url("sqlite:////tmp/x.sqlite3")
 
