@@ -22,6 +22,7 @@ from games.engine import (
     OFF,
     Position,
     Step,
+    allowed_doubles,
     format_play,
     legal_plays,
     named_double_can_hit,
@@ -491,16 +492,19 @@ def _dice_faces(dice: list[int], steps: list[tuple[int, int]]) -> list[dict[str,
 
 
 def _doubles(position: Position, *, naming: bool) -> dict[str, Any]:
-    """The doubles the mover may name after a 1-2 and, when R8.2 narrows them (greek: a blot
+    """The doubles the mover may name after a 1-2 and, when R8.2 applies (greek: a blot
     named against the mover must be hit if a double can), the sentence that says why."""
     if not naming:
         return {"doubles": [], "doubles_note": ""}
-    hitting = [d for d in range(1, 7) if named_double_can_hit(position, d)]
-    if not hitting:
-        return {"doubles": list(range(1, 7)), "doubles_note": ""}
+    doubles = allowed_doubles(position)
+    # All six are allowed when none can hit a named blot, and also when every one can.
+    if len(doubles) == 6 and not (
+        position.obligation is not None and named_double_can_hit(position, doubles[0])
+    ):
+        return {"doubles": doubles, "doubles_note": ""}
     point = own_point(position.turn, position.obligation or 0)
     return {
-        "doubles": hitting,
+        "doubles": doubles,
         "doubles_note": (
             f"Only a double that can hit the named blot on your {point}-point may be named (R8.2)."
         ),

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from games.engine import Color, Play, Position, absolute_point, legal_plays, named_double_can_hit
+from games.engine import Color, Play, Position, absolute_point, allowed_doubles, legal_plays
 
 from .base import own_blots
 from .board import continues_turn, side_board
 from .evaluate import ROLLS, Weights
 from .heuristic import EvaluatingBot
-
-
-def allowed_doubles(position: Position) -> list[int]:
-    """The doubles the mover may name after a 1-2 (as ``Game.allowed_doubles``, R7.3/R8.2)."""
-    hitting = [d for d in range(1, 7) if named_double_can_hit(position, d)]
-    return hitting or list(range(1, 7))
 
 
 class ExpertBot(EvaluatingBot):

@@ -13,7 +13,16 @@ from .errors import (
     InvalidNotationError,
     InvalidPositionError,
 )
-from .moves import BAR, IN, OFF, Play, Step, legal_plays, named_double_can_hit
+from .moves import (
+    BAR,
+    IN,
+    OFF,
+    Play,
+    Step,
+    allowed_doubles,
+    legal_plays,
+    named_double_can_hit,
+)
 from .notation import format_play, format_steps
 from .position import (
     AMERICAN,
@@ -58,6 +67,7 @@ __all__ = [
     "Step",
     "Variant",
     "absolute_point",
+    "allowed_doubles",
     "format_play",
     "format_steps",
     "legal_plays",

@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import NamedTuple, Protocol
 
 from .errors import IllegalActionError, IllegalPlayError
-from .moves import Play, Step, legal_plays, named_double_can_hit
+from .moves import Play, Step, allowed_doubles, legal_plays
 from .notation import format_steps
 from .position import BLACK, WHITE, Color, Position, Variant, own_point, variant_named
 
@@ -199,8 +199,7 @@ class Game:
         """Doubles the mover may name now (R7.3; R8.2 may narrow them in greek)."""
         if self.phase is not Phase.NAME_DOUBLE:
             return []
-        hitting = [d for d in range(1, 7) if named_double_can_hit(self.position, d)]
-        return hitting or list(range(1, 7))
+        return allowed_doubles(self.position)
 
     @property
     def may_name_blot(self) -> bool:

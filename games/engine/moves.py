@@ -369,6 +369,13 @@ def _compulsory_hit(
     return hitting or plays
 
 
+def allowed_doubles(position: Position) -> list[int]:
+    """The doubles the mover may name after a 1-2 (R7.3): those that can hit a blot named
+    against them when any can (R8.2), else all six."""
+    hitting = [d for d in range(1, 7) if named_double_can_hit(position, d)]
+    return hitting or list(range(1, 7))
+
+
 def named_double_can_hit(position: Position, d: int) -> bool:
     """Does naming ``d-d`` here leave a legal play that hits the named blot (R7.3, R8.2)?"""
     target = position.obligation
