@@ -504,7 +504,6 @@ def play_bot_turn(match_id: int, *, segment: int) -> int:
             play_turn_segment(game, bot)
             recorded = _record(match, game.events[before:])
             _go_on(match, game, previous_to_move=mover.pk, recorded=recorded)
-            segment = match.segment_count
             decisions += 1
 
 
