@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 
 from . import throttle
 from .models import EMAIL_IN_USE, ApiToken, User
-from .services import email_in_use
+from .services import email_in_use, username_in_use
 
 
 class SignupForm(UserCreationForm):
@@ -38,7 +38,7 @@ class SignupForm(UserCreationForm):
         except IntegrityError:
             if email_in_use(self.cleaned_data["email"]):
                 self.add_error("email", self._email_in_use_error())
-            elif User.objects.filter(username=self.cleaned_data["username"]).exists():
+            elif username_in_use(self.cleaned_data["username"]):
                 self.add_error("username", self.instance.unique_error_message(User, ["username"]))
             else:
                 raise

@@ -10,6 +10,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 EMAIL_IN_USE = "An account with this email address already exists."
+USERNAME_TAKEN = "A user with that username already exists."  # Django's own wording
 
 
 class User(AbstractUser):
@@ -31,6 +32,14 @@ class User(AbstractUser):
 
     class Meta(AbstractUser.Meta):
         constraints = [
+            # One account per username, whatever its case, or "Alice" could pass for
+            # "alice". The sign-up form checks first; this holds against races.
+            models.UniqueConstraint(
+                Lower("username"),
+                name="accounts_user_username_ci_unique",
+                violation_error_code="username_taken",
+                violation_error_message=USERNAME_TAKEN,
+            ),
             # One account per address, whatever its case; the forms check first, this
             # holds against races and other ways in. Bots have no address (empty email).
             models.UniqueConstraint(

@@ -14,6 +14,8 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import Value
+from django.db.models.functions import Lower
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -39,6 +41,17 @@ def email_in_use(email: str, *, except_user: User | None = None) -> bool:
     if except_user is not None:
         users = users.exclude(pk=except_user.pk)
     return users.exists()
+
+
+def username_in_use(username: str) -> bool:
+    """Whether an account has ``username`` in some case, compared as the database's unique
+    constraint compares them (``LOWER`` of both), which Python's ``lower()`` and Django's
+    ``iexact`` do not always agree with."""
+    return (
+        User.objects.alias(lowered=Lower("username"))
+        .filter(lowered=Lower(Value(username)))
+        .exists()
+    )
 
 
 def email_change_token(user: User, *, new_email: str) -> str:

@@ -52,3 +52,37 @@ def test_it_refuses_a_username_taken_after_the_form_checked_it():
     assert user is None
     assert form.errors["username"] == ["A user with that username already exists."]
     assert User.objects.get(username="bob").email == "robert@example.com"
+
+
+def test_it_refuses_a_username_taken_in_another_case_after_the_form_checked_it():
+    form = SignupForm(signup_data("bob", "bob@example.com"))
+    assert form.is_valid()
+    User.objects.create_user(username="BOB", email="robert@example.com")
+
+    user = form.save_unless_taken()
+
+    assert user is None
+    assert form.errors["username"] == ["A user with that username already exists."]
+    assert list(User.objects.filter(username__iexact="bob").values_list("username")) == [("BOB",)]
+
+
+class SignsUpBobMeanwhile:
+    """A password validator that, as the last of the form's checks, signs up "BOB": a
+    stand-in for another request that commits between the form's checks and its save."""
+
+    def validate(self, password: str, user: User | None = None) -> None:
+        User.objects.create_user(username="BOB", email="robert@example.com")
+
+    def get_help_text(self) -> str:
+        return ""
+
+
+def test_it_answers_a_race_for_a_username_with_the_form_and_its_error(client, settings):
+    settings.AUTH_PASSWORD_VALIDATORS = [{"NAME": f"{__name__}.SignsUpBobMeanwhile"}]
+
+    response = client.post(reverse("signup"), signup_data("bob", "bob@example.com"))
+
+    assert response.status_code == 200
+    assert "A user with that username already exists." in response.text
+    assert list(User.objects.filter(username__iexact="bob").values_list("username")) == [("BOB",)]
+    assert "_auth_user_id" not in client.session
