@@ -11,6 +11,8 @@ per-username limit stops guesses spread over many addresses.
 Password resets: each email address (case-insensitive) and each client IP may ask for a
 few reset emails an hour; beyond that, requests are answered as usual but send nothing.
 
+"Each client IP" means each IPv4 address but each IPv6 /64 (see :func:`address_block`).
+
 The counters must be shared by every web process for the limits to hold, so production
 wants a shared cache (Redis); the default local-memory cache counts per process.
 """
@@ -18,6 +20,7 @@ wants a shared cache (Redis); the default local-memory cache counts per process.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 
 from django.conf import settings
 from django.core.cache import cache
@@ -44,16 +47,42 @@ def client_ip(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
+def address_block(ip: str) -> str:
+    """The addresses counted together with ``ip``: every limit per IP is a limit per block.
+
+    An IPv4 address is its own block. An IPv6 address counts as its /64, since one
+    subscriber is routinely given a whole /64 and could otherwise make billions of fresh
+    addresses; an IPv4-mapped IPv6 address counts as the IPv4 address it maps. Anything
+    that is not an address (a misconfigured proxy's header, say) is left as it is.
+
+    >>> address_block("203.0.113.5"), address_block("::ffff:203.0.113.5")
+    ('203.0.113.5', '203.0.113.5')
+    >>> address_block("2001:DB8:0:1:abcd::9")
+    '2001:db8:0:1::/64'
+    >>> address_block("not an address")
+    'not an address'
+    """
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return ip
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(address) >> 64 << 64, 64)))
+    return str(address)
+
+
 def _username_key(username: str) -> str:
     return _hashed_key("login-failures:user:", username.casefold())
 
 
 def _username_and_ip_key(username: str, ip: str) -> str:
-    return _hashed_key("login-failures:user-ip:", f"{username.casefold()}\n{ip}")
+    return _hashed_key("login-failures:user-ip:", f"{username.casefold()}\n{address_block(ip)}")
 
 
 def _ip_key(ip: str) -> str:
-    return _hashed_key("login-failures:ip:", ip)
+    return _hashed_key("login-failures:ip:", address_block(ip))
 
 
 def is_login_blocked(*, username: str, ip: str) -> bool:
@@ -89,9 +118,8 @@ def count_password_reset(*, email: str, ip: str) -> str | None:
     """Count a password-reset request for ``email`` from ``ip``. Return None while both are
     within their limits, else the one that is over: "ip" or "email". A request refused for
     its IP does not count against the address."""
-    if _count(_hashed_key("reset-requests:ip:", ip), window=RESET_WINDOW_SECONDS) > (
-        MAX_RESETS_PER_IP
-    ):
+    ip_key = _hashed_key("reset-requests:ip:", address_block(ip))
+    if _count(ip_key, window=RESET_WINDOW_SECONDS) > MAX_RESETS_PER_IP:
         return "ip"
     email_key = _hashed_key("reset-requests:email:", email.strip().casefold())
     if _count(email_key, window=RESET_WINDOW_SECONDS) > MAX_RESETS_PER_EMAIL:

@@ -1,5 +1,6 @@
 """Logging in, and the limit on failed attempts (accounts.throttle)."""
 
+import doctest
 import time
 
 import pytest
@@ -115,3 +116,71 @@ def test_it_ignores_x_forwarded_for_without_a_trusted_proxy(rf):
     request = rf.get("/", HTTP_X_FORWARDED_FOR="6.6.6.6", REMOTE_ADDR="10.0.0.1")
 
     assert throttle.client_ip(request) == "10.0.0.1"
+
+
+def test_it_counts_failures_from_one_ipv6_64_together(client, alice):
+    # One subscriber's /64 holds billions of addresses: one fresh address per guess.
+    for n in range(5):
+        log_in(client, "alice", "wrong", ip=f"2001:db8:0:1::{n + 1:x}")
+
+    same_64 = log_in(client, "alice", PASSWORD, ip="2001:db8:0:1:ffff:ffff:ffff:ffff")
+    next_64 = log_in(client, "alice", PASSWORD, ip="2001:db8:0:2::1")
+
+    assert same_64.status_code == 429
+    assert next_64.status_code == 302
+
+
+def test_it_refuses_an_ipv6_64_after_twenty_failures_from_anywhere_in_it(client, alice, bob):
+    for n in range(20):
+        log_in(client, f"nobody{n}", "wrong", ip=f"2001:db8:0:7:{n:x}::1")
+
+    refused = log_in(client, "bob", PASSWORD, ip="2001:db8:0:7::b0b")
+    elsewhere = log_in(client, "bob", PASSWORD, ip="2001:db8:0:8::b0b")
+
+    assert refused.status_code == 429
+    assert elsewhere.status_code == 302
+
+
+def test_it_counts_an_ipv4_mapped_ipv6_address_as_the_ipv4_address(client, alice):
+    for _ in range(5):
+        log_in(client, "alice", "wrong", ip="::ffff:10.0.0.66")
+
+    response = log_in(client, "alice", PASSWORD, ip="10.0.0.66")
+
+    assert response.status_code == 429
+
+
+def test_it_counts_by_the_remote_addr_even_when_it_is_not_an_address(client, alice):
+    for _ in range(5):
+        assert log_in(client, "alice", "wrong", ip="not an address").status_code == 200
+
+    refused = log_in(client, "alice", PASSWORD, ip="not an address")
+    elsewhere = log_in(client, "alice", PASSWORD, ip="")
+
+    assert refused.status_code == 429
+    assert elsewhere.status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("ip", "block"),
+    [
+        ("203.0.113.5", "203.0.113.5"),
+        ("::ffff:203.0.113.5", "203.0.113.5"),
+        ("2001:db8:0:1::1", "2001:db8:0:1::/64"),
+        ("2001:DB8:0:1:ffff:ffff:ffff:ffff", "2001:db8:0:1::/64"),
+        ("fe80::1%eth0", "fe80::/64"),
+        ("::1", "::/64"),
+        ("", ""),
+        ("10.0.0.1:5678", "10.0.0.1:5678"),
+    ],
+)
+def test_address_block(ip, block):
+    assert throttle.address_block(ip) == block
+
+
+def test_address_block_keeps_neighbouring_ipv4_addresses_apart():
+    assert throttle.address_block("203.0.113.5") != throttle.address_block("203.0.113.6")
+
+
+def test_address_block_examples_hold():
+    assert doctest.testmod(throttle).failed == 0

@@ -141,3 +141,21 @@ def test_it_sends_links_again_once_the_hour_has_passed(client, alice, monkeypatc
     ask_for_reset(client, "alice@example.com")
 
     assert len(mail.outbox) == 4
+
+
+def test_it_sends_at_most_twenty_links_an_hour_from_one_ipv6_64(client, alice):
+    for n in range(20):
+        ask_for_reset(client, f"nobody{n}@example.com", ip=f"2001:db8:0:7:{n:x}::1")
+
+    ask_for_reset(client, "alice@example.com", ip="2001:db8:0:7::a11c")
+    assert mail.outbox == []
+    ask_for_reset(client, "alice@example.com", ip="2001:db8:0:8::a11c")
+
+    assert [message.to for message in mail.outbox] == [["alice@example.com"]]
+
+
+def test_it_answers_a_reset_request_whose_remote_addr_is_not_an_address(client, alice):
+    response = ask_for_reset(client, "alice@example.com", ip="not an address")
+
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
