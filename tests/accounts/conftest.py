@@ -9,10 +9,23 @@ from accounts.models import User
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    # The failed-login counters live in the (local-memory) cache.
+    # The failed-login counters live in the cache: local memory, or Redis with REDIS_URL.
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def local_memory_cache(settings):
+    """A local-memory cache in place of the configured one, for tests that move the clock
+    forward with ``monkeypatch.setattr(time, "time", ...)``: it expires keys by that clock,
+    where Redis (REDIS_URL) expires them by its own."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "tests.accounts",
+        }
+    }
 
 
 @pytest.fixture

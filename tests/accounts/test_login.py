@@ -80,6 +80,7 @@ def test_it_refuses_an_ip_after_twenty_failures(client, alice, bob):
     assert elsewhere.status_code == 302
 
 
+@pytest.mark.usefixtures("local_memory_cache")
 def test_it_lets_a_user_in_again_once_the_window_has_passed(client, alice, monkeypatch):
     for _ in range(5):
         log_in(client, "alice", "wrong")

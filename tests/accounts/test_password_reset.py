@@ -131,6 +131,7 @@ def test_it_sends_at_most_twenty_links_an_hour_from_one_ip(client, alice, caplog
     assert "alice@example.com" not in caplog.text
 
 
+@pytest.mark.usefixtures("local_memory_cache")
 def test_it_sends_links_again_once_the_hour_has_passed(client, alice, monkeypatch):
     for _ in range(4):
         ask_for_reset(client, "alice@example.com")
