@@ -11,7 +11,7 @@ is and rejects stale or duplicate submissions (409).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any
 
@@ -230,13 +230,14 @@ def _since(request: HttpRequest) -> int:
     return int(raw)
 
 
-def match_state(match: Match, *, since: int = 0) -> JsonObject:
+def match_state(match: Match, *, since: int = 0, fresh: list[Segment] | None = None) -> JsonObject:
     """Everything a client needs to show or play ``match`` (two queries: match, history).
 
     ``match`` must come with ``white`` and ``black`` loaded (see :func:`_get_match`).
     ``history`` holds the segments numbered above ``since`` (all of them by default): a
     client that keeps the history asks only for what it has not seen, and a long match
-    costs no more to play than a short one.
+    costs no more to play than a short one. ``fresh``: the last segments of the match,
+    just stored; when they hold all the history asked for, it is not read again.
     """
     usernames = {match.white_id: match.white.username, match.black_id: match.black.username}
     state: JsonObject = {
@@ -254,7 +255,7 @@ def match_state(match: Match, *, since: int = 0) -> JsonObject:
         "position": match.position,
         "legal_plays": [],
         "deadline": match.deadline.isoformat() if match.deadline else None,
-        "history": _history(match, since),
+        "history": _history(match, since, fresh or ()),
     }
     if match.is_active:
         game = services.load_game(match)
@@ -267,16 +268,27 @@ def match_state(match: Match, *, since: int = 0) -> JsonObject:
 _PLAYED_KINDS = {Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY, Segment.Kind.NAMED_DOUBLE}
 
 
-def _history(match: Match, since: int = 0) -> list[JsonObject]:
+def _history(match: Match, since: int = 0, fresh: Sequence[Segment] = ()) -> list[JsonObject]:
     """The stored segments numbered above ``since``, oldest first. ``play`` is ``""`` for a
-    dance and ``null`` for an opening roll or a named double, which are not plays."""
+    dance and ``null`` for an opening roll or a named double, which are not plays.
+
+    ``fresh`` are the match's last segments, just stored, oldest first: when the client
+    has everything before them (the usual turn), the history is taken from them.
+    """
     if since >= match.segment_count:
         return []  # nothing new: no query
-    rows = (
-        Segment.objects.filter(match=match, number__gt=since)
-        .order_by("number")
-        .values_list("number", "game_number", "kind", "player", "dice", "play", "named_blot")
-    )
+    if fresh and fresh[0].number <= since + 1 and fresh[-1].number == match.segment_count:
+        rows = [
+            (s.number, s.game_number, s.kind, s.player, s.dice, s.play, s.named_blot)
+            for s in fresh
+            if s.number > since
+        ]
+    else:
+        rows = (
+            Segment.objects.filter(match=match, number__gt=since)
+            .order_by("number")
+            .values_list("number", "game_number", "kind", "player", "dice", "play", "named_blot")
+        )
     return [
         {
             "number": number,
@@ -365,12 +377,14 @@ def match_turn(request: HttpRequest, match_id: int, body: JsonObject) -> JsonRes
         )
     assert segment is not None
     action = services.TurnAction(segment=segment, play=play, double=double, name_blot=name_blot)
+    stored: list[Segment] = []
     try:
-        match = services.submit_segment(match_id, user=request.user, action=action)
+        match = services.submit_segment(match_id, user=request.user, action=action, stored=stored)
     except Match.DoesNotExist:
         raise ApiError(404, f"there is no match #{match_id}") from None
-    # The service's match row is the one it saved, with both players loaded.
-    return JsonResponse(match_state(match, since=since))
+    # The service's match row is the one it saved, with both players loaded, and the
+    # segments it stored are the history a client that sent ?since=<segment> lacks.
+    return JsonResponse(match_state(match, since=since, fresh=stored))
 
 
 @api_post()

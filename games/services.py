@@ -245,7 +245,12 @@ class TurnAction:
 
 
 def submit_segment(
-    match_id: int, *, user: User, action: TurnAction, dice: DiceSource | None = None
+    match_id: int,
+    *,
+    user: User,
+    action: TurnAction,
+    dice: DiceSource | None = None,
+    stored: list[Segment] | None = None,
 ) -> Match:
     """Apply one player action to the current segment, then any forced follow-ups.
 
@@ -253,6 +258,10 @@ def submit_segment(
     segments (a duplicate or out-of-date submission), :class:`NotAllowed` (403) when it is
     not ``user``'s turn or match, :class:`IllegalTurn` (400) with the engine's reason.
     Nothing is stored unless the whole action is legal.
+
+    ``stored``, if given, receives every segment row the action stored (forced follow-ups
+    and the opening of a next game included), oldest first, once they are committed: the
+    API answers with them instead of reading them back.
     """
     try:
         with transaction.atomic():
@@ -274,6 +283,8 @@ def submit_segment(
     except IntegrityError:
         # The unique (match, number) constraint caught a racing duplicate.
         raise StaleSegment("this segment has already been played") from None
+    if stored is not None:
+        stored += recorded
     return match
 
 
@@ -325,10 +336,11 @@ def _go_on(
 
     ``recorded`` holds the segments stored so far by the caller's action, if it kept them:
     the turn email quotes the opponent's last play from them instead of querying for it.
+    The segments stored here are added to it.
     """
     while True:
         if game.phase is Phase.FINISHED:
-            game = _end_game(match, game)
+            game = _end_game(match, game, recorded=recorded)
             if game is None:
                 return  # the match is over; finish_match saved it
             continue
@@ -381,8 +393,9 @@ def _play_forced(game: Game) -> bool:
     return True
 
 
-def _end_game(match: Match, game: Game) -> Game | None:
-    """Score a finished game; start the next one, or finish the match."""
+def _end_game(match: Match, game: Game, *, recorded: list[Segment] | None = None) -> Game | None:
+    """Score a finished game; start the next one (its opening segments are added to
+    ``recorded``), or finish the match."""
     winner = game.winner
     assert winner is not None
     GameResult.objects.create(
@@ -402,7 +415,9 @@ def _end_game(match: Match, game: Game) -> Game | None:
         return None
     match.game_number += 1
     following = Game(match.variant, game.dice_source)
-    _record(match, following.events)
+    opening = _record(match, following.events)
+    if recorded is not None:
+        recorded += opening
     return following
 
 

@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 from .errors import IllegalActionError, IllegalPlayError
@@ -120,6 +121,15 @@ class GameState(NamedTuple):
     kind: SegmentKind | None
 
 
+@lru_cache(maxsize=16)
+def _legal_plays(position: Position, dice: tuple[int, int], named_double: bool) -> tuple[Play, ...]:
+    # A turn asks for the same segment's plays several times, from different Game objects:
+    # to check the play sent, to see whether the next segment is forced, and to list the
+    # next segment's plays in the answer. Positions and plays are immutable, so a few
+    # recent answers are kept rather than generated again.
+    return tuple(legal_plays(position, dice, named_double=named_double))
+
+
 class Game:
     """One game from the opening roll to the last checker borne off.
 
@@ -186,9 +196,7 @@ class Game:
         """The legal plays of the current segment (empty unless the phase is ``play``)."""
         if self.phase is not Phase.PLAY or self.dice is None:
             return []
-        return legal_plays(
-            self.position, self.dice, named_double=self.kind is SegmentKind.NAMED_DOUBLE
-        )
+        return list(_legal_plays(self.position, self.dice, self.kind is SegmentKind.NAMED_DOUBLE))
 
     def forced_play(self) -> Play | None:
         """The only legal play, when there is exactly one (a dance included)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from games import services
 from games.models import Match, Segment
 
 from .conftest import post_json
@@ -47,3 +48,37 @@ def test_it_plays_a_whole_american_game_through_the_api(alice, bob, alice_api, b
     match = Match.objects.get(pk=match_id)
     assert match.ending == Match.Ending.BORNE_OFF
     assert Segment.objects.filter(match=match).count() == state["segment"] == len(state["history"])
+
+
+def test_a_client_that_keeps_the_history_ends_with_the_whole_of_it(alice, bob, alice_api, bob_api):
+    """Playing from each answer with ?since=<segment> (as bench.load and a careful client
+    do), the history gathered piece by piece is the match's whole history, across game
+    boundaries and forced segments."""
+    match = services.start_match(white=alice, black=bob, variant="greek", points=2, days_per_move=1)
+    clients = {"alice": alice_api, "bob": bob_api}
+    url = reverse("api_match", args=[match.pk])
+    state = alice_api.get(url).json()
+    history = list(state["history"])
+    games = set()
+
+    for _ in range(6000):
+        if state["status"] == "finished":
+            break
+        if state["phase"] == "name_double":
+            action = {"double": state["allowed_doubles"][-1]}
+        else:
+            action = {"play": state["legal_plays"][0]}
+        response = post_json(
+            clients[state["to_move"]],
+            reverse("api_match_turn", args=[match.pk]) + f"?since={state['segment']}",
+            {"segment": state["segment"], **action},
+        )
+        assert response.status_code == 200, response.json()
+        state = response.json()
+        history += state["history"]
+        games.update(s["game"] for s in state["history"])
+
+    assert state["status"] == "finished"
+    assert len(games) >= 2  # the answers crossed at least one game boundary
+    assert history == alice_api.get(url).json()["history"]
+    assert [s["number"] for s in history] == list(range(1, state["segment"] + 1))

@@ -601,3 +601,17 @@ def test_r9_timeout_loses_the_match():
     assert (result.ending, result.points) == (Ending.TIMEOUT, 1)
     with pytest.raises(IllegalActionError):
         match.resign("white")
+
+
+def test_legal_plays_are_a_fresh_list_each_time_and_the_same_from_any_game_object():
+    # Game keeps a few recent answers (a turn asks for the same segment's plays three
+    # times, from different Game objects): a caller changing its list changes no other.
+    game = Game("american", ScriptedDice([5, 2, 6, 3]))
+    plays = game.legal_plays()
+    expected = list(plays)
+    plays.clear()
+
+    again = Game("american", ScriptedDice([5, 2, 6, 3])).legal_plays()
+
+    assert again == expected and again is not plays
+    assert again == legal_plays(game.position, (6, 3))
