@@ -379,6 +379,22 @@ class Tournament(ABC):
         """
         return [slot for slot in self._slots.values() if slot.is_bye and _is_player(slot.winner)]
 
+    def walkovers(self) -> list[MatchSlot]:
+        """The walkovers given so far: matches a player (the ``winner``) won because their
+        opponent had withdrawn. A double walkover, both players withdrawn, has no winner and
+        is not listed.
+
+        >>> t = Tournament.create("single_elimination", [1, 2, 3, 4])
+        >>> _ = t.report("W1-1", 1)
+        >>> _ = t.withdraw(1)  # 1 was to play the winner of W1-2 in the final
+        >>> t.walkovers()
+        []
+        >>> _ = t.report("W1-2", 3)
+        >>> [(slot.slot_id, slot.winner) for slot in t.walkovers()]
+        [('W2-1', 3)]
+        """
+        return [slot for slot in self._slots.values() if slot.walkover and _is_player(slot.winner)]
+
     def rounds(self, bracket: Bracket | None = None) -> list[Round]:
         """The draw round by round (of one ``bracket`` only, if given), for drawing it."""
         grouped: dict[tuple[Bracket, int], list[MatchSlot]] = {}
