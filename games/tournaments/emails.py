@@ -88,6 +88,48 @@ def bye_meaning(tournament: Tournament) -> str:
     return BYE_MEANING.get(Format(tournament.format), BYE_MEANING_ELIMINATION)
 
 
+def walkover(
+    tournament: Tournament,
+    user: User,
+    *,
+    slot_id: str,
+    stage: str,
+    opponent: User,
+    next_match: Match | None,
+) -> None:
+    """``user`` won the draw's slot ``slot_id`` (in round ``stage``) by walkover: ``opponent``
+    had withdrawn, and no match was played. ``next_match``: the match this started for them,
+    if any. Call it after the tournament's status is settled (over or not)."""
+    finished = tournament.is_finished
+    _queue(
+        user,
+        KIND,
+        f"tournament:{tournament.pk}:walkover:{slot_id}:{user.pk}",
+        f"{tournament.name}, {stage}: {opponent} withdrew, you win by walkover",
+        "games/email/tournament_walkover.txt",
+        {
+            "tournament": tournament,
+            "stage": stage,
+            "opponent": opponent,
+            "meaning": walkover_meaning(tournament, finished=finished),
+            "finished": finished,
+            "champion": tournament.champion if finished else None,
+            "next_match": next_match,
+            "next_opponent": next_match.opponent_of(user) if next_match else None,
+            "next_url": absolute_url(next_match.get_absolute_url()) if next_match else "",
+            "url": absolute_url(tournament.get_absolute_url()),
+        },
+    )
+
+
+def walkover_meaning(tournament: Tournament, *, finished: bool) -> str:
+    if tournament.format == Format.SWISS:
+        return "A walkover counts as a win: one point in the standings."
+    if tournament.format == Format.ROUND_ROBIN:
+        return "A walkover counts as a win in the standings."
+    return "" if finished else "You go through to the next round."
+
+
 def tournament_finished(tournament: Tournament) -> None:
     """Everyone who played (and the organiser) hears who won."""
     champion = tournament.champion

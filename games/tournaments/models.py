@@ -150,6 +150,10 @@ class Tournament(models.Model):
         return self.status == self.Status.RUNNING
 
     @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
     def signup_closed(self) -> bool:
         return timezone.now() >= self.signup_deadline
 

@@ -213,7 +213,7 @@ def _start(tournament: Tournament, *, now: datetime | None = None) -> None:
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = now or timezone.now()
     # A first-round bye is told by the start's email below, not by a bye email.
-    started = _advance(tournament, draw, byes_before=_bye_ids(draw))
+    started = _advance(tournament, draw, decided_before=_decided_ids(draw))
     for entry in entries:
         if entry.user_id not in started:
             emails.tournament_started_without_match(tournament, entry.user)
@@ -267,12 +267,12 @@ def match_finished(match: Match) -> None:
         slot = draw.match(link.slot_id)
         if slot.is_decided:
             return
-        byes_before = _bye_ids(draw)
+        decided_before = _decided_ids(draw)
         draw.report(slot.slot_id, match.winner_id, points=points_in_slot_order(match, slot))
         if match.ending == Match.Ending.TIMEOUT:
             loser = slot.players[1] if match.winner_id == slot.players[0] else slot.players[0]
             _withdraw_from_draw(tournament, draw, loser)
-        _advance(tournament, draw, byes_before=byes_before)
+        _advance(tournament, draw, decided_before=decided_before)
 
 
 def points_in_slot_order(match: Match, slot: MatchSlot) -> tuple[int, int]:
@@ -282,54 +282,86 @@ def points_in_slot_order(match: Match, slot: MatchSlot) -> tuple[int, int]:
     return (score[first], score[second])
 
 
-def _advance(tournament: Tournament, draw: Draw, *, byes_before: set[str]) -> set[int]:
-    """Start a match for every pending slot that has none, tell of the byes given since
-    ``byes_before`` (the draw's bye slot ids before this change), save the draw, and finish
-    the tournament if the draw is over; return the ids of the players whose match started.
+def _advance(tournament: Tournament, draw: Draw, *, decided_before: set[str]) -> dict[int, Match]:
+    """Start a match for every pending slot that has none, tell of the byes and walkovers
+    given since ``decided_before`` (the ids of the draw's decided slots before this change),
+    save the draw, and finish the tournament if the draw is over; return the matches
+    started, by the id of each of their players.
 
     No match is started for a player whose entry is marked withdrawn: they are leaving in
     this transaction, and the draw is about to give that slot to their opponent.
     """
     started_slots = set(tournament.tournament_matches.values_list("slot_id", flat=True))
     entries = {entry.user_id: entry for entry in tournament.entries.select_related("user")}
-    started: set[int] = set()
+    started: dict[int, Match] = {}
     for slot in draw.pending_matches():
         first, second = (entries[player] for player in slot.players)  # type: ignore[index]
         if slot.slot_id in started_slots or first.withdrawn or second.withdrawn:
             continue
         match = _start_slot_match(tournament, slot, first.user, second.user)
         emails.match_ready(tournament, match, stage=round_title(draw, slot.bracket, slot.round))
-        started.update((first.user_id, second.user_id))
+        started[first.user_id] = started[second.user_id] = match
     tournament.state = draw.to_dict()
     if draw.is_finished:
         _finish(tournament, draw)
     else:
-        _email_new_byes(tournament, draw, byes_before, entries=entries, started=started)
+        _email_new_byes(tournament, draw, decided_before, entries=entries, started=started)
+    _email_new_walkovers(tournament, draw, decided_before, entries=entries, started=started)
     tournament.save()
     return started
 
 
-def _bye_ids(draw: Draw) -> set[str]:
-    return {slot.slot_id for slot in draw.byes()}
+def _decided_ids(draw: Draw) -> set[str]:
+    return {slot.slot_id for slot in draw.matches() if slot.is_decided}
 
 
 def _email_new_byes(
     tournament: Tournament,
     draw: Draw,
-    byes_before: set[str],
+    decided_before: set[str],
     *,
     entries: dict[int, Entry],
-    started: set[int],
+    started: dict[int, Match],
 ) -> None:
-    """Email each player given a bye since ``byes_before``, unless they have withdrawn or
+    """Email each player given a bye since ``decided_before``, unless they have withdrawn or
     their next match has just started (its email is the news). Each bye is keyed by its
     slot in the outbox, so replaying this cannot email it twice."""
     for slot in draw.byes():
         entry = entries[slot.winner]  # type: ignore[index]
-        if slot.slot_id in byes_before or entry.withdrawn or entry.user_id in started:
+        if slot.slot_id in decided_before or entry.withdrawn or entry.user_id in started:
             continue
         stage = round_title(draw, slot.bracket, slot.round)
         emails.bye(tournament, entry.user, slot_id=slot.slot_id, stage=stage)
+
+
+def _email_new_walkovers(
+    tournament: Tournament,
+    draw: Draw,
+    decided_before: set[str],
+    *,
+    entries: dict[int, Entry],
+    started: dict[int, Match],
+) -> None:
+    """Email each player who has won a walkover since ``decided_before``, unless they have
+    withdrawn too (a player resigning to withdraw can drop into a walkover before the draw
+    hears of their withdrawal). Unlike a bye, a walkover is emailed even when the winner's
+    next match has just started: that match's email does not say why there was nothing to
+    play. A match cut short by a withdrawal is no walkover: it ends by resignation, and
+    finish_match emails its result. Each walkover is keyed by its slot in the outbox, so
+    replaying this cannot email it twice."""
+    for slot in draw.walkovers():
+        entry = entries[slot.winner]  # type: ignore[index]
+        if slot.slot_id in decided_before or entry.withdrawn:
+            continue
+        loser = slot.players[1] if slot.winner == slot.players[0] else slot.players[0]
+        emails.walkover(
+            tournament,
+            entry.user,
+            slot_id=slot.slot_id,
+            stage=round_title(draw, slot.bracket, slot.round),
+            opponent=entries[loser].user,  # type: ignore[index]
+            next_match=started.get(entry.user_id),
+        )
 
 
 def _start_slot_match(tournament: Tournament, slot: MatchSlot, first: User, second: User) -> Match:
@@ -386,9 +418,9 @@ def withdraw(tournament_id: int, *, user: User) -> None:
             if tournament.is_running:  # resigning may have ended it
                 draw = tournament.draw()
                 assert draw is not None
-                byes_before = _bye_ids(draw)
+                decided_before = _decided_ids(draw)
                 _withdraw_from_draw(tournament, draw, user.pk)
-                _advance(tournament, draw, byes_before=byes_before)
+                _advance(tournament, draw, decided_before=decided_before)
         else:
             raise TournamentRefused("this tournament is over")
 

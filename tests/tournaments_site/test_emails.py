@@ -1,13 +1,16 @@
-"""Tournament emails: the pairing email at every round, the bye notice, the result, the
-cancellation. Sent after commit, so each test runs the on-commit callbacks."""
+"""Tournament emails: the pairing email at every round, the bye and walkover notices, the
+result, the cancellation. Sent after commit, so each test runs the on-commit callbacks."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.contrib.auth import get_user_model
 from django.core import mail
 
 from games import services as game_services
-from games.models import Notification, PlayerRating
+from games.models import Match, Notification, PlayerRating
 from games.tournaments import services
 from games.tournaments.brackets import Format
 from games.tournaments.models import Tournament
@@ -130,9 +133,14 @@ def _bye_players(tournament: Tournament) -> dict[int, int]:
 def _seeded_round_robin(organiser, players) -> Tournament:
     """A round robin of ``players`` seeded in the order given: of three, seed n has the bye in
     round n."""
+    return _seeded_tournament(organiser, players, format=Format.ROUND_ROBIN)
+
+
+def _seeded_tournament(organiser, players, *, format: str, **options) -> Tournament:
+    """A started tournament of ``players`` seeded in the order given."""
     for seed, player in enumerate(players):
         PlayerRating.objects.create(user=player, variant="american", rating=1900 - 100 * seed)
-    tournament = open_tournament(organiser, format=Format.ROUND_ROBIN)
+    tournament = open_tournament(organiser, format=format, **options)
     for player in players:
         if player.is_bot:
             services.add_bot(tournament.pk, user=organiser, bot=player)
@@ -253,4 +261,254 @@ def test_it_emails_a_bye_once_when_its_round_is_opened_twice(
     assert _bye_players(tournament)[2] == charlie.pk
     assert _bye_mail() == [(charlie.email, f"{tournament.name}, Round 2: you have a bye")]
     assert Notification.objects.filter(key__contains=":bye:").count() == 1
+    assert len(active_matches(tournament)) == 1
+
+
+# -- walkovers ---------------------------------------------------------------------------------
+
+
+def _walkover_mail() -> list[tuple[str, str]]:
+    """(recipient, subject) of the walkover emails sent, sorted."""
+    return sorted(pair for pair in _tournament_mail() if pair[1].endswith("you win by walkover"))
+
+
+def _walkover_subject(tournament: Tournament, stage: str, withdrawn) -> str:
+    return f"{tournament.name}, {stage}: {withdrawn} withdrew, you win by walkover"
+
+
+def _slot_match(tournament: Tournament, slot_id: str) -> Match:
+    return Match.objects.select_related("white", "black").get(
+        tournament_match__tournament=tournament, tournament_match__slot_id=slot_id
+    )
+
+
+def _no_walkover_notification_for(user) -> bool:
+    return not Notification.objects.filter(user=user, key__contains=":walkover:").exists()
+
+
+def test_it_emails_the_winner_of_an_elimination_final_by_walkover_that_they_won_it(
+    alice, django_capture_on_commit_callbacks
+):
+    one, two, three, four = make_users(4)
+    tournament = _seeded_tournament(
+        alice, [one, two, three, four], format=Format.SINGLE_ELIMINATION
+    )
+    lose(_slot_match(tournament, "W1-1"), four)
+    services.withdraw(tournament.pk, user=one)  # waiting for the final: no match to resign
+
+    with django_capture_on_commit_callbacks(execute=True):
+        lose(_slot_match(tournament, "W1-2"), two)  # three meets one in the final
+
+    tournament.refresh_from_db()
+    assert tournament.champion == three
+    subject = _walkover_subject(tournament, "Final", one)
+    assert _walkover_mail() == [(three.email, subject)]
+    body = _body(three.email, subject)
+    assert f"You win your match against {one} in {tournament.name} (Final) by walkover" in body
+    assert f"{one} has withdrawn from the tournament" in body
+    assert "the tournament is over. You won it: congratulations!" in body
+    assert "next round" not in body
+    assert f"/tournaments/{tournament.pk}/" in body
+    assert _no_walkover_notification_for(one)
+
+
+def test_it_tells_the_winner_of_a_walkover_that_their_next_match_has_started(
+    alice, django_capture_on_commit_callbacks
+):
+    players = make_users(8)
+    one, two, three, four, five = players[:5]
+    tournament = _seeded_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    # W1-1 1 v 8, W1-2 4 v 5, W1-3 2 v 7, W1-4 3 v 6; W2-1 and W2-2 feed the final W3-1.
+    for slot_id, loser in [("W1-1", players[7]), ("W1-3", players[6]), ("W1-4", players[5])]:
+        lose(_slot_match(tournament, slot_id), loser)
+    lose(_slot_match(tournament, "W2-2"), three)
+    services.withdraw(tournament.pk, user=one)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        lose(_slot_match(tournament, "W1-2"), five)  # four meets one in W2-1
+
+    final = _slot_match(tournament, "W3-1")
+    assert {final.white, final.black} == {four, two}
+    subject = _walkover_subject(tournament, "Semi-finals", one)
+    assert _walkover_mail() == [(four.email, subject)]
+    body = _body(four.email, subject)
+    assert "You go through to the next round." in body
+    assert f"Your next match, against {two}, has started: " in body
+    assert f"/matches/{final.pk}/" in body
+    # The final's own email goes out too.
+    assert (
+        _tournament_mail().count(
+            (four.email, f"{tournament.name}: your match against {two} has started")
+        )
+        == 1
+    )
+    assert _no_walkover_notification_for(one)
+
+
+def test_it_sends_no_walkover_email_for_a_match_a_withdrawal_resigns(
+    alice, django_capture_on_commit_callbacks
+):
+    one, two, three, four = make_users(4)
+    tournament = _seeded_tournament(
+        alice, [one, two, three, four], format=Format.SINGLE_ELIMINATION
+    )
+    match = _slot_match(tournament, "W1-1")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.withdraw(tournament.pk, user=four)
+
+    match.refresh_from_db()
+    assert (match.winner, match.ending) == (one, Match.Ending.RESIGNATION)
+    assert _walkover_mail() == []
+    assert not Notification.objects.filter(key__contains=":walkover:").exists()
+    # finish_match told both players the result.
+    assert Notification.objects.get(user=one, key=f"finished:{match.pk}:{one.pk}")
+    assert Notification.objects.get(user=four, key=f"finished:{match.pk}:{four.pk}")
+
+
+def test_it_emails_a_walkover_in_the_losers_bracket(alice, django_capture_on_commit_callbacks):
+    one, two, three, four = make_users(4)
+    tournament = _seeded_tournament(
+        alice, [one, two, three, four], format=Format.DOUBLE_ELIMINATION
+    )
+    lose(_slot_match(tournament, "W1-1"), four)
+    services.withdraw(tournament.pk, user=four)  # waiting for losers round 1
+
+    with django_capture_on_commit_callbacks(execute=True):
+        lose(_slot_match(tournament, "W1-2"), three)  # three drops to meet four
+
+    subject = _walkover_subject(tournament, "Losers round 1", four)
+    assert _walkover_mail() == [(three.email, subject)]
+    body = _body(three.email, subject)
+    assert "You go through to the next round." in body
+    # Losers round 2 waits for the loser of the winners final, which has just started.
+    assert "We will email you when your next match starts, or when the tournament is over." in body
+    assert _no_walkover_notification_for(four)
+
+
+def test_it_sends_no_walkover_email_to_a_withdrawing_player_who_drops_into_one(
+    alice, django_capture_on_commit_callbacks
+):
+    one, two, three, four = make_users(4)
+    tournament = _seeded_tournament(
+        alice, [one, two, three, four], format=Format.DOUBLE_ELIMINATION
+    )
+    lose(_slot_match(tournament, "W1-1"), four)
+    services.withdraw(tournament.pk, user=four)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        # Resigning W1-2 drops three into losers round 1 against four, who has withdrawn,
+        # before the draw hears that three is withdrawing too.
+        services.withdraw(tournament.pk, user=three)
+        lose(_slot_match(tournament, "W2-1"), two)  # two drops to meet three
+
+    tournament.refresh_from_db()
+    assert tournament.draw().match("L1-1").winner == three.pk
+    assert _no_walkover_notification_for(three)
+    grand_final = _slot_match(tournament, "GF1")
+    subject = _walkover_subject(tournament, "Losers round 2", three)
+    assert _walkover_mail() == [(two.email, subject)]
+    body = _body(two.email, subject)
+    assert f"Your next match, against {one}, has started: " in body
+    assert f"/matches/{grand_final.pk}/" in body
+
+
+def test_it_emails_each_round_robin_walkover_to_its_winner_once(
+    alice, django_capture_on_commit_callbacks
+):
+    one, two, three, four = make_users(4)
+    tournament = _seeded_tournament(alice, [one, two, three, four], format=Format.ROUND_ROBIN)
+    # One plays four in round 1, three in round 2 and two in round 3.
+    resigned = _slot_match(tournament, "R1-1")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.withdraw(tournament.pk, user=one)
+        _play_every_round(tournament)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert _walkover_mail() == sorted(
+        [
+            (three.email, _walkover_subject(tournament, "Round 2", one)),
+            (two.email, _walkover_subject(tournament, "Round 3", one)),
+        ]
+    )
+    body = _body(three.email, _walkover_subject(tournament, "Round 2", one))
+    assert "A walkover counts as a win in the standings." in body
+    assert "We will email you when your next match starts" in body
+    # Round 1 was played (resigned): four hears of it as a finished match.
+    assert Notification.objects.filter(key=f"finished:{resigned.pk}:{four.pk}").exists()
+    assert _no_walkover_notification_for(four)
+    assert _no_walkover_notification_for(one)
+
+
+def test_it_emails_the_walkovers_of_a_player_who_lost_on_time(
+    alice, django_capture_on_commit_callbacks
+):
+    one, two, three, four = make_users(4)
+    tournament = _seeded_tournament(alice, [one, two, three, four], format=Format.ROUND_ROBIN)
+    match = _slot_match(tournament, "R1-1")
+    sleeper = match.to_move
+    assert sleeper in (one, four)
+    # The sleeper's later opponents: one plays three then two; four plays two then three.
+    later = [three, two] if sleeper == one else [two, three]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_services.award_timeout(match.pk, now=match.deadline + timedelta(seconds=1))
+        _play_every_round(tournament)
+
+    assert _walkover_mail() == sorted(
+        [
+            (later[0].email, _walkover_subject(tournament, "Round 2", sleeper)),
+            (later[1].email, _walkover_subject(tournament, "Round 3", sleeper)),
+        ]
+    )
+
+
+def test_it_emails_a_swiss_walkover_given_as_a_withdrawal_opens_the_next_round(
+    alice, django_capture_on_commit_callbacks
+):
+    one, two, three, four = make_users(4)
+    tournament = _seeded_tournament(
+        alice, [one, two, three, four], format=Format.SWISS, swiss_rounds=3
+    )
+    first, second = active_matches(tournament)
+    lose(first, first.white)
+    leaver = second.white
+
+    with django_capture_on_commit_callbacks(execute=True):
+        # Resigning the last match of round 1 pairs round 2, leaver included: that match
+        # is lost by walkover.
+        services.withdraw(tournament.pk, user=leaver)
+
+    tournament.refresh_from_db()
+    [walkover] = tournament.draw().walkovers()
+    assert walkover.round == 2 and leaver.pk in walkover.players
+    winner = get_user_model().objects.get(pk=walkover.winner)
+    subject = _walkover_subject(tournament, "Round 2", leaver)
+    assert _walkover_mail() == [(winner.email, subject)]
+    assert "A walkover counts as a win: one point in the standings." in _body(winner.email, subject)
+    assert _no_walkover_notification_for(leaver)
+
+
+def test_it_emails_a_walkover_once_when_its_round_is_opened_twice(
+    alice, django_capture_on_commit_callbacks
+):
+    one, two, three, four = make_users(4)
+    tournament = _seeded_tournament(alice, [one, two, three, four], format=Format.ROUND_ROBIN)
+    services.withdraw(tournament.pk, user=one)  # resigns R1-1 against four
+    match = _slot_match(tournament, "R1-2")
+    tournament.refresh_from_db()
+    draw_before_result = tournament.state
+    with django_capture_on_commit_callbacks(execute=True):
+        finished = lose(match, match.white)
+
+    # The result is reported again to the draw as it was before it, so round 2 is opened,
+    # and its walkover given, a second time.
+    Tournament.objects.filter(pk=tournament.pk).update(state=draw_before_result)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_finished(finished)
+
+    assert _walkover_mail() == [(three.email, _walkover_subject(tournament, "Round 2", one))]
+    assert Notification.objects.filter(key__contains=":walkover:").count() == 1
     assert len(active_matches(tournament)) == 1
