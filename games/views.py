@@ -199,10 +199,20 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
     return context
 
 
+def _version(match: Match) -> str:
+    """What the waiting page's poll sends back as ``?seen=``: it changes with every
+    segment stored and when the match ends without one (resignation, timeout)."""
+    return f"{match.segment_count}-{match.status}"
+
+
 @require_GET
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board, the controls for the player to move, the history. Public to watch."""
     match = _get_match(match_id)
+    if request.htmx and request.GET.get("seen") == _version(match):
+        # The waiting page's poll, and nothing has happened since it was drawn: 204 tells
+        # HTMX to leave the board as it is, and the board is not drawn again for nothing.
+        return HttpResponse(status=204)
     replay = request.GET.get("replay")
     replay_number = int(replay) if replay and replay.isdigit() else None
     context = _match_context(request, match, replay=replay_number)

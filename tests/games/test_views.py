@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -293,3 +295,30 @@ def test_while_a_bot_is_to_move_the_page_says_it_is_thinking_and_looks_again_soo
     assert "is thinking" not in waiting_on_alice
     assert 'hx-trigger="every 30s"' in waiting_on_alice
     assert "Waiting for alice to move" in waiting_on_alice
+
+
+def test_the_waiting_pages_poll_gets_204_until_something_happens(client, alice, bob, match):
+    client.force_login(bob)  # Alice is to move: Bob's page waits and polls
+    page = client.get(match.get_absolute_url()).text
+    poll = re.search(r'<span hidden hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+
+    quiet = client.get(poll, **HTMX)
+    services.submit_segment(
+        match.pk, user=alice, action=services.TurnAction(segment=1, play="in/22 in/19")
+    )
+    moved = client.get(poll, **HTMX)
+
+    assert quiet.status_code == 204 and quiet.content == b""
+    assert moved.status_code == 200 and 'id="live"' in moved.text
+    assert "in/22 in/19" in moved.text or "Your turn" in moved.text
+
+
+def test_the_poll_sees_a_match_that_ends_without_a_new_segment(client, alice, bob, match):
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).text
+    poll = re.search(r'<span hidden hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+
+    services.resign(match.pk, user=alice)
+    answer = client.get(poll, **HTMX)
+
+    assert answer.status_code == 200 and 'id="live"' in answer.text
