@@ -106,7 +106,7 @@ def walkover(
         KIND,
         f"tournament:{tournament.pk}:walkover:{slot_id}:{user.pk}",
         f"{tournament.name}, {stage}: {opponent} withdrew, you win by walkover",
-        "games/email/tournament_walkover.txt",
+        "tournaments/email/walkover.txt",
         {
             "tournament": tournament,
             "stage": stage,
