@@ -782,11 +782,16 @@ class DoubleElimination(_Elimination):
         return self._slots.get("GF2") or self._slots["GF1"]
 
     def _needs_reset(self) -> bool:
-        """The losers-bracket champion beat the winners-bracket champion (not a bye) in GF1."""
+        """The losers-bracket champion beat the winners-bracket champion (not a bye) in GF1.
+
+        Not after a walkover: a winners-bracket champion who withdrew cannot play the
+        reset either, so it would only be a second walkover for the same title.
+        """
         first = self._slots["GF1"]
         return (
             "GF2" not in self._slots
             and first.is_decided
+            and not first.walkover
             and _is_player(first.players[0])
             and first.winner == first.players[1]
         )

@@ -135,3 +135,17 @@ def test_no_rematch_before_the_last_four_losers_rounds_of_a_64_player_draw():
     # everyone who has met. The grand final is a rematch by design.
     early = {(bracket, number) for bracket, number in rematch_rounds if number < 7}
     assert early <= {(Bracket.GRAND_FINAL, 1), (Bracket.GRAND_FINAL, 2)}
+
+
+def test_no_bracket_reset_when_the_winners_champion_withdrew_before_the_final():
+    tournament = DoubleElimination([1, 2, 3, 4])
+    for slot_id, winner in [("W1-1", 1), ("W1-2", 2), ("W2-1", 1), ("L1-1", 3), ("L2-1", 3)]:
+        tournament.report(slot_id, winner)
+
+    tournament.withdraw(1)  # unbeaten, out before the first final is played
+
+    final = tournament.match("GF1")
+    assert final.walkover and final.winner == 3
+    # A reset would only be a second walkover against the same withdrawn player.
+    assert "GF2" not in [m.slot_id for m in tournament.matches()]
+    assert tournament.is_finished and tournament.champion == 3

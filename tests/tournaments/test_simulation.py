@@ -237,6 +237,8 @@ def check_walkovers(playthrough: Playthrough) -> None:
     if tournament.format == Format.DOUBLE_ELIMINATION:
         final_rounds = [r.number for r in tournament.rounds(Bracket.GRAND_FINAL)]
         assert final_rounds in ([1], [1, 2])
+        if tournament.match("GF1").walkover:
+            assert final_rounds == [1]  # no reset against a player who withdrew
 
 
 def test_random_playthroughs_visit_resets_and_walkovers():
