@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
+#: How long an email's unsubscribe link works. Long enough for any inbox (the law asks for
+#: at least 30 days, e.g. CAN-SPAM), short enough that an old leaked email cannot change a
+#: player's settings for ever; after it, the page sends the player to their settings.
+UNSUBSCRIBE_MAX_AGE = timedelta(days=90)
 #: The resend sweep gives up on a notification after this many failed attempts; its
 #: last_error stays on the row for an admin to read.
 MAX_ATTEMPTS = 20
@@ -83,9 +87,15 @@ def unsubscribe_token(user: User) -> str:
 
 
 def user_from_unsubscribe_token(token: str) -> int | None:
-    """The user id in a valid unsubscribe token (they stay valid: the link is in old mail)."""
+    """The user id in a valid unsubscribe token; None if it is forged or malformed.
+
+    Raises :class:`django.core.signing.SignatureExpired` for a genuine token older than
+    :data:`UNSUBSCRIBE_MAX_AGE`, so that the page can say so rather than call it invalid.
+    """
     try:
-        return signing.loads(token, salt=UNSUBSCRIBE_SALT)["user"]
+        return signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=UNSUBSCRIBE_MAX_AGE)["user"]
+    except signing.SignatureExpired:
+        raise
     except (signing.BadSignature, KeyError, TypeError):
         return None
 

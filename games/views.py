@@ -11,6 +11,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -329,7 +330,10 @@ def player_search(request: HttpRequest) -> HttpResponse:
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """Turn game emails off for the user named in a signed token (GET asks, POST does)."""
     user_model = get_user_model()
-    user_id = user_from_unsubscribe_token(token)
+    try:
+        user_id = user_from_unsubscribe_token(token)
+    except signing.SignatureExpired:
+        return render(request, "games/unsubscribe.html", {"expired": True}, status=400)
     user = user_model.objects.filter(pk=user_id).first() if user_id else None
     if user is None:
         return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)

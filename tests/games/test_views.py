@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import time
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -322,3 +324,29 @@ def test_the_poll_sees_a_match_that_ends_without_a_new_segment(client, alice, bo
     answer = client.get(poll, **HTMX)
 
     assert answer.status_code == 200 and 'id="live"' in answer.text
+
+
+def _unsubscribe_link_sent(days_ago: float, user, monkeypatch) -> str:
+    from games.notifications import unsubscribe_token
+
+    then = time.time() - timedelta(days=days_ago).total_seconds()
+    with monkeypatch.context() as patch:
+        patch.setattr(time, "time", lambda: then)
+        return reverse("unsubscribe", args=[unsubscribe_token(user)])
+
+
+def test_an_unsubscribe_link_works_for_90_days_then_says_it_has_expired(client, alice, monkeypatch):
+    still_valid = _unsubscribe_link_sent(89, alice, monkeypatch)
+    expired = _unsubscribe_link_sent(91, alice, monkeypatch)
+
+    page = client.get(still_valid)
+    refused = client.post(expired, {"List-Unsubscribe": "One-Click"})
+
+    alice.refresh_from_db()
+    assert page.status_code == 200 and "Stop all game emails" in page.text
+    assert refused.status_code == 400 and "has expired" in refused.text
+    assert reverse("settings") in refused.text
+    assert alice.email_preference != "none"
+    client.post(still_valid, {"List-Unsubscribe": "One-Click"})
+    alice.refresh_from_db()
+    assert alice.email_preference == "none"
