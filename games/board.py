@@ -218,12 +218,15 @@ def board_context(
     steps: list[tuple[int, int]],
     selected: int | None = None,
     replay: int | None = None,
+    with_history: bool = True,
 ) -> dict[str, Any]:
     """Everything the board partial draws, from ``viewer``'s side.
 
     ``steps`` is the partial play carried by the form (the player to move only);
     ``selected`` is the source the player clicked, whose destinations are highlighted;
     ``replay`` shows the position after that stored segment instead of the live one.
+    ``with_history=False`` leaves out the history (``turns`` is None), which costs a row
+    for every segment of the match: for a page that already shows it.
     """
     color = match.color_of(viewer) if getattr(viewer, "is_authenticated", False) else None
     side = color or "white"
@@ -323,7 +326,7 @@ def board_context(
         "example_plays": _example_plays(position, match.dice, named_double) if playing else [],
         "replay": replay,
         "replayed": _segment_text(replayed, names) if replayed else "",
-        "turns": history(match.segments.all(), names, current=replay),
+        "turns": history(match.segments.all(), names, current=replay) if with_history else None,
     }
     board["announcement"] = _announcement(match, board)
     return board

@@ -185,7 +185,12 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
     steps = extra.pop("steps", [])
     selected = extra.pop("selected", None)
     board = board_context(
-        match, viewer=request.user, steps=steps, selected=selected, replay=extra.get("replay")
+        match,
+        viewer=request.user,
+        steps=steps,
+        selected=selected,
+        replay=extra.get("replay"),
+        with_history=not extra.get("keep_history"),
     )
     context = {
         "match": match,
@@ -231,12 +236,18 @@ def match_click(request: HttpRequest, match_id: int) -> HttpResponse:
     """
     match = _get_match_for_player(request, match_id)
     select = request.POST.get("select", "")
+    # The page sends the segment count of the history it shows: while that is current, the
+    # history (a row per segment, on every click of a long match) is not drawn again but
+    # kept in the page (hx-preserve).
+    keep_history = request.POST.get("history") == str(match.segment_count)
     try:
         steps = parse_steps(request.POST.get("steps", ""))
         selected = int(select) if select.isdigit() else None
-        context = _match_context(request, match, steps=steps, selected=selected)
+        context = _match_context(
+            request, match, steps=steps, selected=selected, keep_history=keep_history
+        )
     except (ValueError, EngineError) as error:
-        context = _match_context(request, match, error=str(error))
+        context = _match_context(request, match, error=str(error), keep_history=keep_history)
     return render(request, "games/match.html#live", context)
 
 

@@ -7,6 +7,8 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services
@@ -350,3 +352,22 @@ def test_an_unsubscribe_link_works_for_90_days_then_says_it_has_expired(client, 
     client.post(still_valid, {"List-Unsubscribe": "One-Click"})
     alice.refresh_from_db()
     assert alice.email_preference == "none"
+
+
+def test_a_click_keeps_the_history_the_page_shows_instead_of_drawing_it_again(client, alice, match):
+    client.force_login(alice)
+    url = reverse("match_click", args=[match.pk])
+    shown = str(match.segment_count)
+
+    with CaptureQueriesContext(connection) as kept_queries:
+        kept = client.post(url, {"steps": "", "select": "26", "history": shown}, **HTMX)
+    drawn = client.post(url, {"steps": "", "select": "26"}, **HTMX)
+    stale = client.post(url, {"steps": "", "select": "26", "history": "0"}, **HTMX)
+
+    assert kept.status_code == drawn.status_code == stale.status_code == 200
+    placeholder = re.search(r'<section id="history"[^>]*>(.*?)</section>', kept.text, re.S)
+    assert placeholder and "hx-preserve" in placeholder.group(0)
+    assert placeholder.group(1).strip() == ""  # nothing drawn: the page keeps its own
+    for full in (drawn.text, stale.text):
+        assert "hx-preserve" not in full and "turn-entry" in full and "History" in full
+    assert not [q for q in kept_queries if '"games_segment"' in q["sql"]]
