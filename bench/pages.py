@@ -1,7 +1,9 @@
-"""Page-time benchmark (not a test): leaderboard and profile pages over 100,000 matches.
+"""Page-time benchmark (not a test): leaderboard and profile pages over 100,000 matches,
+and the match page of a long match.
 
     DATABASE_URL=postgres://acey:acey@127.0.0.1:5432/acey \\
         .venv/bin/python -m bench.pages [--matches 100000] [--players 1000] [--repeat 30]
+            [--segments 1000]
 
 Builds (once) a separate database ``<name>_bench`` next to the one DATABASE_URL names,
 fills it with players, finished rated matches, their ratings and rating changes, then
@@ -139,19 +141,54 @@ def _store(batch: list, rng: random.Random) -> None:
     RatingChange.objects.bulk_create(changes, batch_size=5000)
 
 
-def time_page(client, path: str, repeat: int) -> tuple[float, float, int]:
+def long_match(segments: int):
+    """An active match of ``segments`` stored segments between two players of its own,
+    played with the first legal play each time (made once, kept for the next run)."""
+    from accounts.models import User
+    from games import services
+    from games.engine import format_play
+    from games.engine.game import Phase
+    from games.models import Match
+
+    white, _ = User.objects.get_or_create(username="long-white")
+    black, _ = User.objects.get_or_create(username="long-black")
+    match = Match.objects.filter(white=white, black=black, status=Match.Status.ACTIVE).first()
+    if match is None or match.segment_count < segments:
+        Match.objects.filter(white=white).delete()
+        # Long enough that the match cannot end first (american games score 1-15).
+        match = services.start_match(
+            white=white, black=black, variant="american", points=999, days_per_move=2
+        )
+    while match.segment_count < segments:
+        game = services.load_game(match)
+        if game.phase is Phase.NAME_DOUBLE:
+            action = services.TurnAction(match.segment_count, double=game.allowed_doubles()[-1])
+        else:
+            play = format_play(game.legal_plays()[0])
+            action = services.TurnAction(match.segment_count, play=play)
+        match = services.submit_segment(match.pk, user=match.to_move, action=action)
+    return match
+
+
+def time_page(client, path: str, repeat: int, data: dict | None = None) -> tuple[float, float, int]:
+    """Median and p95 ms of GET ``path`` (an HTMX POST of ``data`` if given), and its queries."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    client.get(path)  # warm caches and connections
+    def request():
+        if data is None:
+            return client.get(path)
+        return client.post(path, data, headers={"HX-Request": "true"})
+
+    request()  # warm caches and connections
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        response = client.get(path)
+        response = request()
         times.append((time.perf_counter() - start) * 1000)
         assert response.status_code == 200, (path, response.status_code)
     with CaptureQueriesContext(connection) as queries:
-        client.get(path)
+        request()
     ordered = sorted(times)
     return statistics.median(times), ordered[int(0.95 * (len(ordered) - 1))], len(queries)
 
@@ -161,6 +198,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument(
+        "--segments", type=int, default=1000, help="history of the long match timed"
+    )
     args = parser.parse_args()
 
     url = bench_database_url(os.environ.get("DATABASE_URL", ""))
@@ -193,6 +233,19 @@ def main() -> None:
         ("profile, 4th page of results", f"/players/{busiest.username}/?page=4"),
         ("rating chart (SVG)", f"/players/{busiest.username}/rating-american.svg"),
     ]
+    long = long_match(args.segments)
+    player = Client()
+    player.force_login(long.to_move)
+    click = f"/matches/{long.pk}/click/"
+    match_pages = [
+        (f"match page, {long.segment_count} segments", long.get_absolute_url(), None),
+        ("  a click on its board, history drawn", click, {"steps": "", "select": "26"}),
+        (
+            "  a click on its board, history kept",
+            click,
+            {"steps": "", "select": "26", "history": str(long.segment_count)},
+        ),
+    ]
     print(
         f"{args.matches} finished matches, {args.players} players; "
         f"{busiest.username} has {finished} finished matches"
@@ -200,6 +253,9 @@ def main() -> None:
     print(f"{'page':<52} {'median ms':>9} {'p95 ms':>8} {'queries':>8}")
     for label, path in pages:
         median, p95, queries = time_page(client, path, args.repeat)
+        print(f"{label:<52} {median:>9.1f} {p95:>8.1f} {queries:>8}")
+    for label, path, data in match_pages:
+        median, p95, queries = time_page(player, path, args.repeat, data)
         print(f"{label:<52} {median:>9.1f} {p95:>8.1f} {queries:>8}")
 
 
