@@ -193,7 +193,19 @@ def _str(body: JsonObject, name: str, *, max_length: int, required: bool = False
         raise ApiError(400, f"{name} must be a string")
     if len(value) > max_length:
         raise ApiError(400, f"{name} is too long (at most {max_length} characters)")
+    # PostgreSQL cannot hold a NUL, and an unpaired surrogate (JSON allows "\ud800") is
+    # not UTF-8: either would fail in a query, or in constant_time_compare, as a 500.
+    if "\x00" in value or _has_lone_surrogate(value):
+        raise ApiError(400, f"{name} holds a character that is not text (NUL or a lone surrogate)")
     return value
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _bool(body: JsonObject, name: str) -> bool:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.models import Challenge
+from games import services
+from games.models import Challenge, Match
 
 from .conftest import post_json
 
@@ -96,3 +97,23 @@ def test_it_answers_404_in_json_for_unknown_paths(alice_api, path):
 
     assert got.status_code == posted.status_code == 404
     assert path in posted.json()["error"]
+
+
+# A NUL cannot be stored in (or even looked up against) a PostgreSQL text column, and an
+# unpaired surrogate (valid JSON: "\ud800") cannot be encoded as UTF-8 at all: both were
+# a 500 once they reached a query or constant_time_compare.
+@pytest.mark.parametrize("text", ["\x00", "bo\x00b", "\ud800", "in/22\udfff"])
+def test_it_answers_400_for_a_string_no_database_can_hold(alice, alice_api, bob_api, text):
+    private = services.create_challenge(alice, private=True)
+
+    opponent = post_json(
+        alice_api,
+        reverse("api_challenge_create"),
+        {"opponent": text, "variant": "greek", "points": 1, "days_per_move": 2},
+    )
+    token = post_json(bob_api, reverse("api_challenge_accept", args=[private.pk]), {"token": text})
+
+    assert opponent.status_code == token.status_code == 400
+    assert "character" in opponent.json()["error"]
+    assert Challenge.objects.get() == private
+    assert Match.objects.count() == 0
