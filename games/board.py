@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games.engine import (
     BAR,
@@ -326,7 +326,7 @@ def board_context(
         "example_plays": _example_plays(position, match.dice, named_double) if playing else [],
         "replay": replay,
         "replayed": _segment_text(replayed, names) if replayed else "",
-        "turns": history(match.segments.all(), names, current=replay) if with_history else None,
+        "turns": history(_history_rows(match), names, current=replay) if with_history else None,
     }
     board["announcement"] = _announcement(match, board)
     return board
@@ -597,8 +597,31 @@ def _announcement(match: Match, board: dict[str, Any]) -> str:
 # -- history ----------------------------------------------------------------------------------
 
 
+class HistoryRow(NamedTuple):
+    """The fields of a stored segment that the history shows."""
+
+    number: int
+    game_number: int
+    kind: str
+    player: str
+    dice: list[int]
+    play: str
+    named_blot: int | None
+    automatic: bool
+
+
+def _history_rows(match: Match) -> list[HistoryRow]:
+    # Plain rows, not Segment objects: a long match has a thousand segments, and building
+    # a model instance (with its position) for each took longer than the query itself.
+    rows = match.segments.order_by("number").values_list(*HistoryRow._fields)
+    return [HistoryRow(*row) for row in rows]
+
+
 def history(
-    segments: Iterable[Segment], names: dict[str, str], *, current: int | None = None
+    segments: Iterable[Segment | HistoryRow],
+    names: dict[str, str],
+    *,
+    current: int | None = None,
 ) -> list[dict[str, Any]]:
     """Stored segments grouped into turns: an opening roll alone, then each run of
     segments by one player (a 1-2, its named double and any extra roll make one turn)."""
@@ -633,7 +656,9 @@ def history(
     return turns
 
 
-def _segment_text(segment: Segment, names: dict[str, str], *, with_player: bool = True) -> str:
+def _segment_text(
+    segment: Segment | HistoryRow, names: dict[str, str], *, with_player: bool = True
+) -> str:
     """A segment in words and notation, e.g. ``alice 6-3: in/22 in/19``."""
     dice = f"{segment.dice[0]}-{segment.dice[1]}"
     if segment.kind == "opening":

@@ -196,7 +196,6 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         "match": match,
         "board": board,
         "turn_form": TurnForm(initial={"segment": match.segment_count}),
-        "history": match.segments.all(),
         "rating_changes": (
             [] if match.is_active else match.rating_changes.select_related("user").order_by("pk")
         ),
