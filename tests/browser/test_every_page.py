@@ -1,0 +1,197 @@
+"""Every page a player reaches, on a 390px phone: it does not scroll sideways, cuts no text
+off, and its controls have names, labels and room for a finger. Long names are the usual
+trouble, so the players here have them.
+
+One browser page visits them all and the problems are reported together: a failure names
+each page and what is wrong with it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Page
+
+from accounts.models import ApiToken
+from games import services
+from games.engine.game import ScriptedDice
+from games.models import Match
+from games.tournaments import services as tournaments
+
+from .helpers import PASSWORD, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LONG_NAME = "carol_with_a_rather_long_username"
+
+# What is wrong with the page, as {check: [what failed it]}; empty when nothing is.
+PROBLEMS = """
+() => {
+  const problems = {};
+  const add = (check, what) => (problems[check] ||= []).push(String(what).slice(0, 90));
+  const describe = el => el.outerHTML.slice(0, 90);
+  const visible = el => el.getBoundingClientRect().width > 0;
+
+  const width = document.documentElement.scrollWidth;
+  if (width > innerWidth) add("scrolls sideways", `${width}px wide`);
+  if (!document.querySelector("nav.site-nav")) add("not a page of the site", "no site navigation");
+
+  const levels = [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].map(h => +h.tagName[1]);
+  if (levels.filter(level => level === 1).length !== 1) add("headings", "not exactly one h1");
+  levels.forEach((level, i) => {
+    if (i && level > levels[i - 1] + 1) add("headings", `h${levels[i - 1]} then h${level}`);
+  });
+
+  for (const field of document.querySelectorAll("input:not([type=hidden]), select, textarea")) {
+    if (!field.labels.length && !field.getAttribute("aria-label")) {
+      add("field without a label", describe(field));
+    }
+  }
+  for (const el of document.querySelectorAll("[aria-describedby], [aria-labelledby]")) {
+    const ids = ["aria-describedby", "aria-labelledby"].map(name => el.getAttribute(name) || "");
+    for (const id of ids.join(" ").split(/\\s+/).filter(Boolean)) {
+      if (!document.getElementById(id)) add("points to a missing id", `#${id}: ${describe(el)}`);
+    }
+  }
+  for (const img of document.querySelectorAll("img:not([alt])")) add("image without alt", img.src);
+
+  const buttonNames = new Set();
+  for (const el of document.querySelectorAll("a[href], button, summary, [role=button]")) {
+    const name = (el.getAttribute("aria-label") || el.textContent).trim().replace(/\\s+/g, " ");
+    if (!name) add("control without a name", describe(el));
+    if (el.tagName === "BUTTON" && visible(el)) {
+      if (buttonNames.has(name)) add("buttons that share a name", name);
+      buttonNames.add(name);
+    }
+  }
+  // Checkboxes and radios are tapped through their label.
+  const fields = "input:not([type=hidden]):not([type=checkbox]):not([type=radio])";
+  for (const el of document.querySelectorAll(`button, select, textarea, summary, ${fields}`)) {
+    const box = el.getBoundingClientRect();
+    if (box.width && (box.width < 24 || box.height < 24)) {
+      add("tiny control", `${Math.round(box.width)}x${Math.round(box.height)} ${describe(el)}`);
+    }
+  }
+
+  for (const el of document.querySelectorAll("main *")) {
+    if (el.closest(".visually-hidden") || !el.textContent.trim()) continue;
+    const style = getComputedStyle(el);
+    const clips = style.overflowX === "hidden" || style.textOverflow === "ellipsis";
+    if (clips && el.scrollWidth > el.clientWidth + 1) add("text cut off", el.textContent.trim());
+  }
+  for (const el of document.querySelectorAll("*")) {
+    for (const attribute of el.getAttributeNames()) {
+      if (attribute.startsWith("on")) add("inline script (the CSP blocks it)", describe(el));
+    }
+  }
+  return problems;
+}
+"""
+
+
+def _start(white, black, dice: list[int], **options) -> Match:
+    options = {"variant": "american", "points": 1, "days_per_move": 2, **options}
+    return services.start_match(white=white, black=black, dice=ScriptedDice(dice), **options)
+
+
+def _play(match: Match, user, text: str, dice: list[int] | None = None) -> Match:
+    action = services.TurnAction(segment=match.segment_count, play=text)
+    extra = ScriptedDice(dice) if dice else None
+    return services.submit_segment(match.pk, user=user, action=action, dice=extra)
+
+
+@pytest.fixture
+def pages(django_user_model) -> list[str]:
+    """A site with a little of everything in it; the paths of its pages that alice sees."""
+
+    def player(name: str, **extra):
+        return django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD, **extra)
+
+    alice = player("alice", display_name="Alice Featherstonehaugh-Smythe")
+    bob, carol, dave = player("bob"), player(LONG_NAME), player("dave")
+
+    your_turn = _play(_start(alice, carol, [5, 2, 6, 3]), alice, "in/22 in/19", [4, 1])
+    your_turn = _play(your_turn, carol, "in/24 in/21", [6, 5])
+    waiting = _play(_start(alice, carol, [5, 2, 6, 3]), alice, "in/22 in/19", [4, 1])
+    naming_a_double = _play(_start(alice, dave, [5, 2, 2, 1]), alice, "in/24 in/23")
+    finished = _play(_start(alice, carol, [5, 2, 6, 3]), alice, "in/22 in/19", [4, 1])
+    services.resign(finished.pk, user=carol)
+
+    for challenger in (bob, carol):
+        services.create_challenge(challenger, opponent=alice)  # the dashboard
+        services.create_challenge(challenger, variant="greek")  # the lobby
+    received = services.create_challenge(carol, opponent=alice, points=3)
+    invite = services.create_challenge(alice, private=True)
+    not_hers = services.create_challenge(bob, private=True)
+
+    for key_name in ("my bot", "the other bot"):
+        ApiToken.issue(alice, key_name)
+
+    cup = tournaments.create_tournament(
+        bob, name="Harbour cup", signup_deadline=timezone.now() + timedelta(days=1), points=1
+    )
+    for entrant in (alice, bob, carol, dave):
+        tournaments.sign_up(cup.pk, user=entrant)
+    tournaments.start_tournament(cup.pk, user=bob)
+
+    return [
+        "/dashboard/",
+        "/lobby/",
+        "/challenges/new/",
+        received.get_absolute_url(),
+        invite.get_absolute_url(),
+        your_turn.get_absolute_url(),
+        waiting.get_absolute_url(),
+        naming_a_double.get_absolute_url(),
+        finished.get_absolute_url(),
+        f"{your_turn.get_absolute_url()}?replay=2",
+        f"{your_turn.get_absolute_url()}resign/",
+        f"{finished.get_absolute_url()}dice/",
+        "/players/alice/",
+        f"/players/{LONG_NAME}/",
+        "/players/alice/dice/",
+        "/leaderboard/",
+        "/tournaments/",
+        "/tournaments/new/",
+        cup.get_absolute_url(),
+        "/accounts/settings/",
+        "/accounts/password/change/",
+        "/no-such-page/",
+        not_hers.get_absolute_url(),  # 403
+    ]
+
+
+def _problems(page: Page, base: str, paths: list[str]) -> dict[str, dict]:
+    found = {}
+    for path in paths:
+        page.goto(base + path)
+        if problems := page.evaluate(PROBLEMS):
+            found[path] = problems
+    return found
+
+
+def test_every_page_fits_a_phone_and_names_its_controls(page: Page, live_server, pages):
+    page.set_viewport_size({"width": 390, "height": 844})
+    before_login = ["/", "/accounts/signup/", "/accounts/login/", "/accounts/password/reset/"]
+
+    found = _problems(page, live_server.url, before_login)
+    log_in(page, live_server.url, "alice")
+    found |= _problems(page, live_server.url, pages)
+
+    assert found == {}, json.dumps(found, indent=1)
+
+
+def test_a_missing_or_forbidden_page_says_so_and_leads_back(page: Page, live_server, pages):
+    log_in(page, live_server.url, "alice")
+
+    page.goto(live_server.url + "/no-such-page/")
+    assert page.locator("h1").inner_text() == "Page not found"
+    page.get_by_role("link", name="Go to your matches").click()
+    page.wait_for_url("**/dashboard/")
+
+    page.goto(live_server.url + pages[-1])
+    assert page.locator("h1").inner_text() == "Not allowed"
+    assert page.locator("main").get_by_text("This challenge is not yours.").is_visible()
