@@ -62,6 +62,8 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+# A refused form gets the site's page, which knows who is logged in (Django's does not).
+CSRF_FAILURE_VIEW = "aceysite.views.csrf_failure"
 SITE_NAME = os.getenv("SITE_NAME", "Acey-Deucey by post")
 # Absolute links in emails are built from this.
 SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000")

@@ -1,0 +1,16 @@
+"""Site-wide error pages that need the request (Django's own render without it)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form refused by the CSRF check (settings.CSRF_FAILURE_VIEW), in the site's layout.
+
+    Django's default page is a developer's explanation. A player meets this after sending
+    a form from a page left open across a log-in, a log-out or an expired session: say so,
+    and how to go on. ``reason`` stays in the server's log (django.security.csrf).
+    """
+    return render(request, "403_csrf.html", status=403)

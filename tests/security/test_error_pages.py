@@ -1,0 +1,40 @@
+"""The pages a player meets when something is refused or breaks: the site's own, saying
+what happened and how to go on."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client, RequestFactory
+from django.urls import reverse
+from django.views.defaults import server_error
+
+from games import services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_form_refused_by_the_csrf_check_explains_itself_in_the_sites_layout(alice, bob):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice)
+    challenge = services.create_challenge(bob, variant="american", points=1, days_per_move=2)
+
+    # A form from a page opened before the last log-in: its token no longer matches.
+    response = browser.post(
+        reverse("challenge_accept", args=[challenge.pk]), {"csrfmiddlewaretoken": "stale"}
+    )
+
+    challenge.refresh_from_db()
+    assert response.status_code == 403
+    assert "This form has expired" in response.text and "Nothing was changed" in response.text
+    assert "site-header" in response.text and "alice" in response.text  # knows who is in
+    assert challenge.status == "open"
+
+
+def test_a_server_error_page_needs_neither_the_database_nor_the_user():
+    # Django renders it with no request context: it must stand on its own.
+    response = server_error(RequestFactory().get("/matches/1/"))
+
+    text = response.content.decode()
+    assert response.status_code == 500
+    assert "Something went wrong on our side" in text and 'href="/"' in text
+    assert "site.css" in text
