@@ -76,6 +76,18 @@ PROBLEMS = """
     }
   }
 
+  // A scrolling box with nothing focusable inside must take the keyboard's focus itself
+  // (Safari scrolls only what is focused) and say what it holds.
+  const focusable = "a[href], button, input, select, textarea, summary, [tabindex]";
+  for (const el of document.querySelectorAll("main *")) {
+    const scrolls = ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
+    if (!scrolls || el.matches("textarea") || el.querySelector(focusable)) continue;
+    const named = el.getAttribute("aria-label") || el.getAttribute("aria-labelledby");
+    if (el.getAttribute("role") !== "region" || !named || el.tabIndex !== 0) {
+      add("a scrolling box that is not a named, focusable region", describe(el));
+    }
+  }
+
   for (const el of document.querySelectorAll("main *")) {
     if (el.closest(".visually-hidden") || !el.textContent.trim()) continue;
     const style = getComputedStyle(el);
