@@ -621,7 +621,7 @@ def from_json(data: Any) -> MatchRecord:
     if data["format"] != FORMAT:
         raise RecordError(f"format: expected {FORMAT!r}, not {data['format']!r}")
     variant = data["variant"]
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise RecordError(f"variant: expected 'american' or 'greek', not {variant!r}")
     length = data["length"]
     if not _is_int(length) or length < 1:
@@ -900,16 +900,19 @@ def _match_result_text(result: MatchResult) -> str:
     return f"{score}; {result.winner} wins ({_ending_text(result)})"
 
 
+# Numbers are ASCII digits, and short: int() refuses (ValueError) more than 4300 digits,
+# and "\d" alone would read other scripts' digits as well.
+_NUMBER = r"([0-9]{1,9})"
 _HEADER = re.compile(r'\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]')
-_GAME = re.compile(r"Game (\d+)")
-_OPENING = re.compile(r"opening: white (\d+), black (\d+)")
+_GAME = re.compile(rf"Game {_NUMBER}")
+_OPENING = re.compile(rf"opening: white {_NUMBER}, black {_NUMBER}")
 _ENDING = r"(borne off|(white|black) resigns|(white|black) times out)"
-_GAME_RESULT = re.compile(rf"(white|black) wins (\d+) points? \({_ENDING}\)")
+_GAME_RESULT = re.compile(rf"(white|black) wins {_NUMBER} points? \({_ENDING}\)")
 _MATCH_RESULT = re.compile(
-    rf"white (\d+), black (\d+); (?:(white|black) wins \({_ENDING}\)|not finished)"
+    rf"white {_NUMBER}, black {_NUMBER}; (?:(white|black) wins \({_ENDING}\)|not finished)"
 )
-_TURN = re.compile(r"(white|black) (.*?)(?:\s*\[name (\d+)\])?")
-_SEGMENT = re.compile(r"(named )?(\d)-(\d)(?:\s*(:)(.*)|\s+(\(to play\)))?")
+_TURN = re.compile(rf"(white|black) (.*?)(?:\s*\[name {_NUMBER}\])?")
+_SEGMENT = re.compile(r"(named )?([0-9])-([0-9])(?:\s*(:)(.*)|\s+(\(to play\)))?")
 _REQUIRED_HEADER = ("Variant", "Length", "White", "Black", "Result")
 _OPTIONAL_HEADER = ("Event", "Date")
 
@@ -989,7 +992,7 @@ def from_text(text: str) -> MatchRecord:
     variant = header["Variant"]
     if variant not in VARIANTS:
         raise RecordError(f"Variant: expected 'american' or 'greek', not {variant!r}")
-    if not re.fullmatch(r"[1-9]\d*", header["Length"]):
+    if not re.fullmatch(r"[1-9][0-9]{0,8}", header["Length"]):
         raise RecordError(f"Length: expected a whole number of points, not {header['Length']!r}")
     players = _check_players({"white": header["White"], "black": header["Black"]}, "header")
     return MatchRecord(

@@ -330,6 +330,7 @@ def test_json_has_a_format_version():
         (lambda d: d["games"][0]["events"][1].update(type="x"), "games[0].events[1].type"),
         (lambda d: d["result"].update(winner="white"), "result: a finished match has both"),
         (lambda d: d["players"].update(white=""), "players.white: expected a player's name"),
+        (lambda d: d.update(variant=["american"]), "variant: expected 'american' or 'greek'"),
     ],
 )
 def test_from_json_rejects_a_bad_shape_with_the_field(change, message):
@@ -344,6 +345,9 @@ def test_from_json_rejects_a_bad_shape_with_the_field(change, message):
     assert message in str(error.value)
 
 
+HUGE = "9" * 5000
+
+
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
@@ -356,6 +360,18 @@ def test_from_json_rejects_a_bad_shape_with_the_field(change, message):
             "does not agree with the Result header",
         ),
         (lambda t: t.rsplit("match:", 1)[0], "the record ends before the match result line"),
+        # More digits than int() reads (4300) were a ValueError; other scripts' digits
+        # were read as numbers.
+        (lambda t: t.replace("Game 1", "Game " + HUGE), "expected a header line"),
+        (lambda t: t.replace("white 5,", f"white {HUGE},"), "cannot read"),
+        (lambda t: t.replace("(to play)", f"(to play) [name {HUGE}]"), "cannot read"),
+        (
+            lambda t: t.replace("\nmatch:", f"\nwhite wins {HUGE} points (borne off)\nmatch:"),
+            "cannot",
+        ),
+        (lambda t: t.replace("match: white 0", f"match: white {HUGE}"), "expected a match result"),
+        (lambda t: t.replace('[Length "1"]', f'[Length "{HUGE}"]'), "Length: expected a whole"),
+        (lambda t: t.replace('[Length "1"]', '[Length "1\u0663"]'), "Length: expected a whole"),
     ],
 )
 def test_from_text_rejects_a_bad_format_with_the_line(edit, message):
