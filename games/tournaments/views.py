@@ -8,10 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -154,7 +155,12 @@ def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def tournament_add_bot(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _get_tournament_for_organiser(request, tournament_id)
-    bot = get_user_model().objects.filter(pk=request.POST.get("bot") or 0, is_bot=True).first()
+    # A choice field reads the id: "abc" or "1.5" is no bot (and no ValueError, a 500).
+    bots = forms.ModelChoiceField(queryset=get_user_model().objects.filter(is_bot=True))
+    try:
+        bot = bots.clean(request.POST.get("bot"))
+    except ValidationError:
+        bot = None
     if bot is None:
         messages.error(request, "Choose a bot.")
         return redirect(tournament)

@@ -271,3 +271,16 @@ def test_it_answers_404_for_an_unknown_tournament(client):
     response = client.get(reverse("tournament", args=[999]))
 
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize("sent", ["", "abc", "1.5", "99999999999999999999", "-3"])
+def test_adding_a_bot_that_is_not_one_says_choose_a_bot(client, alice, sent):
+    tournament = open_tournament(alice)
+    client.force_login(alice)
+
+    response = _post(client, "tournament_add_bot", tournament, bot=sent)
+
+    assert response.status_code == 302
+    assert not Entry.objects.filter(tournament=tournament).exclude(user=alice).exists()
+    followed = client.get(response["Location"]).text
+    assert "Choose a bot" in followed
