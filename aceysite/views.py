@@ -12,5 +12,11 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     Django's default page is a developer's explanation. A player meets this after sending
     a form from a page left open across a log-in, a log-out or an expired session: say so,
     and how to go on. ``reason`` stays in the server's log (django.security.csrf).
+
+    An HTMX request (a click on the board from a page whose token a log-in elsewhere has
+    replaced) would swap this page into the board: it is told to reload the page instead,
+    which brings a fresh token, and the player clicks again.
     """
+    if request.headers.get("HX-Request") == "true":
+        return HttpResponse(status=403, headers={"HX-Refresh": "true"})
     return render(request, "403_csrf.html", status=403)

@@ -38,3 +38,20 @@ def test_a_server_error_page_needs_neither_the_database_nor_the_user():
     assert response.status_code == 500
     assert "Something went wrong on our side" in text and 'href="/"' in text
     assert "site.css" in text
+
+
+def test_an_htmx_request_refused_by_the_csrf_check_reloads_the_page(alice, bob):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice)
+    match = services.start_match(
+        white=alice, black=bob, variant="american", points=1, days_per_move=2
+    )
+
+    response = browser.post(
+        reverse("match_click", args=[match.pk]),
+        {"steps": ""},
+        headers={"HX-Request": "true", "X-CSRFToken": "from-before-the-last-log-in"},
+    )
+
+    assert response.status_code == 403
+    assert response["HX-Refresh"] == "true" and response.content == b""
