@@ -92,6 +92,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "aceysite.middleware.HtmxLoginRedirectMiddleware",
 ]
 
 # bench/load.py serves the site plus a bare "floor" view from bench.urls.

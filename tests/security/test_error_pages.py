@@ -3,6 +3,8 @@ what happened and how to go on."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -55,3 +57,24 @@ def test_an_htmx_request_refused_by_the_csrf_check_reloads_the_page(alice, bob):
 
     assert response.status_code == 403
     assert response["HX-Refresh"] == "true" and response.content == b""
+
+
+def test_a_board_click_after_the_session_ended_loads_the_login_page_as_a_page(client, alice, bob):
+    match = services.start_match(
+        white=alice, black=bob, variant="american", points=1, days_per_move=2
+    )
+    page = f"http://testserver{match.get_absolute_url()}?replay=1"
+
+    # Not logged in (the session ended, or a log-out in another tab).
+    response = client.post(
+        reverse("match_click", args=[match.pk]),
+        {"steps": ""},
+        headers={"HX-Request": "true", "HX-Current-URL": page},
+    )
+    plain = client.post(reverse("match_click", args=[match.pk]), {"steps": ""})
+
+    assert response.status_code == 200 and response.content == b""
+    assert response["HX-Redirect"] == (
+        reverse("login") + "?next=" + quote(f"{match.get_absolute_url()}?replay=1", safe="")
+    )
+    assert plain.status_code == 302 and plain["Location"].startswith(reverse("login"))
