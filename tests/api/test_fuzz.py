@@ -56,3 +56,21 @@ def test_it_answers_any_body_with_a_readable_4xx(alice_api, match, body):
     assert isinstance(response.json()["error"], str)
     match.refresh_from_db()
     assert (match.segment_count, match.position) == before
+
+
+# Control characters (NUL) and lone surrogates: JSON carries both, no database can.
+names = st.text(st.sampled_from("\x00\ud800b") | st.characters(categories=["Cs", "Cc", "L"]))
+
+
+@FUZZ
+@given(opponent=names)
+def test_it_answers_any_opponent_name_with_201_or_a_readable_4xx(alice_api, bob, opponent):
+    body = {"opponent": opponent, "variant": "greek", "points": 1, "days_per_move": 2}
+
+    response = alice_api.post(
+        reverse("api_challenge_create"), json.dumps(body), content_type="application/json"
+    )
+
+    assert response.status_code == 201 or 400 <= response.status_code < 500, opponent
+    if response.status_code != 201:
+        assert isinstance(response.json()["error"], str)
