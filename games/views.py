@@ -219,7 +219,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         # HTMX to leave the board as it is, and the board is not drawn again for nothing.
         return HttpResponse(status=204)
     replay = request.GET.get("replay")
-    replay_number = int(replay) if replay and replay.isdigit() else None
+    # isdigit() alone takes "²" and 5,000-digit strings, which int() refuses: a 500.
+    is_number = replay is not None and replay.isascii() and replay.isdigit() and len(replay) < 10
+    replay_number = int(replay) if is_number else None
     context = _match_context(request, match, replay=replay_number)
     if request.htmx:
         return render(request, "games/match.html#live", context)

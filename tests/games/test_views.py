@@ -371,3 +371,11 @@ def test_a_click_keeps_the_history_the_page_shows_instead_of_drawing_it_again(cl
     for full in (drawn.text, stale.text):
         assert "hx-preserve" not in full and "turn-entry" in full and "History" in full
     assert not [q for q in kept_queries if '"games_segment"' in q["sql"]]
+
+
+@pytest.mark.parametrize("replay", ["²", "٣", "9" * 5000, "-1", "1.5", ""])
+def test_a_replay_number_that_is_not_one_shows_the_live_board(client, match, replay):
+    response = client.get(match.get_absolute_url(), {"replay": replay})
+
+    assert response.status_code == 200
+    assert 'data-mode="replay"' not in response.text
