@@ -101,9 +101,13 @@ def test_a_redelivered_task_finishes_a_1_2_chain_its_dead_worker_left(alice, bot
     decisions = services.play_bot_turn(match.pk, segment=queued_for)
 
     match.refresh_from_db()
-    assert decisions >= 2  # the double named, then its play (and any extra roll's)
-    assert match.to_move == alice
-    assert Segment.objects.filter(match=match, kind=Segment.Kind.DOUBLE).count() == 1
+    assert decisions >= 1  # the double named, then its play unless forced, and so on
+    assert match.to_move == alice  # the whole turn played
+    # Named once, right after the stored 1-2. (An american double played in full earns
+    # a new roll, which may be another 1-2 and another double: about one run in twenty.)
+    named = Segment.objects.filter(match=match, kind=Segment.Kind.DOUBLE)
+    assert named.values_list("number", flat=True).first() == queued_for + 2
+    assert not named.filter(number=queued_for + 3).exists()
 
 
 def test_a_late_task_does_nothing_once_the_human_is_to_move(alice, bots):
