@@ -263,7 +263,7 @@ def match_state(match: Match, *, since: int = 0, fresh: list[Segment] | None = N
         "to_move": usernames.get(match.to_move_id),
         "phase": match.phase,
         "segment": match.segment_count,
-        "dice": list(match.dice) if match.dice else None,
+        "dice": list(match.dice) if match.is_active and match.dice else None,
         "position": match.position,
         "legal_plays": [],
         "deadline": match.deadline.isoformat() if match.deadline else None,

@@ -312,8 +312,11 @@ def board_context(
         "selected_name": _place_name(selected) if selected is not None else "",
         "can_submit": can_submit,
         "must_submit": can_submit and not next_steps,
-        "dice": _dice_faces(match.dice, steps) if live and match.dice else [],
-        "dice_text": _dice_text(match.dice, named_double) if live and match.dice else "",
+        # A finished match keeps the loser's last roll for its record, not to show.
+        "dice": _dice_faces(match.dice, steps) if live and match.is_active and match.dice else [],
+        "dice_text": (
+            _dice_text(match.dice, named_double) if live and match.is_active and match.dice else ""
+        ),
         "bar_checkers": _bar(shown, side),
         "waiting_slabs": _tray(0, shown.waiting, side),
         "off_slabs": _tray(RIGHT_TRAY_X, shown.off, side),

@@ -24,7 +24,9 @@ def match_record(match: Match) -> MatchRecord:
     events: dict[int, list] = {}
     for segment in match.segments.order_by("number"):
         events.setdefault(segment.game_number, []).append(_event(segment))
-    if match.is_active and match.phase == "play" and match.dice:
+    # The roll still to play: of the match in progress, or the one the loser of a
+    # resignation or a timeout had (kept for this by services.finish_match).
+    if match.dice and (match.phase == "play" or not match.is_active):
         pending = SegmentRecord(
             match.position["turn"], tuple(match.dice), SegmentKind(match.segment_kind), None
         )

@@ -623,7 +623,9 @@ def finish_match(match: Match, *, winner: str, ending: str) -> None:
     match.to_move = None
     match.deadline = None
     match.remind_at = None
-    match.dice = None
+    # match.dice stays: after a resignation or a timeout it is the roll the loser had to
+    # play, which the match's record ends with (an export must replay through the engine,
+    # whose record of a forfeited game keeps it). A game borne off has none.
     match.save()
     rate_finished_match(match, now=now)
     # A local import: games.tournaments.services imports this module.

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
 from games.engine.game import ScriptedDice
@@ -379,3 +380,45 @@ def test_a_replay_number_that_is_not_one_shows_the_live_board(client, match, rep
 
     assert response.status_code == 200
     assert 'data-mode="replay"' not in response.text
+
+
+@pytest.mark.parametrize("how", ["resign at once", "resign mid-game", "timeout", "after a 1-2"])
+def test_the_export_of_a_forfeited_match_imports_back_through_the_engine(client, alice, bob, how):
+    from games.engine.record import import_json, import_text
+
+    dice = [5, 2, 6, 3, 1, 2] if how == "after a 1-2" else [5, 2, 6, 3, 4, 1]
+    match = services.start_match(
+        white=alice,
+        black=bob,
+        variant="american",
+        points=3,
+        days_per_move=2,
+        dice=ScriptedDice(dice),
+    )
+    if how in ("resign mid-game", "after a 1-2"):
+        play = services.TurnAction(segment=match.segment_count, play="in/22 in/19")
+        match = services.submit_segment(
+            match.pk, user=alice, action=play, dice=ScriptedDice(dice[4:])
+        )
+    if how == "after a 1-2":  # bob played his 1-2 and must name a double: nothing to play
+        play = services.TurnAction(segment=match.segment_count, play="in/24 in/23")
+        match = services.submit_segment(match.pk, user=bob, action=play)
+        assert match.phase == "name_double"
+    if how == "timeout":
+        Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        assert services.award_timeout(match.pk)
+    else:
+        services.resign(match.pk, user=match.to_move)
+    match.refresh_from_db()
+
+    text = client.get(reverse("match_export", args=[match.pk, "txt"])).text
+    data = client.get(reverse("match_export", args=[match.pk, "json"])).json()
+    state = client.get(match.get_absolute_url()).text
+
+    for replayed in (import_text(text), import_json(data)):
+        assert replayed.is_over and replayed.winner == match.color_of(match.winner)
+        assert (replayed.score.white, replayed.score.black) == (
+            match.score_white,
+            match.score_black,
+        )
+    assert 'class="dice"' not in state  # the loser's last roll is in the record, not shown
