@@ -26,11 +26,12 @@ from accounts.models import ApiToken
 from . import services
 from .engine import format_play
 from .engine.game import Phase
+from .forms import MAX_WHOLE_NUMBER, whole_number
 from .models import Challenge, Match, Segment
 
 MAX_BODY = 64 * 1024
 MAX_PLAY_LENGTH = 200
-MAX_INT = 2**31 - 1  # larger numbers are never a valid segment, id or option
+MAX_INT = MAX_WHOLE_NUMBER  # larger numbers are never a valid segment, id or option
 
 JsonObject = dict[str, Any]
 
@@ -237,9 +238,10 @@ def _since(request: HttpRequest) -> int:
     raw = request.GET.get("since")
     if raw is None:
         return 0
-    if not raw.isascii() or not raw.isdigit() or int(raw) > MAX_INT:
+    since = whole_number(raw)
+    if since is None:
         raise ApiError(400, f"since must be a segment number, not {_quote(raw)}")
-    return int(raw)
+    return since
 
 
 def match_state(match: Match, *, since: int = 0, fresh: list[Segment] | None = None) -> JsonObject:

@@ -11,6 +11,21 @@ from .board import parse_steps
 from .models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
 from .services import TurnAction
 
+#: The largest whole number a form or query parameter may carry (a PostgreSQL integer).
+MAX_WHOLE_NUMBER = 2**31 - 1
+
+
+def whole_number(text: str | None, *, maximum: int = MAX_WHOLE_NUMBER) -> int | None:
+    """``text`` as a whole number from 0 to ``maximum``, or None if it is not one.
+
+    Only ASCII digits count: ``str.isdigit()`` alone also accepts "²" or "٣", and digit
+    strings longer than ``int()`` reads (4,300), on which ``int()`` raises ValueError.
+    """
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > len(str(maximum)):
+        return None
+    value = int(text)
+    return value if value <= maximum else None
+
 
 class ChallengeForm(forms.Form):
     opponent = forms.CharField(

@@ -23,7 +23,7 @@ from games.engine import EngineError
 
 from . import services
 from .board import board_context, parse_steps
-from .forms import ChallengeForm, TurnForm
+from .forms import ChallengeForm, TurnForm, whole_number
 from .models import BotPlayer, Challenge, Match
 from .notifications import user_from_unsubscribe_token
 from .records import match_record_json, match_record_text
@@ -218,11 +218,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         # The waiting page's poll, and nothing has happened since it was drawn: 204 tells
         # HTMX to leave the board as it is, and the board is not drawn again for nothing.
         return HttpResponse(status=204)
-    replay = request.GET.get("replay")
-    # isdigit() alone takes "²" and 5,000-digit strings, which int() refuses: a 500.
-    is_number = replay is not None and replay.isascii() and replay.isdigit() and len(replay) < 10
-    replay_number = int(replay) if is_number else None
-    context = _match_context(request, match, replay=replay_number)
+    context = _match_context(request, match, replay=whole_number(request.GET.get("replay")))
     if request.htmx:
         return render(request, "games/match.html#live", context)
     return render(request, "games/match.html", context)
@@ -236,14 +232,13 @@ def match_click(request: HttpRequest, match_id: int) -> HttpResponse:
     Nothing is stored: the steps travel in the form until the player submits them.
     """
     match = _get_match_for_player(request, match_id)
-    select = request.POST.get("select", "")
     # The page sends the segment count of the history it shows: while that is current, the
     # history (a row per segment, on every click of a long match) is not drawn again but
     # kept in the page (hx-preserve).
     keep_history = request.POST.get("history") == str(match.segment_count)
     try:
         steps = parse_steps(request.POST.get("steps", ""))
-        selected = int(select) if select.isdigit() else None
+        selected = whole_number(request.POST.get("select"))
         context = _match_context(
             request, match, steps=steps, selected=selected, keep_history=keep_history
         )

@@ -422,3 +422,18 @@ def test_the_export_of_a_forfeited_match_imports_back_through_the_engine(client,
             match.score_black,
         )
     assert 'class="dice"' not in state  # the loser's last roll is in the record, not shown
+
+
+@pytest.mark.parametrize("select", ["²", "9" * 5000])
+def test_a_selected_place_that_is_not_a_number_selects_nothing(client, alice, match, select):
+    client.force_login(alice)
+
+    url = reverse("match_click", args=[match.pk])
+    response = client.post(url, {"steps": "", "select": select}, **HTMX)
+    without = client.post(url, {"steps": ""}, **HTMX)
+
+    assert response.status_code == 200
+    assert "invalid literal" not in response.text
+    # As if nothing had been selected: the same board state and the same announcement.
+    state = re.compile(r'data-state="([^"]*)"|hx-swap-oob="innerHTML">([^<]*)<')
+    assert state.findall(response.text) == state.findall(without.text)
