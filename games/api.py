@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from functools import wraps
+from operator import attrgetter
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -280,6 +281,8 @@ def match_state(match: Match, *, since: int = 0, fresh: list[Segment] | None = N
 
 
 _PLAYED_KINDS = {Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY, Segment.Kind.NAMED_DOUBLE}
+_HISTORY_FIELDS = ("number", "game_number", "kind", "player", "dice", "play", "named_blot")
+_history_row = attrgetter(*_HISTORY_FIELDS)  # the same fields from a Segment just stored
 
 
 def _history(match: Match, since: int = 0, fresh: Sequence[Segment] = ()) -> list[JsonObject]:
@@ -292,16 +295,12 @@ def _history(match: Match, since: int = 0, fresh: Sequence[Segment] = ()) -> lis
     if since >= match.segment_count:
         return []  # nothing new: no query
     if fresh and fresh[0].number <= since + 1 and fresh[-1].number == match.segment_count:
-        rows = [
-            (s.number, s.game_number, s.kind, s.player, s.dice, s.play, s.named_blot)
-            for s in fresh
-            if s.number > since
-        ]
+        rows = [_history_row(s) for s in fresh if s.number > since]
     else:
         rows = (
             Segment.objects.filter(match=match, number__gt=since)
             .order_by("number")
-            .values_list("number", "game_number", "kind", "player", "dice", "play", "named_blot")
+            .values_list(*_HISTORY_FIELDS)
         )
     return [
         {

@@ -242,6 +242,9 @@ def board_context(
     partial: PartialPlay | None = None
     to_move = live and match.is_active and color is not None and match.to_move_id == viewer.pk
     playing = bool(to_move and match.phase == "play" and match.dice)
+    naming = bool(to_move and match.phase == "name_double")
+    # A finished match keeps the loser's last roll for its record, not to show.
+    dice = match.dice if live and match.is_active else None
     named_double = match.segment_kind == SegmentKind.NAMED_DOUBLE
     shown = position
     if playing:
@@ -300,8 +303,8 @@ def board_context(
         "description": _describe(shown, side),
         "to_move": to_move,
         "playing": playing,
-        "naming_double": bool(to_move and match.phase == "name_double"),
-        **_doubles(position, naming=bool(to_move and match.phase == "name_double")),
+        "naming_double": naming,
+        **_doubles(position, naming=naming),
         "mode": _mode(match, live, playing, bool(to_move)),
         "steps": steps,
         "steps_text": steps_text(steps),
@@ -312,11 +315,8 @@ def board_context(
         "selected_name": _place_name(selected) if selected is not None else "",
         "can_submit": can_submit,
         "must_submit": can_submit and not next_steps,
-        # A finished match keeps the loser's last roll for its record, not to show.
-        "dice": _dice_faces(match.dice, steps) if live and match.is_active and match.dice else [],
-        "dice_text": (
-            _dice_text(match.dice, named_double) if live and match.is_active and match.dice else ""
-        ),
+        "dice": _dice_faces(dice, steps) if dice else [],
+        "dice_text": _dice_text(dice, named_double) if dice else "",
         "bar_checkers": _bar(shown, side),
         "waiting_slabs": _tray(0, shown.waiting, side),
         "off_slabs": _tray(RIGHT_TRAY_X, shown.off, side),

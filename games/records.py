@@ -24,9 +24,10 @@ def match_record(match: Match) -> MatchRecord:
     events: dict[int, list] = {}
     for segment in match.segments.order_by("number"):
         events.setdefault(segment.game_number, []).append(_event(segment))
-    # The roll still to play: of the match in progress, or the one the loser of a
-    # resignation or a timeout had (kept for this by services.finish_match).
-    if match.dice and (match.phase == "play" or not match.is_active):
+    # The roll still to play: of the match in progress (there is none while a double is
+    # being named), or the one the loser of a resignation or a timeout had (kept for this
+    # by services.finish_match; a game borne off leaves none).
+    if match.dice:
         pending = SegmentRecord(
             match.position["turn"], tuple(match.dice), SegmentKind(match.segment_kind), None
         )
