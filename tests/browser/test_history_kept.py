@@ -6,28 +6,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import services
-from games.engine.game import ScriptedDice
-
-from .helpers import PASSWORD, act, board_state, log_in, wait_for_redraw
+from .helpers import act, board_state, log_in, wait_for_redraw
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_clicks_keep_the_history_and_a_played_segment_extends_it(
-    page: Page, live_server, django_user_model
-):
-    alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
-    bob = django_user_model.objects.create_user("bob", "bob@example.com", PASSWORD)
-    # Alice (white) opens with 6-3; the history so far is the opening roll.
-    match = services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3, 4, 1]),
-    )
+def test_clicks_keep_the_history_and_a_played_segment_extends_it(page: Page, live_server, match):
     log_in(page, live_server.url, "alice")
     page.goto(live_server.url + match.get_absolute_url())
     history = page.locator("#history")

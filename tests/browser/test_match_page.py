@@ -5,32 +5,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import services
-from games.engine.game import ScriptedDice
-from games.models import Match
-
-from .helpers import PASSWORD, board_state, log_in, wait_for_redraw
+from .helpers import board_state, log_in, wait_for_redraw
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def match(django_user_model) -> Match:
-    """Alice (white) to move with 6-5, with checkers on her 22- and 19-points and waiting."""
-    alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
-    bob = django_user_model.objects.create_user("bob", "bob@example.com", PASSWORD)
-    match = services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
-    for user, play, dice in ((alice, "in/22 in/19", [4, 1]), (bob, "in/24 in/21", [6, 5])):
-        action = services.TurnAction(segment=match.segment_count, play=play)
-        match = services.submit_segment(match.pk, user=user, action=action, dice=ScriptedDice(dice))
-    return match
 
 
 def test_the_match_page_fits_a_phone_without_sideways_scrolling(page: Page, live_server, match):
