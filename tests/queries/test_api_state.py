@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import ApiToken
+from games import services
 
 from .conftest import count_queries, get_ok
 
@@ -31,11 +34,6 @@ def test_the_match_state_queries_do_not_grow_with_the_history(
 
 
 def test_a_turn_answers_with_the_segments_it_stored_without_reading_them_back(alice, bob):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from games import services
-
     match = services.start_match(
         white=alice, black=bob, variant="american", points=1, days_per_move=1
     )
