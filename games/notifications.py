@@ -7,13 +7,17 @@ two emails) and asks Celery to send it once the transaction commits.
 
 from __future__ import annotations
 
+import contextlib
+import threading
+import time
 from datetime import timedelta
 from email.policy import Policy
+from smtplib import SMTPServerDisconnected
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core import signing
+from django.core import mail, signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -35,6 +39,10 @@ UNSUBSCRIBE_MAX_AGE = timedelta(days=90)
 #: The resend sweep gives up on a notification after this many failed attempts; its
 #: last_error stays on the row for an admin to read.
 MAX_ATTEMPTS = 20
+#: A sender keeps its connection to the mail server from one email to the next (opening one
+#: costs a TCP handshake, EHLO, STARTTLS and a login, on both sides), but not once it has
+#: been idle this long: servers drop idle clients. One found dropped anyway is reopened.
+MAIL_CONNECTION_IDLE_SECONDS = 30.0
 
 
 def _mail_domain() -> str:
@@ -277,7 +285,7 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
         },
     )
     try:
-        message.send()
+        _deliver(message)
     except Exception as error:
         Notification.objects.filter(pk=notification_id).update(
             claimed_until=now + timedelta(seconds=retry_in) if retry_in else None,
@@ -289,6 +297,58 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
         sent_at=timezone.now(), attempts=notification.attempts + 1, last_error=""
     )
     return True
+
+
+class _KeptMailer(threading.local):
+    """This thread's open mail backend, the MAILERS entry it was made from, and when it
+    last sent (a Celery worker process sends from one thread; eager mode from several)."""
+
+    def __init__(self) -> None:
+        self.backend = None
+        self.config: object = None
+        self.used_at = 0.0
+
+    def drop(self) -> None:
+        backend, self.backend = self.backend, None
+        if backend is not None:
+            # A connection being thrown away may well be broken already.
+            with contextlib.suppress(Exception):
+                backend.close()
+
+
+_kept = _KeptMailer()
+
+
+def _deliver(message: EmailMultiAlternatives) -> None:
+    """Send ``message`` over this thread's kept mail connection (opened if there is none, or
+    the settings changed, or it sat idle past MAIL_CONNECTION_IDLE_SECONDS). A kept
+    connection the server has closed is reopened, once; any other error drops the
+    connection and propagates to the caller's retries."""
+    config = settings.MAILERS.get("default")
+    reused = (
+        _kept.backend is not None
+        and _kept.config == config
+        and time.monotonic() - _kept.used_at < MAIL_CONNECTION_IDLE_SECONDS
+    )
+    if not reused:
+        _kept.drop()
+        backend = mail.mailers.default
+        # Opened here, the connection outlives send_messages(), which closes only the
+        # connections it opened itself.
+        backend.open()
+        _kept.backend, _kept.config = backend, config
+    try:
+        _kept.backend.send_messages([message])
+    except (SMTPServerDisconnected, ConnectionError):
+        _kept.drop()
+        if not reused:
+            raise
+        _deliver(message)
+        return
+    except Exception:
+        _kept.drop()
+        raise
+    _kept.used_at = time.monotonic()
 
 
 def unsent(older_than_seconds: int = 60) -> list[int]:
