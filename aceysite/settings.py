@@ -6,6 +6,7 @@ Celery tasks run eagerly in-process, and email printed to the console.
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.csp import CSP
@@ -21,6 +22,18 @@ def envint(name: str, default: str) -> int:
 
 def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
+
+
+def next_redis_database(url: str) -> str:
+    """``url`` with the Redis database after its own (no database given counts as 0); empty
+    stays empty. ``redis://host:6379/2`` gives ``redis://host:6379/3``."""
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    number = parts.path.strip("/") or "0"
+    if not number.isdigit():
+        raise ValueError(f"not a Redis database number in {url!r}")
+    return parts._replace(path=f"/{int(number) + 1}").geturl()
 
 
 def database_from_url(url: str) -> dict:
@@ -150,7 +163,10 @@ STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else 
 # Celery: with no broker configured, tasks run eagerly in-process so the site
 # works locally without Redis.
 REDIS_URL = os.getenv("REDIS_URL", "")
-CELERY_BROKER_URL = os.getenv("CELERY_BROKER_URL", REDIS_URL)
+# Without a broker URL of its own, the broker takes the Redis database after the cache's:
+# a cache may be cleared (cache.clear(), a test run) or evicted when memory runs short, and
+# queued emails and bot turns must not go with it (games.checks refuses a shared one).
+CELERY_BROKER_URL = os.getenv("CELERY_BROKER_URL") or next_redis_database(REDIS_URL)
 CELERY_RESULT_BACKEND = os.getenv("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_ALWAYS_EAGER = envbool(
     "CELERY_TASK_ALWAYS_EAGER", "false" if CELERY_BROKER_URL else "true"

@@ -1,10 +1,17 @@
+import os
+import subprocess
+import sys
+
 import pytest
 from django.core import mail
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
 from django.db import connection
 from django.urls import reverse
 
 from aceysite import settings as site_settings
 from aceysite.celery import app as celery_app
+from games.checks import broker_apart_from_cache
 from tests.conftest import need_service
 
 
@@ -146,6 +153,56 @@ def test_mailers_use_smtp_when_host_is_set(monkeypatch):
     assert default["OPTIONS"]["username"] == "postman"
     assert default["OPTIONS"]["password"] == "secret"
     assert default["OPTIONS"]["use_tls"] is False
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("", ""),
+        ("redis://127.0.0.1:6379", "redis://127.0.0.1:6379/1"),
+        ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/1"),
+        ("rediss://:secret@cache.example.com:6380/7", "rediss://:secret@cache.example.com:6380/8"),
+    ],
+)
+def test_next_redis_database(url, expected):
+    assert site_settings.next_redis_database(url) == expected
+
+
+def test_with_only_redis_url_the_broker_gets_the_next_database_and_the_check_passes():
+    env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:6379/4"}
+    env.pop("CELERY_BROKER_URL", None)
+    program = (
+        "import django; django.setup(); from django.conf import settings;"
+        "from django.core.management import call_command;"
+        "print(settings.CELERY_BROKER_URL); call_command('check')"
+    )
+
+    done = subprocess.run(
+        [sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=60
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "redis://127.0.0.1:6379/5"
+
+
+@pytest.mark.django_db
+def test_check_refuses_a_broker_sharing_a_redis_database_with_the_cache(settings):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:6379",
+        }
+    }
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/0"
+
+    [error] = broker_apart_from_cache()
+    assert error.id == "games.E001"
+    assert "share Redis database 0" in error.msg
+    with pytest.raises(SystemCheckError, match=r"games\.E001"):
+        call_command("check")
+
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/1"
+    assert broker_apart_from_cache() == []
 
 
 def test_celery_tasks_are_acknowledged_late():
