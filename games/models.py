@@ -272,6 +272,9 @@ class Segment(models.Model):
             # One segment per number: a duplicate or racing submission cannot be stored twice.
             models.UniqueConstraint(fields=["match", "number"], name="segment_number_unique"),
         ]
+        # The match page's history: one game's segments in order, and each game's first
+        # and last segment, without reading the other games' rows.
+        indexes = [models.Index(fields=["match", "game_number", "number"])]
 
     def __str__(self) -> str:
         return f"#{self.number} {self.kind} {self.dice} {self.play}"
