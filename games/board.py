@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from django.db.models import Max, Min
+
 from games.engine import (
     BAR,
     IN,
@@ -34,9 +36,11 @@ from games.engine.notation import format_point, format_steps
 from games.engine.position import own_point
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Collection, Iterable
 
-    from .models import Match, Segment
+    from django.db.models import QuerySet
+
+    from .models import GameResult, Match, Segment
 
 POINT_W = 44
 BAR_W = 44
@@ -218,6 +222,7 @@ def board_context(
     steps: list[tuple[int, int]],
     selected: int | None = None,
     replay: int | None = None,
+    game: int | None = None,
     with_history: bool = True,
 ) -> dict[str, Any]:
     """Everything the board partial draws, from ``viewer``'s side.
@@ -225,8 +230,10 @@ def board_context(
     ``steps`` is the partial play carried by the form (the player to move only);
     ``selected`` is the source the player clicked, whose destinations are highlighted;
     ``replay`` shows the position after that stored segment instead of the live one.
-    ``with_history=False`` leaves out the history (``turns`` is None), which costs a row
-    for every segment of the match: for a page that already shows it.
+    The history shows the latest game in full (``turns``) and each earlier game as a
+    summary (``earlier_games``); ``game`` and the replayed segment's game are shown in
+    full too. ``with_history=False`` leaves out the history (``turns`` is None, no
+    ``earlier_games``): for a page that already shows it.
     """
     color = match.color_of(viewer) if getattr(viewer, "is_authenticated", False) else None
     side = color or "white"
@@ -261,6 +268,10 @@ def board_context(
     points = [_point(own, shown, side, sources, selected, dests, steps) for own in range(1, 25)]
     can_submit = bool(partial and partial.complete is not None)
     names = {"white": str(match.white), "black": str(match.black)}
+    games: list[HistoryGame] = []
+    if with_history:
+        opened = {game, replayed.game_number if replayed else None} - {None}
+        games = history_games(match, names, current=replay, shown=opened)
 
     board = {
         "width": WIDTH,
@@ -329,7 +340,9 @@ def board_context(
         "example_plays": _example_plays(position, match.dice, named_double) if playing else [],
         "replay": replay,
         "replayed": _segment_text(replayed, names) if replayed else "",
-        "turns": history(_history_rows(match), names, current=replay) if with_history else None,
+        "latest_game": games[-1] if games else None,
+        "turns": (games[-1].turns if games else []) if with_history else None,
+        "earlier_games": games[:-1],
     }
     board["announcement"] = _announcement(match, board)
     return board
@@ -613,11 +626,79 @@ class HistoryRow(NamedTuple):
     automatic: bool
 
 
-def _history_rows(match: Match) -> list[HistoryRow]:
+def _history_rows(segments: QuerySet[Segment]) -> list[HistoryRow]:
     # Plain rows, not Segment objects: a long match has a thousand segments, and building
     # a model instance (with its position) for each took longer than the query itself.
-    rows = match.segments.order_by("number").values_list(*HistoryRow._fields)
+    rows = segments.order_by("number").values_list(*HistoryRow._fields)
     return [HistoryRow(*row) for row in rows]
+
+
+@dataclass
+class HistoryGame:
+    """One game of a match's history: its first and last segment, how it ended, and its
+    turns when they are shown (an earlier game's are loaded when the reader opens it)."""
+
+    number: int
+    first: int
+    last: int
+    result: str = ""  # e.g. "alice won 3 points (borne off)"; empty while it is played
+    turns: list[dict[str, Any]] | None = None
+
+    @property
+    def summary(self) -> str:
+        result = f": {self.result}" if self.result else ""
+        return f"Game {self.number}{result} · segments {self.first} to {self.last}"
+
+
+def history_games(
+    match: Match,
+    names: dict[str, str],
+    *,
+    current: int | None = None,
+    shown: Collection[int] = (),
+) -> list[HistoryGame]:
+    """The match's games in order, the latest with its turns, and the earlier games in
+    ``shown`` too; segment ``current`` is marked. Three queries however long the match:
+    the games' spans, their results, and the segments of the games shown."""
+    spans = (
+        match.segments.values("game_number")
+        .annotate(first=Min("number"), last=Max("number"))
+        .order_by("game_number")
+    )
+    results = {result.game_number: result for result in match.game_results.all()}
+    games = [
+        HistoryGame(
+            span["game_number"],
+            span["first"],
+            span["last"],
+            _result_text(results.get(span["game_number"]), names),
+        )
+        for span in spans
+    ]
+    if not games:
+        return []
+    wanted = {games[-1].number} | {game.number for game in games if game.number in shown}
+    rows = _history_rows(match.segments.filter(game_number__in=wanted))
+    for game in games:
+        if game.number in wanted:
+            game.turns = history(
+                (row for row in rows if row.game_number == game.number), names, current=current
+            )
+    return games
+
+
+def game_turns(match: Match, number: int) -> list[dict[str, Any]]:
+    """The turns of game ``number`` of the match (empty if it has no segments)."""
+    names = {"white": str(match.white), "black": str(match.black)}
+    return history(_history_rows(match.segments.filter(game_number=number)), names)
+
+
+def _result_text(result: GameResult | None, names: dict[str, str]) -> str:
+    if result is None:
+        return ""
+    points = f"{result.points} point{'' if result.points == 1 else 's'}"
+    ending = result.get_ending_display().lower()  # "Resignation" is a label of its own
+    return f"{names.get(result.winner, result.winner)} won {points} ({ending})"
 
 
 def history(

@@ -16,6 +16,11 @@ urlpatterns = [
     path("challenges/<int:challenge_id>/cancel/", views.challenge_cancel, name="challenge_cancel"),
     path("invite/<str:token>/", views.invite, name="invite"),
     path("matches/<int:match_id>/", views.match_page, name="match"),
+    path(
+        "matches/<int:match_id>/history/<int:game>/",
+        views.match_history_game,
+        name="match_history_game",
+    ),
     path("matches/<int:match_id>/click/", views.match_click, name="match_click"),
     path("matches/<int:match_id>/turn/", views.match_turn, name="match_turn"),
     path("matches/<int:match_id>/resign/", views.match_resign, name="match_resign"),

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.engine import EngineError
 
 from . import services
-from .board import board_context, parse_steps
+from .board import board_context, game_turns, parse_steps
 from .forms import ChallengeForm, TurnForm, whole_number
 from .models import BotPlayer, Challenge, Match
 from .notifications import user_from_unsubscribe_token
@@ -190,6 +190,7 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         steps=steps,
         selected=selected,
         replay=extra.get("replay"),
+        game=extra.get("game"),
         with_history=not extra.get("keep_history"),
     )
     context = {
@@ -218,10 +219,26 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         # The waiting page's poll, and nothing has happened since it was drawn: 204 tells
         # HTMX to leave the board as it is, and the board is not drawn again for nothing.
         return HttpResponse(status=204)
-    context = _match_context(request, match, replay=whole_number(request.GET.get("replay")))
+    context = _match_context(
+        request,
+        match,
+        replay=whole_number(request.GET.get("replay")),
+        game=whole_number(request.GET.get("game")),
+    )
     if request.htmx:
         return render(request, "games/match.html#live", context)
     return render(request, "games/match.html", context)
+
+
+@require_GET
+def match_history_game(request: HttpRequest, match_id: int, game: int) -> HttpResponse:
+    """The turns of one earlier game, which the history loads when its reader opens it.
+    Public to watch, as the match page is."""
+    match = _get_match(match_id)
+    turns = game_turns(match, game)
+    if not turns:
+        raise Http404("this match has no such game")
+    return render(request, "games/match.html#turns", {"match": match, "turns": turns})
 
 
 @login_required

@@ -1,4 +1,4 @@
-"""Matches with a short and a long history, and a way to count a request's SQL queries."""
+"""Matches with a short or long history or several games; counting a request's SQL queries."""
 
 from __future__ import annotations
 
@@ -11,11 +11,14 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.engine import format_play
+from games.engine.game import ScriptedDice
 from games.models import Match
 from games.services import TurnAction
 
 SHORT = 4
 LONG = 60
+WHITE_STARTS = [5, 2, 6, 3]  # an opening roll white wins, then white's 6-3
+BLACK_STARTS = [2, 5, 6, 3]
 
 
 def play_first_legal(match: Match) -> Match:
@@ -38,6 +41,52 @@ def played(white, black, *, segments: int) -> Match:
     while match.segment_count < segments or match.phase != "play":
         match = play_first_legal(match)
     assert match.is_active
+    return match
+
+
+def play(match: Match, user, text: str, dice: list[int]) -> Match:
+    action = TurnAction(segment=match.segment_count, play=text)
+    return services.submit_segment(match.pk, user=user, action=action, dice=ScriptedDice(dice))
+
+
+def end_game(match: Match, *, loser_off: int, then: list[int]) -> Match:
+    """The player to move wins the game: it is given a last checker on its 1-point, which
+    it bears off, the loser having borne off ``loser_off`` (american: 15 - that in points).
+    ``then`` are the dice of the next game's opening and first roll."""
+    mover = match.color_of(match.to_move)
+    points = [0] * 24
+    if mover == "white":
+        points[0], points[23] = 1, -(15 - loser_off)  # white's 1-point, black's 1-point
+    else:
+        points[23], points[0] = -1, 15 - loser_off
+    loser = "black" if mover == "white" else "white"
+    match.position = {
+        **match.position,
+        "points": points,
+        "bar": {"white": 0, "black": 0},
+        "off": {mover: 14, loser: loser_off},
+        "waiting": {"white": 0, "black": 0},
+    }
+    match.save()
+    return play(match, match.to_move, "1/off", then)
+
+
+def three_games(alice, bob) -> Match:
+    """Game 1 (segments 1-4): two turns each way, then alice wins 3 points. Game 2
+    (segments 5-6): bob wins 1 point. Game 3 (segment 7 on): alice to move with 6-3."""
+    match = services.start_match(
+        white=alice,
+        black=bob,
+        variant="american",
+        points=25,
+        days_per_move=2,
+        dice=ScriptedDice(WHITE_STARTS),
+    )
+    match = play(match, alice, "in/22 in/19", [4, 1])
+    match = play(match, bob, "in/24 in/21", [6, 5])
+    match = end_game(match, loser_off=12, then=BLACK_STARTS)
+    match = end_game(match, loser_off=14, then=WHITE_STARTS)
+    assert (match.game_number, match.segment_count, match.to_move) == (3, 7, alice)
     return match
 
 

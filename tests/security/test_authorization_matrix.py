@@ -95,6 +95,8 @@ CASES = [
     ),
     Case("invite", "GET", "/invite/{invite}/", every(200)),
     Case("match", "GET", "/matches/{match}/", every(200)),
+    Case("match_history_game", "GET", "/matches/{match}/history/1/", every(200)),
+    Case("match_history_game", "GET", "/matches/{match}/history/2/", every(404)),
     Case("match_click", "POST", "/matches/{match}/click/", PLAYERS_ONLY, body={"steps": ""}),
     Case(
         "match_turn",

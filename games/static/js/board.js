@@ -40,16 +40,17 @@
     if (next) next.focus({ preventScroll: next.classList.contains("target") });
   });
 
-  // The history lists the newest turn last: show it (or the segment being replayed).
+  // The history lists the newest turn last: show it, or the segment being replayed (which
+  // may be in an earlier game's list). The latest game's list is the section's own child.
   function showLatestHistory() {
-    const list = document.querySelector(".history .turns");
-    if (!list) return;
-    const current = list.querySelector(".current");
+    const current = document.querySelector(".history .turns .current");
     if (current) {
+      const list = current.closest(".turns");
       list.scrollTop = current.offsetTop - list.clientHeight / 2;
-    } else {
-      list.scrollTop = list.scrollHeight;
+      return;
     }
+    const list = document.querySelector(".history > .turns");
+    if (list) list.scrollTop = list.scrollHeight;
   }
   document.addEventListener("DOMContentLoaded", showLatestHistory);
   document.addEventListener("htmx:afterSettle", showLatestHistory);
