@@ -237,8 +237,15 @@ def main() -> None:
     player = Client()
     player.force_login(long.to_move)
     click = f"/matches/{long.pk}/click/"
+    # The page draws the latest game's turns; each earlier game is a summary until opened.
     match_pages = [
-        (f"match page, {long.segment_count} segments", long.get_absolute_url(), None),
+        (
+            f"match page, {long.segment_count} segments in {long.game_number} games",
+            long.get_absolute_url(),
+            None,
+        ),
+        ("  with game 1 open (?game=1)", f"{long.get_absolute_url()}?game=1", None),
+        ("  game 1's turns, loaded when opened", f"/matches/{long.pk}/history/1/", None),
         ("  a click on its board, history drawn", click, {"steps": "", "select": "26"}),
         (
             "  a click on its board, history kept",
