@@ -697,7 +697,7 @@ def _result_text(result: GameResult | None, names: dict[str, str]) -> str:
     if result is None:
         return ""
     points = f"{result.points} point{'' if result.points == 1 else 's'}"
-    ending = result.get_ending_display().lower()  # "Resignation" is a label of its own
+    ending = result.get_ending_display()
     return f"{names.get(result.winner, result.winner)} won {points} ({ending})"
 
 

@@ -137,8 +137,9 @@ class Match(models.Model):
 
     class Ending(models.TextChoices):
         BORNE_OFF = "borne_off", "borne off"
-        RESIGNATION = "resignation"
-        TIMEOUT = "timeout"
+        # Lower case, as "borne off": the labels are read inside sentences ("won by timeout").
+        RESIGNATION = "resignation", "resignation"
+        TIMEOUT = "timeout", "timeout"
 
     variant = models.CharField(max_length=10, choices=Variant.choices)
     points = models.PositiveSmallIntegerField(help_text="The match is played to this many points")

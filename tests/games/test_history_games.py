@@ -171,6 +171,10 @@ def test_a_finished_matchs_last_game_is_listed_in_full_with_its_result(client, a
     assert sorted(earlier_games(page.text)) == [1, 2]
     heading = f"Game 3: bob won {result.points} points (resignation) · segments 7 to 7"
     assert f'<h3 class="history-game-title">{heading}</h3>' in latest_game(page.text)
+    # The header says how the match ended in the same words as the game summary.
+    score = f"{match.score_white}\u2013{match.score_black}"
+    assert f"({match.get_ending_display()}, {score})" in page.text
+    assert match.get_ending_display() == "resignation"
 
 
 def test_a_single_game_has_no_summaries_nor_game_heading(client, alice, bob):
