@@ -89,3 +89,33 @@ def test_without_javascript_an_earlier_games_link_shows_it(browser: Browser, liv
     expect(game.locator(".turns")).to_contain_text("6-5: 1/off")
     expect(page.locator("#history-game-2 .turns")).to_have_count(0)
     context.close()
+
+
+def test_an_earlier_game_whose_load_failed_loads_when_opened_again(page: Page, live_server, games):
+    requests: list[str] = []
+
+    def lose_the_first(route: Route) -> None:  # a phone's network dropping one request
+        requests.append(route.request.url)
+        if len(requests) == 1:
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/history/1/", lose_the_first)
+    page.goto(live_server.url + games.get_absolute_url())
+    game = page.locator("#history-game-1")
+    summary = game.locator("> summary")
+
+    summary.click()
+    expect(page.get_by_role("link", name="Show the moves of game 1")).to_be_visible()
+    expect(game.locator(".turns")).to_have_count(0)
+    summary.click()  # closed
+    expect(game).not_to_have_attribute("open", "")
+    summary.click()  # opened again
+
+    expect(game.locator(".turns")).to_contain_text("6-3: in/22 in/19")
+    loaded = len(requests)
+    summary.click()
+    summary.click()
+    expect(game).to_have_attribute("open", "")
+    assert len(requests) == loaded  # once loaded, never fetched again

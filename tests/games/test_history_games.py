@@ -54,7 +54,7 @@ def test_an_earlier_game_loads_its_turns_when_opened_and_is_kept_on_a_redraw(cli
     game = earlier_games(page.text)[2]
     url = reverse("match_history_game", args=[match.pk, 2])
     assert f'hx-get="{url}"' in game
-    assert 'hx-trigger="toggle once"' in game
+    assert 'hx-trigger="toggle from:closest details"' in game
     assert 'hx-preserve="true"' in game
     assert " open" not in game.split(">", 1)[0]
     assert 'class="history-loading">Loading…</span>' in game
@@ -109,7 +109,9 @@ def test_the_game_url_returns_that_games_turns_alone(client, match):
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<ol class="turns">')
     assert "<html" not in response.text and 'id="live"' not in response.text
-    assert re.findall(r'\?replay=(\d+)"', response.text) == ["1", "2", "3", "4"]
+    # Replay links name the match page: they work from the fragment on its own too.
+    replays = re.findall(r'href="([^"]*)\?replay=(\d+)"', response.text)
+    assert replays == [(match.get_absolute_url(), n) for n in ("1", "2", "3", "4")]
     assert "alice" in response.text and "in/22 in/19" in response.text
     assert "6-5: 1/off" in response.text
 
