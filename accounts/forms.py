@@ -5,6 +5,7 @@ from functools import cache
 from typing import ClassVar
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -98,6 +99,16 @@ class ProfileForm(forms.ModelForm):
             "email_preference": forms.RadioSelect,
         }
         labels: ClassVar[dict[str, str]] = {"email_preference": "Game emails"}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        wait = settings.TURN_EMAIL_DELAY_SECONDS
+        if wait:
+            minutes = max(1, round(wait / 60))
+            self.fields["email_preference"].help_text = (
+                f"A turn email waits {minutes} minute{'s' if minutes != 1 else ''}, and is not"
+                " sent if you have moved by then."
+            )
 
 
 class EmailChangeForm(forms.Form):

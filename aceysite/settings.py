@@ -189,6 +189,11 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = os.getenv("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # A failed email is retried after this many seconds, doubling each time (up to an hour).
 EMAIL_RETRY_BASE_SECONDS = envint("ACEY_EMAIL_RETRY_BASE", "30")
+# A turn email waits this long, and when its time comes goes out only if the player has
+# still not moved: a player who is on the site and answers at once gets no email for each
+# turn. 0 sends at once, unconditionally. Read by the web (the wait) and the worker (the
+# check). Eager mode (no broker: local development) sends at once.
+TURN_EMAIL_DELAY_SECONDS = envint("ACEY_TURN_EMAIL_DELAY", "300")
 # How long a sender holds a claimed email; after a sender dies mid-send the resend sweep
 # picks the email up once this has passed. Longer than any send (SMTP_TIMEOUT) can take.
 EMAIL_CLAIM_SECONDS = envint("ACEY_EMAIL_CLAIM_SECONDS", "300")

@@ -99,6 +99,9 @@ def server_environment(*, database_url: str, broker_url: str, queue: str, smtp_p
         "SMTP_USE_TLS": "false",
         "SITE_URL": "http://127.0.0.1",
         "LOG_LEVEL": "WARNING",
+        # Every turn's email is sent at once, whoever answers first: the bench measures a
+        # turn with its email (by default a turn answered within minutes sends none).
+        "ACEY_TURN_EMAIL_DELAY": "0",
     }
 
 

@@ -306,7 +306,9 @@ class Notification(models.Model):
 
     The outbox makes sending safe to retry: a task claims the row atomically before
     sending and marks it sent afterwards, and ``key`` keeps one event from queueing the
-    same email twice.
+    same email twice. ``claimed_until`` holds the row from every sender until then: a
+    sender's claim, a failed send's retry delay, or a turn email's wait
+    (settings.TURN_EMAIL_DELAY_SECONDS).
     """
 
     class Kind(models.TextChoices):
@@ -330,6 +332,9 @@ class Notification(models.Model):
     claimed_until = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     sent_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(
+        null=True, blank=True, help_text="Not sent: when its time came, the turn was played"
+    )
     last_error = models.TextField(blank=True)
 
     class Meta:

@@ -16,6 +16,7 @@ from smtplib import SMTPServerDisconnected
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from celery import current_app
 from django.conf import settings
 from django.core import mail, signing
 from django.core.mail import EmailMultiAlternatives
@@ -108,6 +109,14 @@ def user_from_unsubscribe_token(token: str) -> int | None:
         return None
 
 
+def turn_email_delay() -> int:
+    """Seconds a turn email waits before it is sent, if the player has not moved by then
+    (settings.TURN_EMAIL_DELAY_SECONDS); 0 when tasks run in-process (no worker to wait)."""
+    if current_app.conf.task_always_eager:
+        return 0
+    return max(0, settings.TURN_EMAIL_DELAY_SECONDS)
+
+
 def _queue(user: User, kind: str, key: str, subject: str, template: str, context: dict) -> None:
     if not user.email or user.is_bot or user.email_preference == user.EmailPreference.NONE:
         return
@@ -115,7 +124,12 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
         return
     body = render_to_string(template, {"user": user, "site_url": settings.SITE_URL, **context})
     fields = {"user": user, "kind": kind, "subject": subject, "body": body}
+    wait = 0
     if kind == Notification.Kind.TURN:
+        wait = turn_email_delay()
+        if wait:
+            # Held from every sender (the resend sweep too) until its time comes.
+            fields["claimed_until"] = timezone.now() + timedelta(seconds=wait)
         # Its key holds the segment count, which only grows under the match row's lock:
         # it cannot exist yet, so one INSERT will do (the unique key still guards it).
         notification = Notification.objects.create(key=key, match=context["match"], **fields)
@@ -130,7 +144,12 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
         pk = notification.pk
         # robust: with the broker down, the committed change must not become an error;
         # the row stays unsent and the resend sweep (task_resend_unsent) sends it later.
-        transaction.on_commit(lambda: task_send_notification.delay(notification_id=pk), robust=True)
+        transaction.on_commit(
+            lambda: task_send_notification.apply_async(
+                kwargs={"notification_id": pk}, countdown=wait or None
+            ),
+            robust=True,
+        )
 
 
 def _is_opponents_play(segment: Segment, color: str | None) -> bool:
@@ -272,6 +291,11 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     if not claimed:
         return False
     notification = Notification.objects.select_related("user").get(pk=notification_id)
+    if notification.kind == Notification.Kind.TURN and not _still_waiting(notification):
+        Notification.objects.filter(pk=notification_id).update(
+            cancelled_at=timezone.now(), claimed_until=None
+        )
+        return False
     unsubscribe = absolute_url(reverse("unsubscribe", args=[unsubscribe_token(notification.user)]))
     message = EmailMultiAlternatives(
         subject=notification.subject,
@@ -351,11 +375,29 @@ def _deliver(message: EmailMultiAlternatives) -> None:
     _kept.used_at = time.monotonic()
 
 
+def _still_waiting(notification: Notification) -> bool:
+    """Whether a turn email is still worth sending: with a delay set, only while the match
+    is still at the segment the email announced and waiting for its addressee."""
+    if not settings.TURN_EMAIL_DELAY_SECONDS or notification.match_id is None:
+        return True
+    segment = notification.key.rsplit(":", 1)[-1]  # "turn:<match>:<segment count>"
+    if not segment.isdigit():
+        return True
+    return Match.objects.filter(
+        pk=notification.match_id,
+        status=Match.Status.ACTIVE,
+        to_move_id=notification.user_id,
+        segment_count=int(segment),
+    ).exists()
+
+
 def unsent(older_than_seconds: int = 60) -> list[int]:
     """Notifications that should have gone out by now (for the retry sweep)."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     return list(
-        Notification.objects.filter(sent_at=None, created_at__lt=cutoff, attempts__lt=MAX_ATTEMPTS)
+        Notification.objects.filter(
+            sent_at=None, cancelled_at=None, created_at__lt=cutoff, attempts__lt=MAX_ATTEMPTS
+        )
         .exclude(claimed_until__gt=timezone.now())
         .values_list("pk", flat=True)[:500]
     )

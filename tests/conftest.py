@@ -57,6 +57,12 @@ def celery_runs_tasks_in_process():
     celery_app.conf.task_always_eager = before
 
 
+@pytest.fixture(autouse=True)
+def turn_emails_at_once(settings):
+    """Turn emails go out at once (tests/games/test_turn_email_delay.py tests the wait)."""
+    settings.TURN_EMAIL_DELAY_SECONDS = 0
+
+
 @pytest.fixture
 def bob(django_user_model):
     return django_user_model.objects.create_user(

@@ -28,6 +28,20 @@ def test_it_shows_the_settings_page_to_its_owner(client, alice):
     assert "no-store" in response["Cache-Control"]
 
 
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [(300, "A turn email waits 5 minutes, and is not sent if you have moved by then."), (0, "")],
+)
+def test_it_says_how_long_a_turn_email_waits(client, alice, settings, seconds, said):
+    settings.TURN_EMAIL_DELAY_SECONDS = seconds
+    client.force_login(alice)
+
+    response = client.get(reverse("settings"))
+
+    assert ("A turn email waits" in response.text) == bool(said)
+    assert said in response.text
+
+
 def test_it_redirects_anonymous_visitors_to_log_in(client):
     for name in ("settings", "email_change", "token_create", "password_change"):
         response = client.post(reverse(name))

@@ -209,6 +209,7 @@ def start_worker(
             "SMTP_USE_TLS": "false",
             "SMTP_TIMEOUT": str(SMTP_TIMEOUT),
             "SITE_URL": SITE_URL,
+            "ACEY_TURN_EMAIL_DELAY": "0",  # turn emails at once, as the test process sends them
             "PYTHONUNBUFFERED": "1",
         }
         command = [

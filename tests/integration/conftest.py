@@ -173,6 +173,7 @@ def start_worker(
         "SMTP_USE_TLS": "false",
         "SMTP_TIMEOUT": "5",
         "SITE_URL": SITE_URL,
+        "ACEY_TURN_EMAIL_DELAY": "0",  # tests of the wait override it
         "PYTHONUNBUFFERED": "1",
         **overrides,
     }

@@ -1,0 +1,81 @@
+"""Turn emails wait, through real parts: this process commits and publishes a turn email with
+a countdown; the worker (its wait set too) sends it when its time comes, only if the player
+has still not moved."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from games import services
+from games.engine.game import ScriptedDice
+from games.models import Match, Notification
+from games.services import TurnAction
+
+from .conftest import CeleryWorker, Mailbox, forget_queue, start_worker
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+DELAY = 2
+
+
+@pytest.fixture(scope="module")
+def module_worker(
+    broker_url: str,
+    worker_database_url: str,
+    module_mailbox: Mailbox,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[CeleryWorker]:
+    logs = tmp_path_factory.mktemp("celery")
+    worker = start_worker(
+        broker_url, worker_database_url, module_mailbox, logs, ACEY_TURN_EMAIL_DELAY=str(DELAY)
+    )
+    yield worker
+    worker.stop()
+    forget_queue(broker_url, worker.queue)
+
+
+def _start(alice, bob) -> Match:
+    # Alice is white and opens with 6-3.
+    return services.start_match(
+        white=alice,
+        black=bob,
+        variant="american",
+        points=1,
+        days_per_move=2,
+        dice=ScriptedDice([5, 2, 6, 3]),
+    )
+
+
+def test_a_player_who_moved_in_time_gets_no_email_the_one_still_to_move_gets_one_late(
+    alice, bob, mailbox, worker, settings
+):
+    settings.TURN_EMAIL_DELAY_SECONDS = DELAY
+    before = time.monotonic()
+    match = _start(alice, bob)  # alice's turn email waits
+    services.submit_segment(  # and she moves at once: bob's turn email waits
+        match.pk,
+        user=alice,
+        action=TurnAction(segment=1, play="in/22 in/19"),
+        dice=ScriptedDice([4, 1]),
+    )
+    emails = Notification.objects.filter(match=match, kind="turn")
+
+    worker.wait_for(
+        lambda: emails.filter(user=bob, sent_at__isnull=False).exists(),
+        timeout=30,
+        what="bob's turn email",
+    )
+    worker.wait_for(
+        lambda: emails.filter(user=alice, cancelled_at__isnull=False).exists(),
+        timeout=30,
+        what="alice's turn email to be dropped",
+    )
+
+    [sent_at] = mailbox.attempt_times(bob.email)
+    assert sent_at - before >= DELAY  # not before its time
+    assert len(mailbox.to(bob.email)) == 1
+    assert mailbox.to(alice.email) == []
+    assert emails.filter(user=alice, sent_at__isnull=False).count() == 0
