@@ -36,22 +36,25 @@ class EmailChange:
     old_email: str
 
 
-def email_in_use(email: str, *, except_user: User | None = None) -> bool:
-    users = User.objects.filter(email__iexact=email)
+def _taken(field: str, value: str, *, except_user: User | None = None) -> bool:
+    """Whether another account has ``value`` in ``field`` in some case, compared as the
+    database's unique constraints compare them (``LOWER`` of both), which Python's
+    ``lower()`` and Django's ``iexact`` (``UPPER`` on PostgreSQL: dotless and dotted i are equal
+    in upper case, not in lower) do not always agree with."""
+    users = User.objects.alias(lowered=Lower(field)).filter(lowered=Lower(Value(value)))
     if except_user is not None:
         users = users.exclude(pk=except_user.pk)
     return users.exists()
 
 
+def email_in_use(email: str, *, except_user: User | None = None) -> bool:
+    """Whether another account has ``email``, whatever its case."""
+    return _taken("email", email, except_user=except_user)
+
+
 def username_in_use(username: str) -> bool:
-    """Whether an account has ``username`` in some case, compared as the database's unique
-    constraint compares them (``LOWER`` of both), which Python's ``lower()`` and Django's
-    ``iexact`` do not always agree with."""
-    return (
-        User.objects.alias(lowered=Lower("username"))
-        .filter(lowered=Lower(Value(username)))
-        .exists()
-    )
+    """Whether an account has ``username``, whatever its case."""
+    return _taken("username", username)
 
 
 def email_change_token(user: User, *, new_email: str) -> str:

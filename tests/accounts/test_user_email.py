@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
+from accounts.services import email_in_use, username_in_use
 
 pytestmark = pytest.mark.django_db
 
@@ -45,3 +46,32 @@ def test_accounts_without_an_address_may_be_many():
     User.objects.create_user(username="bot-two", email="")
 
     assert User.objects.filter(username__startswith="bot-", email="").count() == 2
+
+
+def _refused(**fields: str) -> bool:
+    """Whether the database refuses a new account with ``fields`` (one rolled back)."""
+    try:
+        with transaction.atomic():
+            User.objects.create_user(**fields)
+            transaction.set_rollback(True)
+    except IntegrityError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("held", "asked"),
+    [
+        ("alice@x.com", "ALICE@X.COM"),
+        ("xi@x.com", "x\u0131@x.com"),  # dotless i: equal in upper case, not in lower
+        ("\u00c4b@x.com", "\u00e4b@x.com"),
+        ("stra\u00dfe@x.com", "STRASSE@x.com"),
+        ("\u0130@x.com", "i\u0307@x.com"),
+    ],
+)
+def test_the_in_use_checks_agree_with_the_database_constraints(held, asked):
+    User.objects.create_user(username=held.split("@")[0], email=held)
+    name = asked.split("@")[0]
+
+    assert email_in_use(asked) == _refused(username="newcomer", email=asked)
+    assert username_in_use(name) == _refused(username=name, email="")
