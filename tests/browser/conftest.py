@@ -12,6 +12,7 @@ import pytest
 from games import services
 from games.engine.game import ScriptedDice
 from games.models import Match
+from tests.matches import opened_by_white
 
 from .helpers import PASSWORD
 
@@ -38,14 +39,7 @@ def match(django_user_model) -> Match:
     """Alice (white) to move with 6-5, with checkers on her 22- and 19-points and waiting."""
     alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
     bob = django_user_model.objects.create_user("bob", "bob@example.com", PASSWORD)
-    match = services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
+    match = opened_by_white(alice, bob)
     for user, play, dice in ((alice, "in/22 in/19", [4, 1]), (bob, "in/24 in/21", [6, 5])):
         action = services.TurnAction(segment=match.segment_count, play=play)
         match = services.submit_segment(match.pk, user=user, action=action, dice=ScriptedDice(dice))

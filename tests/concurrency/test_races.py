@@ -14,9 +14,9 @@ import pytest
 from django.db import connection
 
 from games import services
-from games.engine.game import ScriptedDice
 from games.models import Challenge, Match, Segment
 from games.services import TurnAction, TurnError
+from tests.matches import opened_by_white
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -45,14 +45,7 @@ def race(*calls: Callable[[], object]) -> list[object]:
 
 @pytest.fixture
 def match(postgres_url, alice, bob) -> Match:
-    return services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
+    return opened_by_white(alice, bob)
 
 
 def _submit(match: Match, user, play: str) -> Callable[[], object]:

@@ -17,10 +17,9 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from games import services
-from games.engine.game import ScriptedDice
 from games.models import Notification
 from games.tasks import task_resend_unsent
+from tests.matches import opened_by_white
 
 from .conftest import SMTP_TIMEOUT, wait_until
 
@@ -36,14 +35,7 @@ def test_an_email_whose_worker_was_killed_mid_send_is_delivered_once(
     mailbox.hold = SMTP_TIMEOUT / 2
     first = start_worker(visibility_timeout=2)
     # Alice is white, wins the opening roll and is to move: one email, "your turn", to her.
-    services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
+    opened_by_white(alice, bob)
     notification = Notification.objects.get(user=alice)
     first.wait_for(mailbox.holding.is_set, timeout=30, what="the email's DATA at the server")
 

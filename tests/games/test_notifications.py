@@ -17,6 +17,7 @@ from games.engine import Position
 from games.engine.game import ScriptedDice
 from games.models import Match, Notification
 from games.services import TurnAction
+from tests.matches import WHITE_OPENS, opened_by_white
 
 pytestmark = pytest.mark.django_db
 
@@ -29,16 +30,9 @@ def site_url(settings):
     settings.SITE_URL = SITE_URL
 
 
-def _start(white, black, dice=(5, 2, 6, 3)) -> Match:
+def _start(white, black, dice=WHITE_OPENS) -> Match:
     """White opens with the last two dice (6-3 by default)."""
-    return services.start_match(
-        white=white,
-        black=black,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice(dice),
-    )
+    return opened_by_white(white, black, dice=dice)
 
 
 def _mails_to(user) -> list[mail.EmailMessage]:

@@ -19,6 +19,7 @@ from games import notifications, services
 from games.engine.game import ScriptedDice
 from games.models import Match, Notification
 from games.services import TurnAction
+from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
 
@@ -35,14 +36,7 @@ def worker_backed(settings):
 def _start(alice, bob, django_capture_on_commit_callbacks) -> Match:
     # Alice is white and opens with 6-3; nothing is published (callbacks not run).
     with django_capture_on_commit_callbacks(execute=False):
-        return services.start_match(
-            white=alice,
-            black=bob,
-            variant="american",
-            points=1,
-            days_per_move=2,
-            dice=ScriptedDice([5, 2, 6, 3]),
-        )
+        return opened_by_white(alice, bob)
 
 
 def _alice_plays(match: Match, alice, django_capture_on_commit_callbacks) -> None:

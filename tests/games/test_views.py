@@ -15,6 +15,7 @@ from django.utils import timezone
 from games import services
 from games.engine.game import ScriptedDice
 from games.models import Challenge, Match, Segment
+from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
 
@@ -24,14 +25,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 @pytest.fixture
 def match(alice, bob) -> Match:
     # Alice is white and opens with 6-3.
-    return services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
+    return opened_by_white(alice, bob)
 
 
 def test_it_shows_the_dashboard_with_my_turn_first(client, alice, match):
@@ -281,14 +275,7 @@ def test_while_a_bot_is_to_move_the_page_says_it_is_thinking_and_looks_again_soo
 ):
     bot = services.bot_users()[0]
     # The bot is white and to play its opening 6-3; its task has not run (no on-commit here).
-    with_bot = services.start_match(
-        white=bot,
-        black=alice,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
+    with_bot = opened_by_white(bot, alice)
     client.force_login(alice)
 
     waiting_on_bot = client.get(with_bot.get_absolute_url()).text

@@ -17,6 +17,7 @@ from games.engine import Position
 from games.engine.game import ScriptedDice
 from games.models import Match, Notification
 from games.services import TurnAction
+from tests.matches import opened_by_white
 
 from .conftest import EMAIL_RETRY_BASE, SITE_URL
 
@@ -25,14 +26,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 def _start(alice, bob) -> Match:
     # Alice is white and opens with 6-3.
-    return services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
+    return opened_by_white(alice, bob)
 
 
 def _alice_plays(match: Match, alice) -> Match:

@@ -13,6 +13,7 @@ from games import services
 from games.engine.game import ScriptedDice
 from games.models import Match, Notification
 from games.services import TurnAction
+from tests.matches import opened_by_white
 
 from .conftest import CeleryWorker, Mailbox, forget_queue, start_worker
 
@@ -39,14 +40,7 @@ def module_worker(
 
 def _start(alice, bob) -> Match:
     # Alice is white and opens with 6-3.
-    return services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
+    return opened_by_white(alice, bob)
 
 
 def test_a_player_who_moved_in_time_gets_no_email_the_one_still_to_move_gets_one_late(

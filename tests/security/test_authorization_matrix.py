@@ -17,11 +17,11 @@ from django.utils import timezone
 
 from accounts.models import ApiToken
 from games import services
-from games.engine.game import ScriptedDice
 from games.models import Challenge, Match
 from games.notifications import unsubscribe_token
 from games.tournaments.models import Tournament
 from games.tournaments.services import create_tournament, sign_up
+from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
 
@@ -194,14 +194,7 @@ def people(django_user_model, alice, bob, charlie):
 @pytest.fixture
 def objects(people):
     alice, bob = people["player"], people["opponent"]
-    match = services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
+    match = opened_by_white(alice, bob)
     challenge = services.create_challenge(alice, opponent=bob)
     token, _ = ApiToken.issue(alice, "matrix")
     tournament = create_tournament(

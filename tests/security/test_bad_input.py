@@ -8,9 +8,8 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
-from games.engine.game import ScriptedDice
 from games.models import Match
+from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
 
@@ -23,14 +22,7 @@ FIELDS = st.dictionaries(
 
 @pytest.fixture
 def match(alice, bob) -> Match:
-    return services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
+    return opened_by_white(alice, bob)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
