@@ -5,7 +5,6 @@ from functools import cache
 from typing import ClassVar
 
 from django import forms
-from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -102,13 +101,13 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        wait = settings.TURN_EMAIL_DELAY_SECONDS
+        from games.notifications import turn_email_wait
+
+        wait = turn_email_wait()
         if wait:
-            minutes = max(1, round(wait / 60))
-            self.fields["email_preference"].help_text = (
-                f"A turn email waits {minutes} minute{'s' if minutes != 1 else ''}, and is not"
-                " sent if you have moved by then."
-            )
+            self.fields[
+                "email_preference"
+            ].help_text = f"A turn email waits {wait}, and is not sent if you have played by then."
 
 
 class EmailChangeForm(forms.Form):

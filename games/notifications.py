@@ -117,6 +117,28 @@ def turn_email_delay() -> int:
     return max(0, settings.TURN_EMAIL_DELAY_SECONDS)
 
 
+def turn_email_wait() -> str:
+    """The turn email's wait in words ("5 minutes"), or "" when it is sent at once."""
+    seconds = turn_email_delay()
+    if not seconds:
+        return ""
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes} minute{'' if minutes == 1 else 's'}"
+
+
+def turn_email_note(user: User) -> str:
+    """What a page waiting for the opponent tells ``user`` of the email they will get when
+    it is their turn, by their preference ("" for none)."""
+    if not user.email or user.email_preference == user.EmailPreference.NONE:
+        return ""
+    if user.email_preference == user.EmailPreference.DIGEST:
+        return "your daily email lists the matches waiting for you"
+    wait = turn_email_wait()
+    if wait:
+        return f"when it is your turn, we email you if you have not played within {wait}"
+    return "we will also email you when it is your turn"
+
+
 def _queue(user: User, kind: str, key: str, subject: str, template: str, context: dict) -> None:
     if not user.email or user.is_bot or user.email_preference == user.EmailPreference.NONE:
         return

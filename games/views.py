@@ -25,7 +25,7 @@ from . import services
 from .board import board_context, game_turns, parse_steps
 from .forms import ChallengeForm, TurnForm, whole_number
 from .models import BotPlayer, Challenge, Match
-from .notifications import user_from_unsubscribe_token
+from .notifications import turn_email_note, user_from_unsubscribe_token
 from .records import match_record_json, match_record_text
 from .services import TurnError
 
@@ -197,6 +197,12 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         "match": match,
         "board": board,
         "turn_form": TurnForm(initial={"segment": match.segment_count}),
+        # A player waiting for the opponent is told what email their turn will bring.
+        "email_note": (
+            turn_email_note(request.user)
+            if board["viewer_color"] and board["mode"] == "wait"
+            else ""
+        ),
         "rating_changes": (
             [] if match.is_active else match.rating_changes.select_related("user").order_by("pk")
         ),

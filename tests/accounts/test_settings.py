@@ -30,10 +30,13 @@ def test_it_shows_the_settings_page_to_its_owner(client, alice):
 
 @pytest.mark.parametrize(
     ("seconds", "said"),
-    [(300, "A turn email waits 5 minutes, and is not sent if you have moved by then."), (0, "")],
+    [(300, "A turn email waits 5 minutes, and is not sent if you have played by then."), (0, "")],
 )
 def test_it_says_how_long_a_turn_email_waits(client, alice, settings, seconds, said):
+    from aceysite.celery import app as celery_app
+
     settings.TURN_EMAIL_DELAY_SECONDS = seconds
+    celery_app.conf.task_always_eager = False  # a site with a worker (put back by conftest)
     client.force_login(alice)
 
     response = client.get(reverse("settings"))

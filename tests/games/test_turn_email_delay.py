@@ -8,10 +8,12 @@ a real worker.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.urls import reverse
 from django.utils import timezone
 
 from aceysite.celery import app as celery_app
@@ -148,3 +150,29 @@ def test_tasks_run_in_process_send_at_once(settings):
     assert notifications.turn_email_delay() == 0
     celery_app.conf.task_always_eager = False
     assert notifications.turn_email_delay() == DELAY
+
+
+@pytest.mark.parametrize(
+    ("preference", "note"),
+    [
+        (
+            "every_turn",
+            "; when it is your turn, we email you if you have not played within 5 minutes.",
+        ),
+        ("digest", "; your daily email lists the matches waiting for you."),
+        ("none", " every 30 seconds."),
+    ],
+)
+def test_a_player_waiting_is_told_what_email_their_turn_brings(
+    worker_backed, client, alice, bob, preference, note, django_capture_on_commit_callbacks
+):
+    _start(alice, bob, django_capture_on_commit_callbacks)  # alice to move: bob waits
+    bob.email_preference = preference
+    bob.save()
+    client.force_login(bob)
+
+    page = client.get(reverse("match", args=[Match.objects.get().pk]))
+
+    [waiting] = re.findall(r'<p class="notice waiting-note">(.*?)</p>', page.text)
+    assert waiting.startswith("Waiting for alice to move.")
+    assert waiting.endswith(note)
