@@ -1,6 +1,7 @@
 import os
 
 import pytest
+from django.test import override_settings
 
 
 def services_required() -> bool:
@@ -58,9 +59,13 @@ def celery_runs_tasks_in_process():
 
 
 @pytest.fixture(autouse=True)
-def turn_emails_at_once(settings):
-    """Turn emails go out at once (tests/games/test_turn_email_delay.py tests the wait)."""
-    settings.TURN_EMAIL_DELAY_SECONDS = 0
+def turn_emails_at_once():
+    """Turn emails go out at once (tests/games/test_turn_email_delay.py tests the wait).
+
+    Not through pytest-django's ``settings`` fixture: a test may name a parameter
+    ``settings`` of its own."""
+    with override_settings(TURN_EMAIL_DELAY_SECONDS=0):
+        yield
 
 
 @pytest.fixture
