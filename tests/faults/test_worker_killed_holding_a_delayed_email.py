@@ -1,0 +1,52 @@
+"""A worker killed (SIGKILL) while it holds a turn email that is waiting for its time
+(settings.TURN_EMAIL_DELAY_SECONDS): the email still goes out, once, and not before its time.
+
+The waiting task sits unacknowledged in the worker (acks_late); once kombu's visibility
+timeout has passed, a new worker takes it over, waits out what is left of the delay and
+sends.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.models import Notification
+from tests.matches import opened_by_white
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+SEND = "games.tasks.task_send_notification"
+DELAY = 5
+
+
+def test_a_waiting_turn_email_whose_worker_was_killed_goes_out_once_after_its_time(
+    alice, bob, mailbox, start_worker, settings
+):
+    settings.TURN_EMAIL_DELAY_SECONDS = DELAY
+    first = start_worker(visibility_timeout=2)
+    first.wait_for(lambda: " ready." in first.output(), timeout=60, what="the worker to start")
+    before = time.monotonic()
+    # Alice is white, wins the opening roll and is to move: her turn email waits DELAY s.
+    opened_by_white(alice, bob)
+    notification = Notification.objects.get(user=alice)
+    first.wait_for(lambda: first.received(SEND), timeout=DELAY, what="the worker to take it")
+
+    first.kill()  # holding the task, before its time
+    [task_id] = first.received(SEND)
+    assert time.monotonic() - before < DELAY and mailbox.raw_to(alice.email) == []
+    second = start_worker(visibility_timeout=2)
+    second.wait_for(
+        lambda: task_id in second.results(SEND),
+        timeout=60,
+        what="the new worker to run the killed worker's task",
+    )
+
+    notification.refresh_from_db()
+    assert second.results(SEND) == {task_id: "True"}
+    [sent_at] = mailbox.attempt_times(alice.email)
+    assert sent_at - before >= DELAY  # not before its time
+    [message] = mailbox.to(alice.email)
+    assert message["Subject"] == notification.subject
+    assert notification.sent_at is not None and notification.attempts == 1
