@@ -88,7 +88,11 @@ def timezone_choices() -> list[tuple[str, str]]:
 
 
 class ProfileForm(forms.ModelForm):
-    timezone = forms.ChoiceField(choices=timezone_choices, initial="UTC")
+    timezone = forms.ChoiceField(
+        choices=timezone_choices,
+        initial="UTC",
+        help_text="Dates and times on the site and in your emails are given in this timezone.",
+    )
 
     class Meta:
         model = User

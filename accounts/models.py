@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import zoneinfo
 from datetime import timedelta
+from functools import lru_cache
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -11,6 +13,15 @@ from django.utils import timezone
 
 EMAIL_IN_USE = "An account with this email address already exists."
 USERNAME_TAKEN = "A user with that username already exists."  # Django's own wording
+
+
+@lru_cache(maxsize=512)
+def known_zone(name: str) -> zoneinfo.ZoneInfo | None:
+    """The timezone called ``name`` ("Europe/Athens"), or None if there is none such."""
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None
 
 
 class User(AbstractUser):
@@ -29,6 +40,12 @@ class User(AbstractUser):
         max_length=10, choices=EmailPreference.choices, default=EmailPreference.EVERY_TURN
     )
     is_bot = models.BooleanField(default=False, help_text="A computer player (games.bots)")
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo | None:
+        """The player's own timezone (settings page), in which they are shown dates and
+        times; None if the name is not a known zone."""
+        return known_zone(self.timezone)
 
     class Meta(AbstractUser.Meta):
         constraints = [

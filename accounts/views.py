@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import smtplib
-import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -222,11 +221,9 @@ class PlayerMatch:
         )
 
 
-def _local_time(tz_name: str) -> datetime | None:
-    try:
-        return timezone.now().astimezone(zoneinfo.ZoneInfo(tz_name))
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return None
+def _local_time(person: User) -> datetime | None:
+    zone = person.zone
+    return timezone.now().astimezone(zone) if zone is not None else None
 
 
 @require_GET
@@ -250,7 +247,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     current = matches.active().order_by("deadline", "pk")
     context = {
         "person": person,
-        "local_time": _local_time(person.timezone),
+        "local_time": _local_time(person),
         "records": variant_records(person),
         "head_to_head": head_to_head(person, request.user),
         "page": finished,

@@ -8,6 +8,7 @@ from urllib.parse import urlencode, urlsplit
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import resolve_url
+from django.utils import timezone
 from django_htmx.http import HttpResponseClientRedirect
 
 NUL = "\x00"
@@ -61,3 +62,19 @@ class HtmxLoginRedirectMiddleware:
         page = urlsplit(request.headers.get("HX-Current-URL", ""))
         back = page.path + (f"?{page.query}" if page.query else "") if page.path else "/"
         return HttpResponseClientRedirect(f"{login}?{urlencode({'next': back})}")
+
+
+class UserTimezoneMiddleware:
+    """Dates and times on pages in the logged-in player's own timezone, the one their
+    settings name; the default (UTC) for everyone else. After AuthenticationMiddleware."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        zone = user.zone if user is not None and user.is_authenticated else None
+        if zone is None:
+            return self.get_response(request)
+        with timezone.override(zone):
+            return self.get_response(request)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from datetime import timedelta
+from datetime import UTC, timedelta
 from email.policy import Policy
 from smtplib import SMTPServerDisconnected
 from typing import TYPE_CHECKING
@@ -144,7 +144,10 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
         return
     if kind == Notification.Kind.TURN and user.email_preference == user.EmailPreference.DIGEST:
         return
-    body = render_to_string(template, {"user": user, "site_url": settings.SITE_URL, **context})
+    # Times in the email in the addressee's own timezone (not the request's: a turn email
+    # is written during the opponent's request).
+    with timezone.override(user.zone or UTC):
+        body = render_to_string(template, {"user": user, "site_url": settings.SITE_URL, **context})
     fields = {"user": user, "kind": kind, "subject": subject, "body": body}
     wait = 0
     if kind == Notification.Kind.TURN:

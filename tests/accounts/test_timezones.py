@@ -1,0 +1,82 @@
+"""Times in the player's own timezone (their settings): on pages, in emails, and the local
+time their profile shows."""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+
+from games.tournaments import services as tournaments
+from tests.matches import opened_by_white
+
+pytestmark = pytest.mark.django_db
+
+TOKYO = "Asia/Tokyo"  # UTC+9 all year, no summer time
+DEADLINE = datetime(2031, 1, 2, 3, 4, tzinfo=UTC)
+
+
+@pytest.fixture
+def cup(alice):
+    return tournaments.create_tournament(alice, name="Winter cup", signup_deadline=DEADLINE)
+
+
+@pytest.mark.parametrize(
+    ("zone", "shown"),
+    [(TOKYO, "Thu 2 Jan 2031, 12:04 JST"), ("UTC", "Thu 2 Jan 2031, 03:04 UTC"), ("", None)],
+)
+def test_a_page_shows_times_in_the_viewers_own_timezone(client, bob, cup, zone, shown):
+    if zone:
+        bob.timezone = zone
+        bob.save()
+        client.force_login(bob)
+
+    page = client.get(reverse("tournament", args=[cup.pk]))
+
+    assert f"until {shown or 'Thu 2 Jan 2031, 03:04 UTC'}" in page.text
+
+
+def test_an_unknown_timezone_name_falls_back_to_utc(client, bob, cup):
+    bob.timezone = "Mars/Olympus_Mons"
+    bob.save()
+    client.force_login(bob)
+
+    page = client.get(reverse("tournament", args=[cup.pk]))
+
+    assert "until Thu 2 Jan 2031, 03:04 UTC" in page.text
+
+
+def test_an_email_gives_times_in_its_addressees_timezone(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    alice.timezone = TOKYO
+    alice.save()
+    # Bob, in UTC, is the one whose request writes alice's turn email.
+    with (
+        timezone.override(zoneinfo.ZoneInfo("UTC")),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        match = opened_by_white(alice, bob)
+
+    [email] = [m for m in mail.outbox if m.to == [alice.email]]
+    tokyo = match.deadline.astimezone(zoneinfo.ZoneInfo(TOKYO))
+    assert f"Deadline: {tokyo:%a} {tokyo.day} {tokyo:%b %Y, %H:%M} JST" in email.body
+
+
+def test_the_profile_shows_the_players_local_time_whoever_looks(client, alice, bob):
+    alice.timezone = TOKYO
+    alice.save()
+    bob.timezone = "America/New_York"
+    bob.save()
+    client.force_login(bob)
+
+    page = client.get(reverse("profile", args=[alice.username]))
+
+    [shown] = re.findall(r"local time (\d\d:\d\d)", page.text)
+    now = timezone.now().astimezone(zoneinfo.ZoneInfo(TOKYO))
+    assert shown in {f"{now - timedelta(minutes=1):%H:%M}", f"{now:%H:%M}"}
