@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from . import throttle
-from .models import EMAIL_IN_USE, ApiToken, User
+from .models import EMAIL_IN_USE, ApiToken, User, known_zone
 from .services import email_in_use, username_in_use
 
 
@@ -19,9 +19,20 @@ class SignupForm(UserCreationForm):
         required=True, help_text="Used to tell you when it is your turn to move."
     )
 
+    # Filled in by the browser (js/timezone.js), so that times are the player's own from
+    # the start; the settings page can change it.
+    timezone = forms.CharField(
+        required=False, max_length=64, widget=forms.HiddenInput(attrs={"data-detect": "zone"})
+    )
+
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username", "email")
+        fields = ("username", "email", "timezone")
+
+    def clean_timezone(self) -> str:
+        """The browser's zone if it is one we know, else UTC (never a reason to refuse)."""
+        zone = self.cleaned_data.get("timezone") or ""
+        return zone if known_zone(zone) is not None else "UTC"
 
     def clean_email(self) -> str:
         email = self.cleaned_data["email"]

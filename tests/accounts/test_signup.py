@@ -86,3 +86,16 @@ def test_it_answers_a_race_for_a_username_with_the_form_and_its_error(client, se
     assert "A user with that username already exists." in response.text
     assert list(User.objects.filter(username__iexact="bob").values_list("username")) == [("BOB",)]
     assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.parametrize(
+    ("sent", "kept"),
+    [("Asia/Tokyo", "Asia/Tokyo"), ("", "UTC"), ("Mars/Olympus_Mons", "UTC"), ("../etc", "UTC")],
+)
+def test_it_keeps_the_browsers_timezone_if_it_is_a_known_one(client, sent, kept):
+    data = signup_data("alice", "alice@example.com") | {"timezone": sent}
+
+    response = client.post(reverse("signup"), data)
+
+    assert response.status_code == 302
+    assert User.objects.get(username="alice").timezone == kept
