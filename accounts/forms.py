@@ -22,7 +22,7 @@ class SignupForm(UserCreationForm):
     # Filled in by the browser (js/timezone.js), so that times are the player's own from
     # the start; the settings page can change it.
     timezone = forms.CharField(
-        required=False, max_length=64, widget=forms.HiddenInput(attrs={"data-detect": "zone"})
+        required=False, widget=forms.HiddenInput(attrs={"data-detect": "zone"})
     )
 
     class Meta(UserCreationForm.Meta):
