@@ -14,8 +14,9 @@ from .models import MAX_PLAYERS, Tournament
 
 
 def default_deadline() -> str:
-    """A week from now, to the minute, as a datetime-local input wants it."""
-    return (timezone.now() + timedelta(days=7)).strftime("%Y-%m-%dT%H:%M")
+    """A week from now, to the minute, in the organiser's timezone (the current one, which
+    is also the one the typed value is read in), as a datetime-local input wants it."""
+    return timezone.localtime(timezone.now() + timedelta(days=7)).strftime("%Y-%m-%dT%H:%M")
 
 
 class TournamentForm(forms.Form):
@@ -50,7 +51,7 @@ class TournamentForm(forms.Form):
         help_text="Swiss only. Leave empty for the usual number (log2 of the players, plus 1).",
     )
     signup_deadline = forms.DateTimeField(
-        label="Sign-up deadline (UTC)",
+        label="Sign-up deadline",
         initial=default_deadline,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
@@ -61,6 +62,12 @@ class TournamentForm(forms.Form):
         widget=forms.RadioSelect,
         help_text="You can always start it early, once enough players have signed up.",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A typed date and time is read in the current timezone: the organiser's own.
+        zone = timezone.get_current_timezone_name()
+        self.fields["signup_deadline"].help_text = f"In your timezone, {zone} (see Settings)."
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -80,3 +80,36 @@ def test_the_profile_shows_the_players_local_time_whoever_looks(client, alice, b
     [shown] = re.findall(r"local time (\d\d:\d\d)", page.text)
     now = timezone.now().astimezone(zoneinfo.ZoneInfo(TOKYO))
     assert shown in {f"{now - timedelta(minutes=1):%H:%M}", f"{now:%H:%M}"}
+
+
+def test_a_tournament_deadline_is_typed_in_the_organisers_timezone(client, alice):
+    from games.tournaments.models import Tournament
+
+    alice.timezone = TOKYO
+    alice.save()
+    client.force_login(alice)
+    form = client.get(reverse("tournament_new"))
+    [initial] = re.findall(r'name="signup_deadline" value="([^"]+)"', form.text)
+    in_a_week = timezone.now().astimezone(zoneinfo.ZoneInfo(TOKYO)) + timedelta(days=7)
+    assert initial[:13] in {
+        f"{in_a_week:%Y-%m-%dT%H}",
+        f"{in_a_week - timedelta(hours=1):%Y-%m-%dT%H}",
+    }
+    assert "In your timezone, Asia/Tokyo" in form.text
+
+    client.post(
+        reverse("tournament_new"),
+        {
+            "name": "Tokyo cup",
+            "format": "single_elimination",
+            "variant": "american",
+            "points": "3",
+            "days_per_move": "3",
+            "min_players": "4",
+            "max_players": "8",
+            "signup_deadline": "2031-01-02T12:04",
+            "start_mode": "automatic",
+        },
+    )
+
+    assert Tournament.objects.get().signup_deadline == DEADLINE  # 12:04 JST is 03:04 UTC
