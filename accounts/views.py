@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.csp import CSP
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -43,14 +44,25 @@ logger = logging.getLogger(__name__)
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and log in, then go on to ``next`` (a page of this site, e.g. the
+    private invite that sent the newcomer here) or the home page."""
+    next_url = _safe_next(request, request.POST.get("next") or request.GET.get("next", ""))
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(next_url or "home")
 
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid() and (user := form.save_unless_taken()):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(next_url or "home")
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def _safe_next(request: HttpRequest, url: str) -> str:
+    """``url`` if it leads to a page of this site (as the login page checks it), else ""."""
+    allowed = url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return url if allowed else ""
 
 
 class LoginView(auth_views.LoginView):

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -105,3 +107,33 @@ def test_it_keeps_the_browsers_timezone_if_it_is_a_known_one(client, sent, kept)
 
     assert response.status_code == 302
     assert User.objects.get(username="alice").timezone == kept
+
+
+def test_a_newcomer_from_a_private_invite_signs_up_and_comes_back_to_it(client, alice):
+    from games import services
+
+    challenge = services.create_challenge(alice, private=True)
+    invite = challenge.invite_path()
+    page = client.get(invite)
+    [signup_link] = re.findall(r'href="(/accounts/signup/\?next=[^"]*)"', page.text)
+
+    form = client.get(signup_link)
+    assert f'name="next" value="{invite}"' in form.text
+    data = signup_data("newcomer", "newcomer@example.com") | {"next": invite}
+    response = client.post(reverse("signup"), data)
+
+    assert response.status_code == 302 and response["Location"] == invite
+    assert "Accept" in client.get(invite).text
+
+
+@pytest.mark.parametrize(
+    "next_url", ["https://elsewhere.example/", "//elsewhere.example/x", "javascript:alert(1)"]
+)
+def test_it_never_sends_a_newcomer_off_the_site(client, next_url):
+    form = client.get(reverse("signup"), {"next": next_url})
+    assert 'name="next"' not in form.text
+
+    data = signup_data("newcomer", "newcomer@example.com") | {"next": next_url}
+    response = client.post(reverse("signup"), data)
+
+    assert response.status_code == 302 and response["Location"] == reverse("home")
