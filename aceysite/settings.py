@@ -9,6 +9,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.csp import CSP
 
 
@@ -198,6 +199,8 @@ TURN_EMAIL_DELAY_SECONDS = envint("ACEY_TURN_EMAIL_DELAY", "300")
 # How long a sender holds a claimed email; after a sender dies mid-send the resend sweep
 # picks the email up once this has passed. Longer than any send (SMTP_TIMEOUT) can take.
 EMAIL_CLAIM_SECONDS = envint("ACEY_EMAIL_CLAIM_SECONDS", "300")
+# The daily digest goes out at this hour of each player's own day (their timezone).
+DIGEST_HOUR = envint("ACEY_DIGEST_HOUR", "8")
 # Deadlines live in the database and are found by these sweeps, never as long countdowns.
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
@@ -205,7 +208,9 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(envint("ACEY_SWEEP_SECONDS", "60")),
     },
     "resend-unsent-email": {"task": "games.tasks.task_resend_unsent", "schedule": 120.0},
-    "daily-digest": {"task": "games.tasks.task_daily_digest", "schedule": 24 * 3600.0},
+    # Hourly: each digest player gets theirs once a day, at DIGEST_HOUR in their own
+    # timezone. (A 24-hour interval counted from beat's start: each restart postponed it.)
+    "daily-digest": {"task": "games.tasks.task_daily_digest", "schedule": crontab(minute=0)},
     "start-due-tournaments": {
         "task": "games.tasks.task_start_due_tournaments",
         "schedule": 60.0,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 
 from celery import shared_task
 from django.conf import settings
@@ -46,15 +47,21 @@ def task_resend_unsent() -> int:
 
 
 @shared_task
-def task_daily_digest() -> int:
-    """Beat, once a day: the digest email for players who chose it."""
+def task_daily_digest(now: str | None = None) -> int:
+    """Beat, every hour: the digest email for each player who chose it and whose own clock
+    (their timezone) says settings.DIGEST_HOUR or later, once per day of theirs (the
+    email's key holds that day); returns how many players were due. ``now``: an ISO
+    datetime standing for the present (tests)."""
     from accounts.models import User
 
-    today = timezone.now().date().isoformat()
+    moment = datetime.fromisoformat(now) if now else timezone.now()
     users = User.objects.filter(email_preference=User.EmailPreference.DIGEST, is_active=True)
     count = 0
     for user in users.iterator():
-        notifications.daily_digest(user, today=today)
+        local = moment.astimezone(user.zone or UTC)
+        if local.hour < settings.DIGEST_HOUR:
+            continue
+        notifications.daily_digest(user, today=local.date().isoformat())
         count += 1
     return count
 

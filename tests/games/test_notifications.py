@@ -22,6 +22,7 @@ from tests.matches import WHITE_OPENS, opened_by_white
 pytestmark = pytest.mark.django_db
 
 SITE_URL = "https://acey-deucey-by-post.example.com"
+MORNING = "2031-01-02T09:00:00+00:00"  # past the digest hour in UTC
 
 
 @pytest.fixture(autouse=True)
@@ -143,7 +144,7 @@ def test_digest_lists_the_matches_waiting_for_players_who_chose_it(
     _start(charlie, bob)  # charlie (every turn) is to move here: no digest for him
 
     with django_capture_on_commit_callbacks(execute=True):
-        digest_players = tasks.task_daily_digest()
+        digest_players = tasks.task_daily_digest(now=MORNING)
 
     assert digest_players == 1
     [digest] = [m for m in mail.outbox if "waiting for you" in m.subject]
@@ -160,7 +161,7 @@ def test_no_digest_when_nothing_is_waiting(alice, bob, django_capture_on_commit_
     _start(bob, alice)  # bob is to move
 
     with django_capture_on_commit_callbacks(execute=True):
-        tasks.task_daily_digest()
+        tasks.task_daily_digest(now=MORNING)
 
     assert not Notification.objects.filter(kind=Notification.Kind.DIGEST).exists()
 
@@ -431,3 +432,45 @@ def test_a_sender_claims_an_email_for_the_configured_time(
     assert notification.sent_at is not None
     claim = notification.claimed_until - before
     assert timedelta(seconds=6) < claim <= timedelta(seconds=8)
+
+
+@pytest.mark.parametrize(
+    ("zone", "utc", "sent"),
+    [
+        ("UTC", "2031-01-02T07:59:00+00:00", False),  # before 8 in the morning
+        ("UTC", "2031-01-02T08:00:00+00:00", True),
+        ("Asia/Tokyo", "2031-01-01T23:00:00+00:00", True),  # 08:00 on the 2nd in Tokyo
+        ("Asia/Tokyo", "2031-01-02T08:00:00+00:00", True),  # 17:00 in Tokyo
+        ("America/New_York", "2031-01-02T08:00:00+00:00", False),  # 03:00 in New York
+    ],
+)
+def test_the_digest_comes_at_eight_in_the_players_own_morning(
+    alice, bob, django_capture_on_commit_callbacks, settings, zone, utc, sent
+):
+    settings.DIGEST_HOUR = 8
+    alice.email_preference = alice.EmailPreference.DIGEST
+    alice.timezone = zone
+    alice.save()
+    _start(alice, bob)  # alice is to move
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.task_daily_digest(now=utc)
+
+    assert Notification.objects.filter(user=alice, kind="digest").exists() == sent
+
+
+def test_the_hourly_digest_run_sends_one_digest_a_day(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    alice.email_preference = alice.EmailPreference.DIGEST
+    alice.timezone = "Asia/Tokyo"
+    alice.save()
+    _start(alice, bob)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for hour in range(24):  # every hour of the 2nd in UTC: 09:00 JST on, then the 3rd
+            tasks.task_daily_digest(now=f"2031-01-02T{hour:02}:00:00+00:00")
+
+    keys = sorted(Notification.objects.filter(kind="digest").values_list("key", flat=True))
+    assert keys == [f"digest:{alice.pk}:2031-01-02", f"digest:{alice.pk}:2031-01-03"]
+    assert len([m for m in mail.outbox if "waiting for you" in m.subject]) == 2
