@@ -42,6 +42,26 @@ def test_it_lists_open_running_and_finished_tournaments(client, alice):
     assert f"Won by {match.black}" in text
 
 
+@pytest.mark.parametrize(
+    ("start_mode", "said"),
+    [
+        ("automatic", "Sign-up closed, starting soon."),
+        ("manual", "Sign-up closed, waiting for the organiser to start it."),
+    ],
+)
+def test_the_list_says_who_starts_a_tournament_whose_sign_up_closed(
+    client, alice, start_mode, said
+):
+    cup = open_tournament(alice, name="Closed cup", start_mode=start_mode)
+    Tournament.objects.filter(pk=cup.pk).update(
+        signup_deadline=timezone.now() - timedelta(minutes=1)
+    )
+
+    response = client.get(reverse("tournament_list"))
+
+    assert said in response.text
+
+
 def test_it_asks_anonymous_visitors_to_log_in_to_create_a_tournament(client):
     response = client.get(reverse("tournament_new"))
 
