@@ -31,6 +31,7 @@ from .models import Challenge, Match, Notification, Segment
 
 if TYPE_CHECKING:
     from accounts.models import User
+    from games.tournaments.models import Tournament
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
 #: How long an email's unsubscribe link works. Long enough for any inbox (the law asks for
@@ -233,8 +234,19 @@ def deadline_reminder(match: Match) -> None:
         f"reminder:{match.pk}:{match.segment_count}",
         f"Reminder: your move against {match.opponent_of(user)} is due soon",
         "games/email/reminder.txt",
-        {"match": match, "url": absolute_url(match.get_absolute_url())},
+        {
+            "match": match,
+            "url": absolute_url(match.get_absolute_url()),
+            # A tournament match lost on time also withdraws its loser from the tournament.
+            "tournament": _tournament_of(match),
+        },
     )
+
+
+def _tournament_of(match: Match) -> Tournament | None:
+    from games.tournaments.models import Tournament
+
+    return Tournament.objects.filter(tournament_matches__match=match).first()
 
 
 def challenge_received(challenge: Challenge) -> None:

@@ -134,6 +134,31 @@ def test_reminder_email_gives_the_deadline_and_a_link(
     assert f"{match.deadline.year}" in reminder.body
 
 
+def test_a_tournament_matchs_reminder_warns_that_a_timeout_withdraws_from_it(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    from games.tournaments.brackets import Format
+    from tests.tournaments_site.helpers import active_matches, started_tournament
+
+    cup = started_tournament(alice, [alice, bob], format=Format.ROUND_ROBIN, name="Spring cup")
+    [match] = active_matches(cup)
+    casual = _start(alice, bob)
+    mail.outbox = []
+    with django_capture_on_commit_callbacks(execute=True):
+        # 80% of 2 days (the casual match), then of 3 days (the tournament's).
+        services.sweep_deadlines(now=timezone.now() + timedelta(days=1.7))
+        services.sweep_deadlines(now=timezone.now() + timedelta(days=2.5))
+
+    reminders = {
+        m.body.split("match #")[1].split(" ")[0]: m.body
+        for m in mail.outbox
+        if m.subject.startswith("Reminder")
+    }
+    warning = 'It is a match of the tournament "Spring cup": losing it on time also withdraws'
+    assert warning in reminders[str(match.pk)]
+    assert "tournament" not in reminders[str(casual.pk)]
+
+
 def test_digest_lists_the_matches_waiting_for_players_who_chose_it(
     alice, bob, charlie, django_capture_on_commit_callbacks
 ):
