@@ -47,6 +47,16 @@ def _taken(field: str, value: str, *, except_user: User | None = None) -> bool:
     return users.exists()
 
 
+def player_named(name: str) -> User | None:
+    """The active account whose username is ``name`` in some case, as people type names
+    ("Bob" for bob); the unique constraint keeps it to one."""
+    return (
+        User.objects.alias(lowered=Lower("username"))
+        .filter(lowered=Lower(Value(name)), is_active=True)
+        .first()
+    )
+
+
 def email_in_use(email: str, *, except_user: User | None = None) -> bool:
     """Whether another account has ``email``, whatever its case."""
     return _taken("email", email, except_user=except_user)

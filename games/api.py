@@ -16,13 +16,13 @@ from functools import wraps
 from operator import attrgetter
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import ApiToken
+from accounts.services import player_named
 
 from . import services
 from .engine import format_play
@@ -331,7 +331,7 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
     rated = body.get("rated") is None or _bool(body, "rated")
     opponent = None
     if username is not None:
-        opponent = get_user_model().objects.filter(username=username, is_active=True).first()
+        opponent = player_named(username)
         if opponent is None:
             raise ApiError(400, f"there is no player called {_quote(username)}")
         if private:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
+
+from accounts.services import player_named
 
 from .board import parse_steps
 from .models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
@@ -64,12 +65,23 @@ class ChallengeForm(forms.Form):
         name = self.cleaned_data["opponent"].strip()
         if not name:
             return None
-        opponent = get_user_model().objects.filter(username__iexact=name, is_active=True).first()
+        opponent = player_named(name)
         if opponent is None:
             raise forms.ValidationError(f"There is no player called {name}.")
         if self.user is not None and opponent.pk == self.user.pk:
             raise forms.ValidationError("You cannot challenge yourself.")
         return opponent
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("private") and data.get("opponent"):
+            # As the API says: it was silently dropped, the challenge sent to the name.
+            self.add_error(
+                "private",
+                "A private invite link is for a friend without a name here: leave the"
+                " opponent empty, or untick it to challenge them.",
+            )
+        return data
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data

@@ -35,6 +35,13 @@ def test_it_challenges_a_player(alice_api, alice, bob):
     assert not challenge.private
 
 
+def test_a_name_in_another_case_finds_the_player(alice_api, bob):
+    response = _create(alice_api, opponent="Bob")
+
+    assert response.status_code == 201
+    assert Challenge.objects.get().opponent == bob
+
+
 def test_it_challenges_the_lobby_and_by_invite(alice_api):
     lobby = _create(alice_api, opponent=None)
     private = _create(alice_api, private=True)

@@ -201,6 +201,26 @@ def test_it_creates_a_challenge_and_the_opponent_accepts_it(client, alice, bob):
     assert response["Location"] == challenge.match.get_absolute_url()
 
 
+def test_a_name_typed_in_another_case_finds_the_player(client, alice, bob):
+    client.force_login(alice)
+
+    data = {"opponent": "BOB", "variant": "american", "points": 1, "days_per_move": 2}
+    client.post(reverse("challenge_new"), data)
+
+    assert Challenge.objects.get().opponent == bob
+
+
+def test_a_private_link_for_a_named_opponent_is_refused_with_the_reason(client, alice, bob):
+    client.force_login(alice)
+    data = {"opponent": "bob", "private": "on", "points": 1, "days_per_move": 2}
+
+    response = client.post(reverse("challenge_new"), data | {"variant": "american"})
+
+    assert response.status_code == 200
+    assert "A private invite link is for a friend without a name here" in response.text
+    assert not Challenge.objects.exists()
+
+
 def test_it_accepts_a_private_invite_only_through_its_link(client, alice, bob):
     challenge = services.create_challenge(alice, private=True)
     client.force_login(bob)
