@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.urls import reverse_lazy
 
 from accounts.services import player_named
 
@@ -33,6 +34,18 @@ class ChallengeForm(forms.Form):
         required=False,
         max_length=150,
         help_text="A username; leave empty for an open challenge in the lobby.",
+        # Suggestions as the name is typed (the options of the page's <datalist>).
+        widget=forms.TextInput(
+            attrs={
+                "list": "opponent-names",
+                "autocomplete": "off",
+                "hx-get": reverse_lazy("player_search"),
+                "hx-trigger": "input changed delay:250ms",
+                "hx-target": "#opponent-names",
+                "hx-swap": "innerHTML",
+                "hx-sync": "this:replace",
+            }
+        ),
     )
     private = forms.BooleanField(
         required=False,

@@ -31,7 +31,8 @@ urlpatterns = [
         name="match_export",
     ),
     path("matches/<int:match_id>/dice/", verify.match_dice, name="match_dice"),
-    path("players/search/", views.player_search, name="player_search"),
+    # Not under players/: that is where profiles live, and "search" may be a username.
+    path("search/players/", views.player_search, name="player_search"),
     path("leaderboard/", leaderboard.leaderboard, name="leaderboard_default"),
     path("leaderboard/<str:variant>/", leaderboard.leaderboard, name="leaderboard"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),

@@ -346,12 +346,19 @@ def match_export(request: HttpRequest, match_id: int, fmt: str) -> HttpResponse:
 
 @require_GET
 def player_search(request: HttpRequest) -> HttpResponse:
-    """Usernames for the challenge form's autocomplete (a small JSON list)."""
-    query = request.GET.get("q", "").strip()
+    """Up to ten usernames starting with ``q`` (or ``opponent``, the challenge form's field),
+    or whose display name does: a JSON list, or for HTMX the ``<option>``s of the challenge
+    form's list of suggestions. The player asking is left out (nobody challenges
+    themselves)."""
+    query = (request.GET.get("q") or request.GET.get("opponent") or "").strip()
     users = get_user_model().objects.filter(is_active=True)
+    if request.user.is_authenticated:
+        users = users.exclude(pk=request.user.pk)
     if query:
         users = users.filter(Q(username__istartswith=query) | Q(display_name__istartswith=query))
     names = list(users.order_by("username").values_list("username", flat=True)[:10])
+    if request.htmx:
+        return render(request, "games/player_options.html", {"names": names})
     return HttpResponse(json.dumps(names), content_type="application/json")
 
 

@@ -444,3 +444,25 @@ def test_a_selected_place_that_is_not_a_number_selects_nothing(client, alice, ma
     # As if nothing had been selected: the same board state and the same announcement.
     state = re.compile(r'data-state="([^"]*)"|hx-swap-oob="innerHTML">([^<]*)<')
     assert state.findall(response.text) == state.findall(without.text)
+
+
+def test_a_player_named_search_has_a_profile_page(client, django_user_model):
+    django_user_model.objects.create_user("search", "search@example.com", "x")
+
+    response = client.get(reverse("profile", args=["search"]))
+
+    assert response.status_code == 200 and "search" in response.text
+
+
+def test_the_challenge_form_suggests_opponents_as_a_name_is_typed(client, alice, bob, charlie):
+    client.force_login(alice)
+    form = client.get(reverse("challenge_new"))
+    assert 'list="opponent-names"' in form.text and '<datalist id="opponent-names">' in form.text
+    [url] = re.findall(r'hx-get="([^"]+)"', form.text)
+
+    suggestions = client.get(url, {"opponent": "bo"}, HTTP_HX_REQUEST="true")
+    everyone = client.get(url, {"opponent": ""}, HTTP_HX_REQUEST="true")
+
+    assert suggestions.text.split() == ["<option", 'value="bob"></option>']
+    assert "alice" not in everyone.text  # nobody challenges themselves
+    assert 'value="charlie"' in everyone.text

@@ -121,7 +121,7 @@ CASES = [
     ),
     Case("match_export", "GET", "/matches/{match}/export.txt", every(200)),
     Case("match_dice", "GET", "/matches/{match}/dice/", every(200)),
-    Case("player_search", "GET", "/players/search/?q=a", every(200)),
+    Case("player_search", "GET", "/search/players/?q=a", every(200)),
     Case("leaderboard_default", "GET", "/leaderboard/", every(200)),
     Case("leaderboard", "GET", "/leaderboard/greek/", every(200)),
     Case("profile", "GET", "/players/alice/", every(200)),
