@@ -1,0 +1,66 @@
+"""The admin's view of games: matches, challenges and the email outbox, to read.
+
+Matches and challenges change only through the services (the engine checks every segment),
+so the admin shows them without editing. An email that failed shows its last error, and
+can be sent again at once.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from .models import Challenge, Match, Notification
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "white", "black", "variant", "points", "status", "to_move", "deadline")
+    list_filter = ("status", "variant", "rated")
+    search_fields = ("white__username", "black__username")
+    list_select_related = ("white", "black", "to_move")
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "challenger", "opponent", "variant", "points", "status", "private")
+    list_filter = ("status", "variant", "private")
+    search_fields = ("challenger__username", "opponent__username")
+    list_select_related = ("challenger", "opponent")
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ("kind", "user", "subject", "created_at", "sent_at", "attempts", "last_error")
+    list_filter = (
+        "kind",
+        ("sent_at", admin.EmptyFieldListFilter),
+        ("cancelled_at", admin.EmptyFieldListFilter),
+    )
+    search_fields = ("user__username", "user__email", "subject", "key")
+    list_select_related = ("user",)
+    actions = ("send_again",)
+
+    @admin.action(description="Send the selected unsent emails again now")
+    def send_again(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:
+        from .tasks import task_send_notification
+
+        unsent = queryset.filter(sent_at=None, cancelled_at=None)
+        ids = list(unsent.values_list("pk", flat=True))
+        # Free each row for a sender now (a failed send holds it for its retry delay).
+        unsent.update(claimed_until=None)
+        for pk in ids:
+            task_send_notification.delay(notification_id=pk)
+        self.message_user(request, f"{len(ids)} email(s) queued to be sent.", messages.SUCCESS)

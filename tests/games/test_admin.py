@@ -1,0 +1,77 @@
+"""The admin shows matches, challenges and the email outbox to staff, without editing, and
+sends a failed email again on request."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from games.models import Notification
+from tests.matches import opened_by_white
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff(client, django_user_model):
+    admin = django_user_model.objects.create_superuser("boss", "boss@example.com", "x")
+    client.force_login(admin)
+    return client
+
+
+def _failed(user) -> Notification:
+    return Notification.objects.create(
+        user=user,
+        kind="challenge",
+        key="admin-test",
+        subject="A challenge",
+        body="Play.",
+        attempts=3,
+        last_error="421 try again later",
+    )
+
+
+def test_staff_read_a_failed_emails_error(staff, alice):
+    failed = _failed(alice)
+
+    listing = staff.get(reverse("admin:games_notification_changelist"))
+    page = staff.get(reverse("admin:games_notification_change", args=[failed.pk]))
+
+    assert listing.status_code == page.status_code == 200
+    assert "421 try again later" in listing.text and "421 try again later" in page.text
+    assert 'name="_save"' not in page.text  # to read, not to edit
+
+
+def test_staff_send_a_failed_email_again(staff, alice):
+    failed = _failed(alice)
+
+    staff.post(
+        reverse("admin:games_notification_changelist"),
+        {"action": "send_again", "_selected_action": [failed.pk]},
+    )
+
+    failed.refresh_from_db()
+    assert failed.sent_at is not None
+    assert [m.subject for m in mail.outbox] == ["A challenge"]
+
+
+def test_matches_and_challenges_are_shown_not_edited(staff, alice, bob):
+    match = opened_by_white(alice, bob)
+
+    page = staff.get(reverse("admin:games_match_change", args=[match.pk]))
+    edit = staff.post(reverse("admin:games_match_change", args=[match.pk]), {"status": "finished"})
+
+    assert page.status_code == 200 and 'name="_save"' not in page.text
+    assert edit.status_code == 403
+    match.refresh_from_db()
+    assert match.status == "active"
+    assert staff.get(reverse("admin:games_challenge_changelist")).status_code == 200
+
+
+def test_players_cannot_open_the_admin(client, alice):
+    client.force_login(alice)
+
+    response = client.get(reverse("admin:games_notification_changelist"))
+
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
