@@ -252,3 +252,12 @@ def test_missing_service_fails_when_services_are_required(monkeypatch):
 
     with pytest.raises(pytest.fail.Exception):
         need_service("Redis", available=False)
+
+
+@pytest.mark.django_db
+def test_the_home_page_is_titled_with_the_sites_name(client, settings):
+    settings.SITE_NAME = "Acey-Deucey at the Harbour Club"
+
+    response = client.get(reverse("home"))
+
+    assert "<title>Acey-Deucey at the Harbour Club</title>" in response.text
