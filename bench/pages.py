@@ -53,6 +53,8 @@ def seed(matches: int, players: int) -> None:
     from accounts.models import User
     from games.engine import Position
     from games.models import Match, PlayerRating, RatingChange
+    from games.ratings import Rating
+    from games.ratings.store import established_until
 
     existing = Match.objects.count()
     if existing == matches:
@@ -113,6 +115,9 @@ def seed(matches: int, players: int) -> None:
         for user in users
         for variant in ("american", "greek")
     ]
+    for row in ratings:  # bulk_create skips save(), which keeps it
+        current = Rating(row.rating, row.rd, row.volatility)
+        row.established_until = established_until(current, row.rated_at)
     PlayerRating.objects.bulk_create(ratings, batch_size=2000)
     print(f"  {Match.objects.count()} matches, {RatingChange.objects.count()} rating changes")
 

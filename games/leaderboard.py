@@ -5,24 +5,26 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from .models import PlayerRating, Variant
-from .ratings import PROVISIONAL_RD
 
 PAGE_SIZE = 50
 
 
 @require_GET
 def leaderboard(request: HttpRequest, variant: str = Variant.AMERICAN) -> HttpResponse:
-    """Players with an established rating (RD at most the provisional threshold), paginated.
+    """Players with an established rating, paginated: RD at most the provisional threshold
+    once grown for the time since they last played, as their profile shows it
+    (``established_until``, which the row keeps).
 
     Two queries whatever the number of players or matches: the count and the page.
     """
     if variant not in Variant.values:
         raise Http404("no such variant")
     ratings = (
-        PlayerRating.objects.filter(variant=variant, rd__lte=PROVISIONAL_RD)
+        PlayerRating.objects.filter(variant=variant, established_until__gt=timezone.now())
         .select_related("user")
         .order_by("-rating", "user__username")
     )

@@ -8,7 +8,7 @@ can be replayed and exported (``games.engine.record``).
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
@@ -356,6 +356,12 @@ class PlayerRating(models.Model):
     rd = models.FloatField(default=350.0, help_text="Rating deviation when last rated")
     volatility = models.FloatField(default=0.06)
     rated_at = models.DateTimeField(null=True, blank=True)
+    established_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When idleness makes the rating provisional again (null: it is already);"
+        " kept by save() from the fields above, for the leaderboard",
+    )
     matches = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     losses = models.PositiveIntegerField(default=0)
@@ -364,10 +370,21 @@ class PlayerRating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "variant"], name="one_rating_per_variant"),
         ]
-        indexes = [models.Index(fields=["variant", "rd", "-rating"])]
+        indexes = [models.Index(fields=["variant", "-rating"])]
 
     def __str__(self) -> str:
         return f"{self.user} {self.variant} {self.rating:.0f} (RD {self.rd:.0f})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        from .ratings import Rating
+        from .ratings.store import established_until
+
+        current = Rating(self.rating, self.rd, self.volatility)
+        self.established_until = established_until(current, self.rated_at)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, "established_until"}
+        super().save(*args, **kwargs)
 
 
 class RatingChange(models.Model):

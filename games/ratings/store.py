@@ -7,18 +7,20 @@ transaction that finishes the match, so a match is rated exactly once.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
-from .glicko2 import PROVISIONAL_RD, Rating, inflate_for_inactivity, rate_match
+from .glicko2 import PROVISIONAL_RD, SCALE, Rating, inflate_for_inactivity, rate_match
 
 if TYPE_CHECKING:
     from games.models import Match, PlayerRating
 
 #: One Glicko rating period for idle correspondence players: the RD grows per period.
 RATING_PERIOD = timedelta(days=30)
+#: "Never", in a date column.
+NEVER = datetime(9000, 1, 1, tzinfo=UTC)
 
 
 def as_of(row: PlayerRating, now: datetime | None = None) -> Rating:
@@ -28,6 +30,19 @@ def as_of(row: PlayerRating, now: datetime | None = None) -> Rating:
         return rating
     idle = ((now or timezone.now()) - row.rated_at) / RATING_PERIOD
     return inflate_for_inactivity(rating, idle) if idle > 0 else rating
+
+
+def established_until(rating: Rating, rated_at: datetime | None) -> datetime | None:
+    """Until when ``rating``, rated at ``rated_at``, stays established: its RD, grown for
+    idleness as :func:`as_of` grows it, reaches PROVISIONAL_RD then. None if it is
+    provisional already; far in the future if it never grows (never rated, no volatility).
+    """
+    if rating.rd > PROVISIONAL_RD:
+        return None
+    if rated_at is None or rating.volatility <= 0:
+        return NEVER
+    periods = ((PROVISIONAL_RD / SCALE) ** 2 - rating.phi**2) / rating.volatility**2
+    return min(rated_at + RATING_PERIOD * min(periods, 12_000), NEVER)
 
 
 def display(rating: Rating) -> str:

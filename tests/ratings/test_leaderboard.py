@@ -55,3 +55,24 @@ def test_it_uses_the_same_number_of_queries_for_any_number_of_players(
 
     with django_assert_num_queries(2):
         client.get(reverse("leaderboard", args=["american"]))
+
+
+def test_a_rating_gone_provisional_by_idleness_leaves_the_leaderboard(client, django_user_model):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.ratings.store import as_of
+
+    now = timezone.now()
+    for name, idle in (("regular", timedelta(days=10)), ("away", timedelta(days=3 * 365))):
+        user = django_user_model.objects.create_user(name, f"{name}@example.com")
+        PlayerRating.objects.create(
+            user=user, variant="american", rating=1600, rd=100, rated_at=now - idle
+        )
+    away = PlayerRating.objects.get(user__username="away")
+    assert away.rd <= 110 < as_of(away, now).rd  # established when stored, not any more
+
+    text = client.get(reverse("leaderboard", args=["american"])).text
+
+    assert "regular" in text and "away" not in text

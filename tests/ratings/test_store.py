@@ -13,6 +13,8 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from games import services
 from games.engine.game import ScriptedDice
@@ -94,3 +96,27 @@ def test_the_rd_grows_while_a_player_is_idle():
 def test_a_provisional_rating_is_shown_with_a_question_mark():
     assert display(Rating(1623.4, 200)) == "1623?"
     assert display(Rating(1623.4, 60)) == "1623"
+
+
+@given(
+    rd=st.floats(min_value=30, max_value=350),
+    volatility=st.floats(min_value=0.001, max_value=0.2),
+    idle_days=st.floats(min_value=0, max_value=20_000),
+)
+def test_established_until_agrees_with_the_rating_as_of_now(rd, volatility, idle_days):
+    """The leaderboard's stored date says what as_of() (the profile's view) says."""
+    from datetime import UTC, datetime
+
+    from games.ratings import PROVISIONAL_RD
+    from games.ratings.store import as_of, established_until
+
+    now = datetime(2030, 1, 1, tzinfo=UTC)
+    rated_at = now - timedelta(days=idle_days)
+    grown = as_of(
+        PlayerRating(rating=1500, rd=rd, volatility=volatility, rated_at=rated_at), now
+    ).rd
+    assume(abs(grown - PROVISIONAL_RD) > 1e-6)  # not on the boundary itself
+
+    until = established_until(Rating(1500, rd, volatility), rated_at)
+
+    assert (until is not None and until > now) == (grown <= PROVISIONAL_RD)
