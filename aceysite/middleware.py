@@ -9,7 +9,10 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import resolve_url
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject, empty
 from django_htmx.http import HttpResponseClientRedirect
+
+from accounts.models import known_zone
 
 NUL = "\x00"
 REASON = "the address holds a NUL character (%00), which no address of this site has"
@@ -64,17 +67,53 @@ class HtmxLoginRedirectMiddleware:
         return HttpResponseClientRedirect(f"{login}?{urlencode({'next': back})}")
 
 
+#: The cookie naming the player's timezone ("Europe/Athens"), see UserTimezoneMiddleware.
+ZONE_COOKIE = "tz"
+
+
 class UserTimezoneMiddleware:
     """Dates and times on pages in the logged-in player's own timezone, the one their
-    settings name; the default (UTC) for everyone else. After AuthenticationMiddleware."""
+    settings name; the default (UTC) for everyone else. After AuthenticationMiddleware.
+
+    The zone's name rides in a cookie, so that a request need not load the player (a
+    session and a user query) to know it: a poll, an image or a fragment that never looks
+    at the player does not pay for it. Whenever a request has looked at the player anyway
+    (a page, logging in or out, the settings), the cookie is set, changed or dropped to
+    match; a logged-in request without it looks the player up. A forged cookie changes
+    only the times that browser is shown.
+    """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        user = getattr(request, "user", None)
-        zone = user.zone if user is not None and user.is_authenticated else None
+        zone = known_zone(request.COOKIES.get(ZONE_COOKIE, ""))
+        if zone is None and settings.SESSION_COOKIE_NAME in request.COOKIES:
+            user = request.user  # type: ignore[attr-defined]
+            zone = user.zone if user.is_authenticated else None
         if zone is None:
-            return self.get_response(request)
-        with timezone.override(zone):
-            return self.get_response(request)
+            response = self.get_response(request)
+        else:
+            with timezone.override(zone):
+                response = self.get_response(request)
+        _keep_zone_cookie(request, response)
+        return response
+
+
+def _keep_zone_cookie(request: HttpRequest, response: HttpResponse) -> None:
+    user = getattr(request, "user", None)
+    if user is None or (isinstance(user, SimpleLazyObject) and user._wrapped is empty):
+        return  # nobody looked at the player: nothing new to know
+    wanted = user.timezone if user.is_authenticated and user.zone is not None else ""
+    current = request.COOKIES.get(ZONE_COOKIE, "")
+    if wanted and wanted != current:
+        response.set_cookie(
+            ZONE_COOKIE,
+            wanted,
+            max_age=365 * 24 * 3600,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+    elif current and not wanted:
+        response.delete_cookie(ZONE_COOKIE, samesite="Lax")

@@ -113,3 +113,67 @@ def test_a_tournament_deadline_is_typed_in_the_organisers_timezone(client, alice
     )
 
     assert Tournament.objects.get().signup_deadline == DEADLINE  # 12:04 JST is 03:04 UTC
+
+
+# -- the zone cookie: the zone known without loading the player -----------------------------
+
+
+def test_a_page_that_looks_at_the_player_leaves_their_zone_in_a_cookie(client, alice):
+    alice.timezone = TOKYO
+    alice.save()
+    client.force_login(alice)
+
+    response = client.get(reverse("dashboard"))
+
+    assert response.cookies["tz"].value == TOKYO
+    assert response.cookies["tz"]["httponly"] and response.cookies["tz"]["samesite"] == "Lax"
+
+
+def test_with_the_cookie_a_request_that_never_looks_at_the_player_loads_nobody(
+    client, alice, bob, django_assert_num_queries
+):
+    from tests.matches import opened_by_white
+
+    match = opened_by_white(alice, bob)
+    waiting = reverse("match", args=[match.pk]) + f"?seen={match.segment_count}-active"
+    client.force_login(bob)
+    client.get(reverse("dashboard"))  # leaves the cookie
+    anonymous = type(client)()
+
+    with django_assert_num_queries(1):  # the match: no session, no user
+        assert client.get(waiting, HTTP_HX_REQUEST="true").status_code == 204
+    with django_assert_num_queries(1):
+        assert anonymous.get(waiting, HTTP_HX_REQUEST="true").status_code == 204
+
+
+def test_changing_the_zone_in_the_settings_changes_the_cookie(client, alice):
+    client.force_login(alice)
+    client.get(reverse("dashboard"))
+    data = {"timezone": TOKYO, "email_preference": "every_turn", "display_name": "", "about": ""}
+
+    response = client.post(reverse("settings"), data | {"country": ""})
+
+    alice.refresh_from_db()
+    assert alice.timezone == TOKYO
+    assert response.cookies["tz"].value == TOKYO
+
+
+def test_logging_out_drops_the_cookie(client, alice):
+    client.force_login(alice)
+    client.get(reverse("dashboard"))
+
+    response = client.post(reverse("logout"))
+
+    assert response.cookies["tz"].value == "" and response.cookies["tz"]["max-age"] == 0
+
+
+def test_a_forged_cookie_is_ignored_for_the_players_own_zone(client, bob, cup):
+    bob.timezone = TOKYO
+    bob.save()
+    client.force_login(bob)
+    client.cookies["tz"] = "Nowhere/Atlantis"
+
+    page = client.get(reverse("tournament", args=[cup.pk]))
+
+    assert "until Thu 2 Jan 2031, 12:04 JST" in page.text
+    assert page.cookies["tz"].value == TOKYO
