@@ -14,7 +14,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.forms import Form
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -48,18 +48,19 @@ def signup(request: HttpRequest) -> HttpResponse:
     private invite that sent the newcomer here) or the home page."""
     next_url = _safe_next(request, request.POST.get("next") or request.GET.get("next", ""))
     if request.user.is_authenticated:
-        return redirect(next_url or "home")
+        return HttpResponseRedirect(next_url) if next_url else redirect("home")
 
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid() and (user := form.save_unless_taken()):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(next_url or "home")
+        return HttpResponseRedirect(next_url) if next_url else redirect("home")
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
 def _safe_next(request: HttpRequest, url: str) -> str:
-    """``url`` if it leads to a page of this site (as the login page checks it), else ""."""
-    allowed = url_has_allowed_host_and_scheme(
+    """``url`` if it is a path on this site ("/invite/..."), checked as log-in checks it;
+    else "". Only a path: redirect() would take a bare word for a view name."""
+    allowed = url.startswith("/") and url_has_allowed_host_and_scheme(
         url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
     return url if allowed else ""

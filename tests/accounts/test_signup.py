@@ -127,7 +127,16 @@ def test_a_newcomer_from_a_private_invite_signs_up_and_comes_back_to_it(client, 
 
 
 @pytest.mark.parametrize(
-    "next_url", ["https://elsewhere.example/", "//elsewhere.example/x", "javascript:alert(1)"]
+    "next_url",
+    [
+        "https://elsewhere.example/",
+        "//elsewhere.example/x",
+        "/\\elsewhere.example/x",
+        "javascript:alert(1)",
+        "foo",  # a bare word: redirect() would look for a view of that name (a 500)
+        "dashboard2",
+        "home",
+    ],
 )
 def test_it_never_sends_a_newcomer_off_the_site(client, next_url):
     form = client.get(reverse("signup"), {"next": next_url})
@@ -137,3 +146,13 @@ def test_it_never_sends_a_newcomer_off_the_site(client, next_url):
     response = client.post(reverse("signup"), data)
 
     assert response.status_code == 302 and response["Location"] == reverse("home")
+
+
+def test_a_logged_in_player_sent_to_sign_up_goes_on_to_next_or_home(client, alice):
+    client.force_login(alice)
+
+    onward = client.get(reverse("signup"), {"next": "/dashboard/"})
+    junk = client.get(reverse("signup"), {"next": "foo"})
+
+    assert onward.status_code == 302 and onward["Location"] == "/dashboard/"
+    assert junk.status_code == 302 and junk["Location"] == reverse("home")
