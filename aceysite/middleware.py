@@ -88,9 +88,13 @@ class UserTimezoneMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         zone = known_zone(request.COOKIES.get(ZONE_COOKIE, ""))
-        if zone is None and settings.SESSION_COOKIE_NAME in request.COOKIES:
+        # A form is read in the player's zone itself: a stale cookie (from another device,
+        # or before a change of settings) may only ever misdisplay a page, once.
+        writes = request.method not in ("GET", "HEAD", "OPTIONS")
+        if (zone is None or writes) and settings.SESSION_COOKIE_NAME in request.COOKIES:
             user = request.user  # type: ignore[attr-defined]
-            zone = user.zone if user.is_authenticated else None
+            if user.is_authenticated:
+                zone = user.zone
         if zone is None:
             response = self.get_response(request)
         else:

@@ -167,7 +167,7 @@ def test_logging_out_drops_the_cookie(client, alice):
     assert response.cookies["tz"].value == "" and response.cookies["tz"]["max-age"] == 0
 
 
-def test_a_forged_cookie_is_ignored_for_the_players_own_zone(client, bob, cup):
+def test_a_cookie_naming_no_zone_is_ignored_for_the_players_own_zone(client, bob, cup):
     bob.timezone = TOKYO
     bob.save()
     client.force_login(bob)
@@ -177,3 +177,30 @@ def test_a_forged_cookie_is_ignored_for_the_players_own_zone(client, bob, cup):
 
     assert "until Thu 2 Jan 2031, 12:04 JST" in page.text
     assert page.cookies["tz"].value == TOKYO
+
+
+def test_a_form_is_read_in_the_players_zone_whatever_the_cookie_says(client, alice):
+    from games.tournaments.models import Tournament
+
+    alice.timezone = TOKYO
+    alice.save()
+    client.force_login(alice)
+    client.cookies["tz"] = "America/New_York"  # stale: left by another device
+
+    response = client.post(
+        reverse("tournament_new"),
+        {
+            "name": "Tokyo cup",
+            "format": "single_elimination",
+            "variant": "american",
+            "points": "3",
+            "days_per_move": "3",
+            "min_players": "4",
+            "max_players": "8",
+            "signup_deadline": "2031-01-02T12:04",
+            "start_mode": "automatic",
+        },
+    )
+
+    assert Tournament.objects.get().signup_deadline == DEADLINE  # 12:04 JST
+    assert response.cookies["tz"].value == TOKYO
