@@ -2,14 +2,15 @@
 
 Matches and challenges change only through the services (the engine checks every segment),
 so the admin shows them without editing. An email that failed shows its last error, and
-can be sent again at once.
+staff allowed to change emails can have an unsent one sent now.
 """
 
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 
 from .models import Challenge, Match, Notification
 
@@ -53,14 +54,25 @@ class NotificationAdmin(ReadOnlyAdmin):
     list_select_related = ("user",)
     actions = ("send_again",)
 
-    @admin.action(description="Send the selected unsent emails again now")
+    @admin.action(description="Send the selected unsent emails now", permissions=["send"])
     def send_again(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:
+        """Queue a sending task for each selected email that is unsent and free. One that
+        is held (being sent, waiting for its retry or for a turn email's delay) is left to
+        its holder: taking it over could send it twice."""
         from .tasks import task_send_notification
 
         unsent = queryset.filter(sent_at=None, cancelled_at=None)
-        ids = list(unsent.values_list("pk", flat=True))
-        # Free each row for a sender now (a failed send holds it for its retry delay).
-        unsent.update(claimed_until=None)
+        free = unsent.filter(Q(claimed_until=None) | Q(claimed_until__lte=timezone.now()))
+        ids = list(free.values_list("pk", flat=True))
         for pk in ids:
             task_send_notification.delay(notification_id=pk)
-        self.message_user(request, f"{len(ids)} email(s) queued to be sent.", messages.SUCCESS)
+        held = unsent.count() - len(ids)
+        self.message_user(
+            request,
+            f"{len(ids)} email(s) queued to be sent"
+            + (f"; {held} held, to go out on their own." if held else "."),
+            messages.SUCCESS,
+        )
+
+    def has_send_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.change_notification")

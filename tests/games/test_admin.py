@@ -75,3 +75,45 @@ def test_players_cannot_open_the_admin(client, alice):
     response = client.get(reverse("admin:games_notification_changelist"))
 
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_a_held_email_is_left_to_its_holder(staff, alice):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    held = _failed(alice)  # being sent right now, say, or waiting for its retry
+    Notification.objects.filter(pk=held.pk).update(
+        claimed_until=timezone.now() + timedelta(minutes=5)
+    )
+
+    response = staff.post(
+        reverse("admin:games_notification_changelist"),
+        {"action": "send_again", "_selected_action": [held.pk]},
+        follow=True,
+    )
+
+    held.refresh_from_db()
+    assert held.sent_at is None and mail.outbox == []
+    assert "0 email(s) queued to be sent; 1 held, to go out on their own." in response.text
+
+
+def test_staff_who_may_only_look_cannot_send(client, django_user_model, alice):
+    from django.contrib.auth.models import Permission
+
+    viewer = django_user_model.objects.create_user("clerk", "clerk@example.com", "x")
+    viewer.is_staff = True
+    viewer.save()
+    viewer.user_permissions.add(Permission.objects.get(codename="view_notification"))
+    client.force_login(viewer)
+    failed = _failed(alice)
+
+    listing = client.get(reverse("admin:games_notification_changelist"))
+    client.post(
+        reverse("admin:games_notification_changelist"),
+        {"action": "send_again", "_selected_action": [failed.pk]},
+    )
+
+    assert listing.status_code == 200 and "send_again" not in listing.text
+    failed.refresh_from_db()
+    assert failed.sent_at is None and mail.outbox == []
