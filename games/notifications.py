@@ -12,7 +12,7 @@ import threading
 import time
 from datetime import UTC, timedelta
 from email.policy import Policy
-from smtplib import SMTPServerDisconnected
+from smtplib import SMTPResponseException, SMTPServerDisconnected
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -383,8 +383,8 @@ _kept = _KeptMailer()
 def _deliver(message: EmailMultiAlternatives) -> None:
     """Send ``message`` over this thread's kept mail connection (opened if there is none, or
     the settings changed, or it sat idle past MAIL_CONNECTION_IDLE_SECONDS). A kept
-    connection the server has closed is reopened, once; any other error drops the
-    connection and propagates to the caller's retries."""
+    connection the server has closed (or answers 421 on) is reopened, once; any other
+    error drops the connection and propagates to the caller's retries."""
     config = settings.MAILERS.get("default")
     reused = (
         _kept.backend is not None
@@ -400,16 +400,21 @@ def _deliver(message: EmailMultiAlternatives) -> None:
         _kept.backend, _kept.config = backend, config
     try:
         _kept.backend.send_messages([message])
-    except (SMTPServerDisconnected, ConnectionError):
+    except Exception as error:
         _kept.drop()
-        if not reused:
-            raise
-        _deliver(message)
-        return
-    except Exception:
-        _kept.drop()
+        if reused and _server_closed(error):
+            _deliver(message)  # on a new connection, once (it is not reused)
+            return
         raise
     _kept.used_at = time.monotonic()
+
+
+def _server_closed(error: Exception) -> bool:
+    """Whether ``error`` says the server closed the connection: dropped, or a 421 (what
+    Postfix answers a client it is about to drop for idling)."""
+    if isinstance(error, SMTPServerDisconnected | ConnectionError):
+        return True
+    return isinstance(error, SMTPResponseException) and error.smtp_code == 421
 
 
 def _still_waiting(notification: Notification) -> bool:

@@ -26,7 +26,18 @@ class Sessions:
     def __init__(self) -> None:
         self.accepted: list[tuple[int, list[str]]] = []
         self.refuse_next = ""
+        self.drop_next_mail = False
         self._lock = threading.Lock()
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options) -> str:
+        with self._lock:
+            if self.drop_next_mail:
+                # What Postfix says to a client it drops for idling.
+                self.drop_next_mail = False
+                return "421 4.4.2 example.com Error: timeout exceeded"
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope) -> str:
         with self._lock:
@@ -137,3 +148,14 @@ def test_a_server_that_is_down_is_an_error_not_a_lost_email(server, alice):
 
     notification.refresh_from_db()
     assert notification.sent_at is None and notification.last_error
+
+
+def test_a_kept_connection_answered_421_is_reopened_and_the_email_sent_once(server, alice, bob):
+    first, second = _queued(alice, 1), _queued(bob, 2)
+    assert notifications.send_notification(first.pk)
+    server.sessions.drop_next_mail = True
+
+    assert notifications.send_notification(second.pk)
+
+    assert [to for _, to in server.sessions.accepted] == [[alice.email], [bob.email]]
+    assert server.sessions.connections() == 2
