@@ -14,9 +14,11 @@ from .models import MAX_PLAYERS, Tournament
 
 
 def default_deadline() -> str:
-    """A week from now, to the minute, in the organiser's timezone (the current one, which
-    is also the one the typed value is read in), as a datetime-local input wants it."""
-    return timezone.localtime(timezone.now() + timedelta(days=7)).strftime("%Y-%m-%dT%H:%M")
+    """Noon a week from today in the organiser's timezone (the current one, which is also
+    the one the typed value is read in), as a datetime-local input wants it. Noon: clocks
+    never change then, so the time is never ambiguous nor missing."""
+    day = timezone.localtime(timezone.now() + timedelta(days=7))
+    return day.strftime("%Y-%m-%dT12:00")
 
 
 class TournamentForm(forms.Form):

@@ -91,10 +91,7 @@ def test_a_tournament_deadline_is_typed_in_the_organisers_timezone(client, alice
     form = client.get(reverse("tournament_new"))
     [initial] = re.findall(r'name="signup_deadline" value="([^"]+)"', form.text)
     in_a_week = timezone.now().astimezone(zoneinfo.ZoneInfo(TOKYO)) + timedelta(days=7)
-    assert initial[:13] in {
-        f"{in_a_week:%Y-%m-%dT%H}",
-        f"{in_a_week - timedelta(hours=1):%Y-%m-%dT%H}",
-    }
+    assert initial == f"{in_a_week:%Y-%m-%d}T12:00"  # noon, in Tokyo
     assert "In your timezone, Asia/Tokyo" in form.text
 
     client.post(
@@ -204,3 +201,31 @@ def test_a_form_is_read_in_the_players_zone_whatever_the_cookie_says(client, ali
 
     assert Tournament.objects.get().signup_deadline == DEADLINE  # 12:04 JST
     assert response.cookies["tz"].value == TOKYO
+
+
+def test_the_default_deadline_is_never_an_hour_the_clocks_skip_or_repeat(
+    client, alice, monkeypatch
+):
+    # A week before Athens puts its clocks back (25 Oct 2026, 04:00 -> 03:00), at 03:30.
+    alice.timezone = "Europe/Athens"
+    alice.save()
+    client.force_login(alice)
+    monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 10, 18, 0, 30, tzinfo=UTC))
+
+    form = client.get(reverse("tournament_new"))
+    [initial] = re.findall(r'name="signup_deadline" value="([^"]+)"', form.text)
+    data = {
+        "name": "Autumn cup",
+        "format": "single_elimination",
+        "variant": "american",
+        "points": "3",
+        "days_per_move": "3",
+        "min_players": "4",
+        "max_players": "8",
+        "signup_deadline": initial,
+        "start_mode": "automatic",
+    }
+    response = client.post(reverse("tournament_new"), data)
+
+    assert initial == "2026-10-25T12:00"
+    assert response.status_code == 302
