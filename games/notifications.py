@@ -295,6 +295,11 @@ def match_finished(match: Match) -> None:
         )
 
 
+def digest_key(user_id: int, day: str) -> str:
+    """The outbox key of a player's digest for one day of theirs: one digest a day."""
+    return f"digest:{user_id}:{day}"
+
+
 def daily_digest(user: User, *, today: str) -> None:
     """One email listing the matches waiting for ``user`` (digest preference)."""
     waiting = list(Match.objects.awaiting(user).select_related("white", "black"))
@@ -303,7 +308,7 @@ def daily_digest(user: User, *, today: str) -> None:
     _queue(
         user,
         Notification.Kind.DIGEST,
-        f"digest:{user.pk}:{today}",
+        digest_key(user.pk, today),
         f"{len(waiting)} Acey-Deucey match{'es' if len(waiting) > 1 else ''} waiting for you",
         "games/email/digest.txt",
         {"matches": waiting, "dashboard": absolute_url(reverse("dashboard"))},

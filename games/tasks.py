@@ -10,6 +10,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from . import notifications, services
+from .models import Notification
 
 log = logging.getLogger(__name__)
 
@@ -56,14 +57,19 @@ def task_daily_digest(now: str | None = None) -> int:
 
     moment = datetime.fromisoformat(now) if now else timezone.now()
     users = User.objects.filter(email_preference=User.EmailPreference.DIGEST, is_active=True)
-    count = 0
+    due = []
     for user in users.iterator():
         local = moment.astimezone(user.zone or UTC)
-        if local.hour < settings.DIGEST_HOUR:
-            continue
-        notifications.daily_digest(user, today=local.date().isoformat())
-        count += 1
-    return count
+        if local.hour >= settings.DIGEST_HOUR:
+            due.append((user, local.date().isoformat()))
+    # Those whose digest of their day is written already are skipped in one query: the
+    # task runs every hour, and each player gets one a day.
+    keys = {notifications.digest_key(user.pk, day) for user, day in due}
+    done = set(Notification.objects.filter(key__in=keys).values_list("key", flat=True))
+    for user, day in due:
+        if notifications.digest_key(user.pk, day) not in done:
+            notifications.daily_digest(user, today=day)
+    return len(due)
 
 
 @shared_task(acks_late=True)

@@ -499,3 +499,16 @@ def test_the_hourly_digest_run_sends_one_digest_a_day(
     keys = sorted(Notification.objects.filter(kind="digest").values_list("key", flat=True))
     assert keys == [f"digest:{alice.pk}:2031-01-02", f"digest:{alice.pk}:2031-01-03"]
     assert len([m for m in mail.outbox if "waiting for you" in m.subject]) == 2
+
+
+def test_a_later_hourly_run_skips_players_with_todays_digest_in_one_query(
+    alice, bob, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    alice.email_preference = alice.EmailPreference.DIGEST
+    alice.save()
+    _start(alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.task_daily_digest(now="2031-01-02T09:00:00+00:00")
+
+    with django_assert_num_queries(2):  # the digest players, then today's digests
+        assert tasks.task_daily_digest(now="2031-01-02T10:00:00+00:00") == 1
