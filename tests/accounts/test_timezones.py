@@ -26,6 +26,24 @@ def cup(alice):
     return tournaments.create_tournament(alice, name="Winter cup", signup_deadline=DEADLINE)
 
 
+def _create_tournament(client, deadline: str):
+    """The organiser's tournament form, posted with ``deadline`` as typed."""
+    return client.post(
+        reverse("tournament_new"),
+        {
+            "name": "Timely cup",
+            "format": "single_elimination",
+            "variant": "american",
+            "points": "3",
+            "days_per_move": "3",
+            "min_players": "4",
+            "max_players": "8",
+            "signup_deadline": deadline,
+            "start_mode": "automatic",
+        },
+    )
+
+
 @pytest.mark.parametrize(
     ("zone", "shown"),
     [(TOKYO, "Thu 2 Jan 2031, 12:04 JST"), ("UTC", "Thu 2 Jan 2031, 03:04 UTC"), ("", None)],
@@ -94,20 +112,7 @@ def test_a_tournament_deadline_is_typed_in_the_organisers_timezone(client, alice
     assert initial == f"{in_a_week:%Y-%m-%d}T12:00"  # noon, in Tokyo
     assert "In your timezone, Asia/Tokyo" in form.text
 
-    client.post(
-        reverse("tournament_new"),
-        {
-            "name": "Tokyo cup",
-            "format": "single_elimination",
-            "variant": "american",
-            "points": "3",
-            "days_per_move": "3",
-            "min_players": "4",
-            "max_players": "8",
-            "signup_deadline": "2031-01-02T12:04",
-            "start_mode": "automatic",
-        },
-    )
+    _create_tournament(client, "2031-01-02T12:04")
 
     assert Tournament.objects.get().signup_deadline == DEADLINE  # 12:04 JST is 03:04 UTC
 
@@ -184,20 +189,7 @@ def test_a_form_is_read_in_the_players_zone_whatever_the_cookie_says(client, ali
     client.force_login(alice)
     client.cookies["tz"] = "America/New_York"  # stale: left by another device
 
-    response = client.post(
-        reverse("tournament_new"),
-        {
-            "name": "Tokyo cup",
-            "format": "single_elimination",
-            "variant": "american",
-            "points": "3",
-            "days_per_move": "3",
-            "min_players": "4",
-            "max_players": "8",
-            "signup_deadline": "2031-01-02T12:04",
-            "start_mode": "automatic",
-        },
-    )
+    response = _create_tournament(client, "2031-01-02T12:04")
 
     assert Tournament.objects.get().signup_deadline == DEADLINE  # 12:04 JST
     assert response.cookies["tz"].value == TOKYO
@@ -214,18 +206,7 @@ def test_the_default_deadline_is_never_an_hour_the_clocks_skip_or_repeat(
 
     form = client.get(reverse("tournament_new"))
     [initial] = re.findall(r'name="signup_deadline" value="([^"]+)"', form.text)
-    data = {
-        "name": "Autumn cup",
-        "format": "single_elimination",
-        "variant": "american",
-        "points": "3",
-        "days_per_move": "3",
-        "min_players": "4",
-        "max_players": "8",
-        "signup_deadline": initial,
-        "start_mode": "automatic",
-    }
-    response = client.post(reverse("tournament_new"), data)
+    response = _create_tournament(client, initial)
 
     assert initial == "2026-10-25T12:00"
     assert response.status_code == 302
