@@ -92,6 +92,14 @@ class MatchSlot:
         return self.winner is not None
 
     @property
+    def loser(self) -> Side:
+        """The other player of a decided match; None while it is undecided."""
+        if self.winner is None:
+            return None
+        first, second = self.players
+        return second if self.winner == first else first
+
+    @property
     def is_ready(self) -> bool:
         """Both players are known and no result is in yet."""
         return self.winner is None and all(_is_player(side) for side in self.players)

@@ -270,8 +270,7 @@ def match_finished(match: Match) -> None:
         decided_before = _decided_ids(draw)
         draw.report(slot.slot_id, match.winner_id, points=points_in_slot_order(match, slot))
         if match.ending == Match.Ending.TIMEOUT:
-            loser = slot.players[1] if match.winner_id == slot.players[0] else slot.players[0]
-            _withdraw_from_draw(tournament, draw, loser)
+            _withdraw_from_draw(tournament, draw, draw.match(slot.slot_id).loser)
         _advance(tournament, draw, decided_before=decided_before)
 
 
@@ -353,13 +352,12 @@ def _email_new_walkovers(
         entry = entries[slot.winner]  # type: ignore[index]
         if slot.slot_id in decided_before or entry.withdrawn:
             continue
-        loser = slot.players[1] if slot.winner == slot.players[0] else slot.players[0]
         emails.walkover(
             tournament,
             entry.user,
             slot_id=slot.slot_id,
             stage=round_title(draw, slot.bracket, slot.round),
-            opponent=entries[loser].user,  # type: ignore[index]
+            opponent=entries[slot.loser].user,  # type: ignore[index]
             next_match=started.get(entry.user_id),
         )
 
