@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Value
+from django.db.models import QuerySet, Value
 from django.db.models.functions import Lower
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -36,12 +36,17 @@ class EmailChange:
     old_email: str
 
 
+def _in_any_case(field: str, value: str) -> QuerySet[User]:
+    """The accounts with ``value`` in ``field`` in some case, compared as the database's
+    unique constraints compare them (``LOWER`` of both), which Python's ``lower()`` and
+    Django's ``iexact`` (``UPPER`` on PostgreSQL: dotless and dotted i are equal in upper
+    case, not in lower) do not always agree with."""
+    return User.objects.alias(lowered=Lower(field)).filter(lowered=Lower(Value(value)))
+
+
 def _taken(field: str, value: str, *, except_user: User | None = None) -> bool:
-    """Whether another account has ``value`` in ``field`` in some case, compared as the
-    database's unique constraints compare them (``LOWER`` of both), which Python's
-    ``lower()`` and Django's ``iexact`` (``UPPER`` on PostgreSQL: dotless and dotted i are equal
-    in upper case, not in lower) do not always agree with."""
-    users = User.objects.alias(lowered=Lower(field)).filter(lowered=Lower(Value(value)))
+    """Whether another account has ``value`` in ``field``, whatever its case."""
+    users = _in_any_case(field, value)
     if except_user is not None:
         users = users.exclude(pk=except_user.pk)
     return users.exists()
@@ -50,11 +55,7 @@ def _taken(field: str, value: str, *, except_user: User | None = None) -> bool:
 def player_named(name: str) -> User | None:
     """The active account whose username is ``name`` in some case, as people type names
     ("Bob" for bob); the unique constraint keeps it to one."""
-    return (
-        User.objects.alias(lowered=Lower("username"))
-        .filter(lowered=Lower(Value(name)), is_active=True)
-        .first()
-    )
+    return _in_any_case("username", name).filter(is_active=True).first()
 
 
 def email_in_use(email: str, *, except_user: User | None = None) -> bool:
