@@ -186,6 +186,12 @@ def _is_opponents_play(segment: Segment, color: str | None) -> bool:
     )
 
 
+def turn_key(match_id: int, segment_count: int) -> str:
+    """The outbox key of the turn email for a match at ``segment_count`` stored segments:
+    one email a turn, and a way to tell, later, whether that turn is still to play."""
+    return f"turn:{match_id}:{segment_count}"
+
+
 def turn_passed(match: Match, *, recorded: list[Segment] | None = None) -> None:
     """Tell the player now to move that it is their turn.
 
@@ -210,7 +216,7 @@ def turn_passed(match: Match, *, recorded: list[Segment] | None = None) -> None:
     _queue(
         user,
         Notification.Kind.TURN,
-        f"turn:{match.pk}:{match.segment_count}",
+        turn_key(match.pk, match.segment_count),
         f"Your turn against {opponent} (match #{match.pk})",
         "games/email/turn.txt",
         {
@@ -427,15 +433,10 @@ def _still_waiting(notification: Notification) -> bool:
     is still at the segment the email announced and waiting for its addressee."""
     if not settings.TURN_EMAIL_DELAY_SECONDS or notification.match_id is None:
         return True
-    segment = notification.key.rsplit(":", 1)[-1]  # "turn:<match>:<segment count>"
-    if not segment.isdigit():
-        return True
-    return Match.objects.filter(
-        pk=notification.match_id,
-        status=Match.Status.ACTIVE,
-        to_move_id=notification.user_id,
-        segment_count=int(segment),
-    ).exists()
+    waiting = Match.objects.filter(
+        pk=notification.match_id, status=Match.Status.ACTIVE, to_move_id=notification.user_id
+    ).values_list("segment_count", flat=True)
+    return any(notification.key == turn_key(notification.match_id, n) for n in waiting)
 
 
 def unsent(older_than_seconds: int = 60) -> list[int]:
