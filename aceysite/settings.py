@@ -12,6 +12,8 @@ import dj_database_url
 from celery.schedules import crontab
 from django.utils.csp import CSP
 
+from aceysite.redis_urls import database_number
+
 
 def envbool(name: str, default: str) -> bool:
     return os.getenv(name, default).strip().lower() in ("1", "true", "yes", "on")
@@ -31,10 +33,10 @@ def next_redis_database(url: str) -> str:
     if not url:
         return ""
     parts = urlsplit(url)
-    number = parts.path.strip("/") or "0"
-    if not number.isdigit():
+    number = database_number(parts)
+    if number is None:
         raise ValueError(f"not a Redis database number in {url!r}")
-    return parts._replace(path=f"/{int(number) + 1}").geturl()
+    return parts._replace(path=f"/{number + 1}").geturl()
 
 
 def database_from_url(url: str) -> dict:

@@ -7,18 +7,16 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.checks import Error, register
 
+from aceysite.redis_urls import database_number
+
 
 def _redis_database(url: str) -> tuple[str, int, int] | None:
     """(host, port, database) of a Redis URL, or None for anything else."""
     parts = urlsplit(url)
     if parts.scheme not in ("redis", "rediss"):
         return None
-    number = parts.path.strip("/") or "0"
-    return (
-        parts.hostname or "localhost",
-        parts.port or 6379,
-        int(number) if number.isdigit() else -1,
-    )
+    number = database_number(parts)
+    return (parts.hostname or "localhost", parts.port or 6379, -1 if number is None else number)
 
 
 @register()
