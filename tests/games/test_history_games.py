@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.engine.game import ScriptedDice
 from games.models import Match
-from tests.queries.conftest import WHITE_STARTS, three_games
+from tests.matches import opened_by_white
+from tests.queries.conftest import three_games
 
 pytestmark = pytest.mark.django_db
 
@@ -182,14 +182,7 @@ def test_a_finished_matchs_last_game_is_listed_in_full_with_its_result(client, a
 
 
 def test_a_single_game_has_no_summaries_nor_game_heading(client, alice, bob):
-    match = services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice(WHITE_STARTS),
-    )
+    match = opened_by_white(alice, bob)
 
     page = client.get(match.get_absolute_url())
 

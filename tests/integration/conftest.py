@@ -198,13 +198,16 @@ def forget_queue(broker_url: str, queue: str) -> None:
 
 @pytest.fixture(scope="module")
 def module_worker(
+    request: pytest.FixtureRequest,
     broker_url: str,
     worker_database_url: str,
     module_mailbox: Mailbox,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[CeleryWorker]:
+    """The module's worker; a module's ``WORKER_ENV`` dict adds to its environment."""
     logs = tmp_path_factory.mktemp("celery")
-    worker = start_worker(broker_url, worker_database_url, module_mailbox, logs)
+    overrides = getattr(request.module, "WORKER_ENV", {})
+    worker = start_worker(broker_url, worker_database_url, module_mailbox, logs, **overrides)
     yield worker
     worker.stop()
     forget_queue(broker_url, worker.queue)

@@ -5,42 +5,20 @@ has still not moved."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 
 from games import services
 from games.engine.game import ScriptedDice
-from games.models import Match, Notification
+from games.models import Notification
 from games.services import TurnAction
 from tests.matches import opened_by_white
-
-from .conftest import CeleryWorker, Mailbox, forget_queue, start_worker
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 DELAY = 2
-
-
-@pytest.fixture(scope="module")
-def module_worker(
-    broker_url: str,
-    worker_database_url: str,
-    module_mailbox: Mailbox,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[CeleryWorker]:
-    logs = tmp_path_factory.mktemp("celery")
-    worker = start_worker(
-        broker_url, worker_database_url, module_mailbox, logs, ACEY_TURN_EMAIL_DELAY=str(DELAY)
-    )
-    yield worker
-    worker.stop()
-    forget_queue(broker_url, worker.queue)
-
-
-def _start(alice, bob) -> Match:
-    # Alice is white and opens with 6-3.
-    return opened_by_white(alice, bob)
+# The module's worker checks, before a turn email goes out, that the turn is still to play.
+WORKER_ENV = {"ACEY_TURN_EMAIL_DELAY": str(DELAY)}
 
 
 def test_a_player_who_moved_in_time_gets_no_email_the_one_still_to_move_gets_one_late(
@@ -48,7 +26,7 @@ def test_a_player_who_moved_in_time_gets_no_email_the_one_still_to_move_gets_one
 ):
     settings.TURN_EMAIL_DELAY_SECONDS = DELAY
     before = time.monotonic()
-    match = _start(alice, bob)  # alice's turn email waits
+    match = opened_by_white(alice, bob)  # alice, white, plays 6-3: her turn email waits
     services.submit_segment(  # and she moves at once: bob's turn email waits
         match.pk,
         user=alice,
