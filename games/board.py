@@ -267,7 +267,7 @@ def board_context(
     dests = {s.dest: s for s in next_steps if s.source == selected}
     points = [_point(own, shown, side, sources, selected, dests, steps) for own in range(1, 25)]
     can_submit = bool(partial and partial.complete is not None)
-    names = {"white": str(match.white), "black": str(match.black)}
+    names = _player_names(match)
     games: list[HistoryGame] = []
     if with_history:
         opened = {game, replayed.game_number if replayed else None} - {None}
@@ -689,8 +689,13 @@ def history_games(
 
 def game_turns(match: Match, number: int) -> list[dict[str, Any]]:
     """The turns of game ``number`` of the match (empty if it has no segments)."""
-    names = {"white": str(match.white), "black": str(match.black)}
-    return history(_history_rows(match.segments.filter(game_number=number)), names)
+    rows = _history_rows(match.segments.filter(game_number=number))
+    return history(rows, _player_names(match))
+
+
+def _player_names(match: Match) -> dict[str, str]:
+    """The players' names by colour, as the board and the history show them."""
+    return {"white": str(match.white), "black": str(match.black)}
 
 
 def _result_text(result: GameResult | None, names: dict[str, str]) -> str:
