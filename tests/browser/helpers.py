@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+import time
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 PASSWORD = "a long correspondence"
@@ -49,6 +50,20 @@ def wait_for_redraw(page: Page, before: str) -> None:
         }""",
         arg=before,
     )
+
+
+def held_request(page: Page, held: list[Route], seconds: float = 5.0) -> Route:
+    """The first request a ``page.route`` handler put in ``held``, once it has been put there.
+
+    The page can show that it is waiting (HTMX's indicator) before Playwright has handed the
+    request to the route handler, so a test that only waits for the page races the handler.
+    """
+    deadline = time.monotonic() + seconds
+    while not held:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no request reached the route handler in {seconds} s")
+        page.wait_for_timeout(10)  # lets Playwright dispatch the handler meanwhile
+    return held[0]
 
 
 def act(page: Page, locator: Locator) -> None:

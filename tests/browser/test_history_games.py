@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from games.models import Match
 from tests.queries.conftest import three_games
 
-from .helpers import PASSWORD, act, board_state, log_in, wait_for_redraw
+from .helpers import PASSWORD, act, board_state, held_request, log_in, wait_for_redraw
 from .test_every_page import PROBLEMS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -45,7 +45,7 @@ def test_an_earlier_game_opened_with_the_keyboard_loads_and_stays_open(
     page.keyboard.press("Enter")
 
     expect(game.get_by_text("Loading…")).to_be_visible()
-    held[0].continue_()
+    held_request(page, held).continue_()
     expect(game.locator(".turns")).to_contain_text("Opening roll: white 2, black 5")
     expect(game.locator(".turns")).to_contain_text("bob")
     expect(game.locator(".turns")).to_contain_text("6-3: 1/off")

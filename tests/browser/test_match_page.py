@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import board_state, log_in, wait_for_redraw
+from .helpers import board_state, held_request, log_in, wait_for_redraw
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,7 +58,7 @@ def test_a_turn_shows_that_it_is_sending_and_an_illegal_play_explains_itself(
 
     expect(page.locator("#live .sending")).to_be_visible()
     expect(page.locator("button.submit-typed")).to_be_disabled()
-    held[0].continue_()
+    held_request(page, held).continue_()
     expect(page.locator("#live .error")).to_contain_text("13-point")
     expect(page.locator("#live .sending")).to_be_hidden()
     expect(page.locator("#announce")).to_contain_text("13-point")
