@@ -45,8 +45,10 @@ def wait_for_redraw(page: Page, before: str) -> None:
     page.wait_for_function(
         """before => {
             const live = document.getElementById("live");
+            // htmx-added lasts until HTMX has settled the swap and wired up the new board.
             return live && live.dataset.state !== before
-                && !live.classList.contains("htmx-request");
+                && !live.classList.contains("htmx-request")
+                && !live.classList.contains("htmx-added");
         }""",
         arg=before,
     )

@@ -71,6 +71,7 @@ def test_an_earlier_game_opened_with_the_keyboard_loads_and_stays_open(
     expect(kept.locator(".turns")).to_contain_text("6-3: 1/off")
     expect(page.locator("#history-game-1")).not_to_have_attribute("open", "")
     expect(page.locator("#history-game-1 .turns")).to_have_count(0)
+    page.evaluate("0")  # Playwright hands any request made before this to the handler first
     assert len(held) == 1  # loaded once
 
 
@@ -108,6 +109,8 @@ def test_an_earlier_game_whose_load_failed_loads_when_opened_again(page: Page, l
 
     summary.click()
     expect(page.get_by_role("link", name="Show the moves of game 1")).to_be_visible()
+    # The failure is said once HTMX has given the request up (and no longer drops new ones).
+    expect(page.locator("#live .send-failed")).to_be_visible()
     expect(game.locator(".turns")).to_have_count(0)
     summary.click()  # closed
     expect(game).not_to_have_attribute("open", "")
@@ -118,4 +121,5 @@ def test_an_earlier_game_whose_load_failed_loads_when_opened_again(page: Page, l
     summary.click()
     summary.click()
     expect(game).to_have_attribute("open", "")
+    page.evaluate("0")  # any request made before this has reached the handler
     assert len(requests) == loaded  # once loaded, never fetched again
