@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import zoneinfo
+from datetime import date, datetime, time, timedelta
 from functools import cache
 from typing import ClassVar
 
@@ -8,6 +9,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from . import throttle
 from .models import EMAIL_IN_USE, ApiToken, User, known_zone
@@ -149,3 +151,31 @@ class ApiTokenForm(forms.ModelForm):
         model = ApiToken
         fields = ("name",)
         labels: ClassVar[dict[str, str]] = {"name": "Name of the new key"}
+
+
+class AwayForm(forms.Form):
+    """The day a player taking time away (games.away) will be back."""
+
+    back_on = forms.DateField(
+        label="Back on",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Your clocks stand still until that day begins, in your timezone.",
+    )
+
+    def __init__(self, *args, user: User, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.zone = user.zone or zoneinfo.ZoneInfo("UTC")
+        tomorrow = timezone.localdate(timezone=self.zone) + timedelta(days=1)
+        self.fields["back_on"].widget.attrs["min"] = tomorrow.isoformat()
+        self.initial.setdefault("back_on", tomorrow + timedelta(days=6))
+
+    def clean_back_on(self) -> date:
+        back_on = self.cleaned_data["back_on"]
+        if back_on <= timezone.localdate(timezone=self.zone):
+            raise ValidationError("Choose a day after today.", code="not_future")
+        return back_on
+
+    def until(self) -> datetime:
+        """The moment the player is back: the start of the chosen day in their zone."""
+        return datetime.combine(self.cleaned_data["back_on"], time(), tzinfo=self.zone)

@@ -3,7 +3,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import zoneinfo
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache
 
 from django.contrib.auth.models import AbstractUser
@@ -40,12 +40,21 @@ class User(AbstractUser):
         max_length=10, choices=EmailPreference.choices, default=EmailPreference.EVERY_TURN
     )
     is_bot = models.BooleanField(default=False, help_text="A computer player (games.bots)")
+    away_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Taking time away until then: the player's clocks stand still (games.away)",
+    )
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo | None:
         """The player's own timezone (settings page), in which they are shown dates and
         times; None if the name is not a known zone."""
         return known_zone(self.timezone)
+
+    def is_away(self, now: datetime | None = None) -> bool:
+        """Whether the player is taking time away (their match clocks stand still)."""
+        return self.away_until is not None and self.away_until > (now or timezone.now())
 
     class Meta(AbstractUser.Meta):
         constraints = [

@@ -30,6 +30,8 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("settings/", views.settings_page, name="settings"),
+    path("settings/away/", views.away_start, name="away_start"),
+    path("settings/away/end/", views.away_end, name="away_end"),
     path("settings/email/", views.email_change, name="email_change"),
     path("email/confirm/<str:token>/", views.email_change_confirm, name="email_change_confirm"),
     path("settings/tokens/", views.token_create, name="token_create"),

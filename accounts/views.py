@@ -20,16 +20,19 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.csp import CSP
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import capfirst
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games import away
 from games.models import Match
 from games.ratings.profile import head_to_head, rating_chart_svg, variant_records
 
 from . import services, throttle
 from .forms import (
     ApiTokenForm,
+    AwayForm,
     EmailChangeForm,
     ProfileForm,
     SignupForm,
@@ -123,8 +126,11 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
         "profile_form": ProfileForm(instance=request.user),
         "email_form": EmailChangeForm(user=request.user),
         "token_form": ApiTokenForm(),
+        "away_form": AwayForm(user=request.user),
         **forms,
         "tokens": ApiToken.objects.filter(user=request.user),
+        "away_days_left": away.days_left(request.user),
+        "away_days_per_year": settings.AWAY_DAYS_PER_YEAR,
     }
     return render(request, "accounts/settings.html", context)
 
@@ -139,6 +145,39 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         messages.success(request, "Your settings are saved.")
         return redirect("settings")
     return _render_settings(request, profile_form=form)
+
+
+@login_required
+@require_POST
+def away_start(request: HttpRequest) -> HttpResponse:
+    """Take time away: the player's clocks stand still until the day they chose."""
+    form = AwayForm(request.POST, user=request.user)
+    if form.is_valid():
+        try:
+            away.go_away(request.user, until=form.until())
+        except away.AwayError as error:
+            form.add_error("back_on", f"{capfirst(str(error))}.")
+        else:
+            messages.success(
+                request,
+                f"You are away until {form.cleaned_data['back_on']:%-d %B}. Your clocks stand"
+                " still until then; come back here if you are back sooner.",
+            )
+            return redirect("settings")
+    return _render_settings(request, away_form=form)
+
+
+@login_required
+@require_POST
+def away_end(request: HttpRequest) -> HttpResponse:
+    """Come back early: the player's clocks run again, with the time they had left."""
+    try:
+        away.come_back(request.user)
+    except away.AwayError as error:
+        messages.error(request, f"{capfirst(str(error))}.")
+    else:
+        messages.success(request, "Welcome back: your clocks run again.")
+    return redirect("settings")
 
 
 @login_required

@@ -204,6 +204,8 @@ TURN_EMAIL_DELAY_SECONDS = envint("ACEY_TURN_EMAIL_DELAY", "300")
 EMAIL_CLAIM_SECONDS = envint("ACEY_EMAIL_CLAIM_SECONDS", "300")
 # The daily digest goes out at this hour of each player's own day (their timezone).
 DIGEST_HOUR = envint("ACEY_DIGEST_HOUR", "8")
+# Days of time away (games.away) a player may take each calendar year.
+AWAY_DAYS_PER_YEAR = envint("ACEY_AWAY_DAYS_PER_YEAR", "30")
 # Deadlines live in the database and are found by these sweeps, never as long countdowns.
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {

@@ -270,6 +270,12 @@ def match_state(match: Match, *, since: int = 0, fresh: list[Segment] | None = N
         "position": match.position,
         "legal_plays": [],
         "deadline": match.deadline.isoformat() if match.deadline else None,
+        # Players taking time away (games.away), with when they are back.
+        "away_until": {
+            color: player.away_until.isoformat()
+            for color, player in (("white", match.white), ("black", match.black))
+            if player.is_away() and player.away_until
+        },
         "history": _history(match, since, fresh or ()),
     }
     if match.is_active:

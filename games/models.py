@@ -345,6 +345,32 @@ class Notification(models.Model):
         return f"{self.kind} to {self.user}: {self.subject}"
 
 
+class Absence(models.Model):
+    """A spell of time away (games.away): while it lasts, the player's clocks stand still.
+
+    ``User.away_until`` says whether a player is away now (read with the match, for no
+    query); these rows are the record, from which the yearly allowance is counted.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(help_text="Moved forward to the return if they come back early")
+
+    class Meta:
+        ordering = ["-starts_at"]
+        indexes = [models.Index(fields=["user", "starts_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gte=models.F("starts_at")), name="absence_ends_after_start"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} away {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+
+
 class PlayerRating(models.Model):
     """A player's Glicko-2 rating in one variant (games.ratings), as of ``rated_at``."""
 

@@ -32,7 +32,7 @@ from games.engine.game import (
 )
 from games.engine.moves import partial_play
 
-from . import notifications
+from . import away, notifications
 from .dice import SeededDice, new_seed
 from .models import DAYS_PER_MOVE, MATCH_LENGTHS, Challenge, GameResult, Match, Segment, Variant
 from .ratings.store import rate_finished_match
@@ -354,8 +354,9 @@ def _go_on(
     if match.to_move_id != previous_to_move:
         allowed = timedelta(days=match.days_per_move)
         now = timezone.now()
-        match.deadline = now + allowed
-        match.remind_at = now + allowed * 0.8
+        starts = now if match.to_move.is_bot else away.clock_start(match.to_move_id, now)
+        match.deadline = starts + allowed
+        match.remind_at = starts + allowed * 0.8
         notifications.turn_passed(match, recorded=recorded)
         _queue_bot_turn(match)
     match.save()
@@ -591,6 +592,13 @@ def award_timeout(match_id: int, *, now=None) -> bool:
             return False
         loser = match.color_of(match.to_move) if match.to_move else None
         if loser is None:
+            return False
+        if match.to_move.is_away(now):
+            # Their clock stands still (games.away); it runs again, in full, on their return.
+            starts = match.to_move.away_until
+            match.deadline = starts + timedelta(days=match.days_per_move)
+            match.remind_at = starts + timedelta(days=match.days_per_move) * 0.8
+            match.save(update_fields=["deadline", "remind_at", "updated_at"])
             return False
         _forfeit(match, loser=loser, ending=Match.Ending.TIMEOUT)
     return True

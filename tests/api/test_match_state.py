@@ -32,6 +32,7 @@ def test_it_shows_the_state_of_a_match(alice_api, match):
         "segment": 1,
         "dice": [6, 3],
         "position": match.position,
+        "away_until": {},
         "history": [
             {
                 "number": 1,

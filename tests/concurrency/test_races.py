@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
-from games import services
+from games import away, services
 from games.models import Challenge, Match, Segment
 from games.services import TurnAction, TurnError
 from tests.matches import opened_by_white
@@ -124,3 +126,19 @@ def test_two_players_racing_for_the_last_place_in_a_tournament(postgres_url, ali
     assert sum(isinstance(r, Entry) for r in results) == 1
     assert sum("full" in str(r) for r in results if isinstance(r, Exception)) == 1
     assert Entry.objects.filter(tournament=tournament).count() == 2
+
+
+@pytest.mark.parametrize("attempt", range(4))
+def test_going_away_racing_a_turn_that_passes_to_the_player_stops_their_clock(
+    match, alice, bob, attempt
+):
+    back = timezone.now() + timedelta(days=4)
+
+    results = race(_submit(match, alice, "in/22 in/19"), lambda: away.go_away(bob, until=back))
+
+    assert not [r for r in results if isinstance(r, Exception)]
+    match.refresh_from_db()
+    assert match.to_move == bob
+    # Whichever went first, bob's two days run from his return (give or take the instant
+    # between the two); a turn that read him as not away would end them two days sooner.
+    assert abs(match.deadline - (back + timedelta(days=2))) < timedelta(seconds=5)

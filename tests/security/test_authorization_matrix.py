@@ -62,6 +62,8 @@ CASES = [
     Case("password_reset_confirm", "GET", "/accounts/password/reset/MQ/forged-token/", every(200)),
     Case("password_reset_complete", "GET", "/accounts/password/reset/done/", every(200)),
     Case("settings", "GET", "/accounts/settings/", PRIVATE),
+    Case("away_start", "POST", "/accounts/settings/away/", PRIVATE, body={}),
+    Case("away_end", "POST", "/accounts/settings/away/end/", every(302)),
     Case("email_change", "POST", "/accounts/settings/email/", PRIVATE, body={}),
     Case("email_change_confirm", "GET", "/accounts/email/confirm/forged/", PRIVATE),
     Case("token_create", "POST", "/accounts/settings/tokens/", PRIVATE, body={}),

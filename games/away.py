@@ -1,0 +1,147 @@
+"""Time away: a player stops their clocks for a while (a holiday, a move, a hospital stay),
+up to ``settings.AWAY_DAYS_PER_YEAR`` days a calendar year.
+
+While a player is away:
+
+- each match waiting for their move keeps the time it had left: its deadline and its 80%
+  reminder move on by the time away;
+- a match whose turn passes to them starts their clock when they are back;
+- no timeout is awarded against them.
+
+Coming back early gives the time not used back to their opponents: the clocks run again
+from then, and only the days used count against the allowance.
+
+``User.away_until`` says whether a player is away now; :class:`~games.models.Absence` rows
+are the record the allowance is counted from.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from .models import Absence, Match
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+DAY = timedelta(days=1)
+
+
+class AwayError(ValueError):
+    """Time away refused; the message says why, for the player."""
+
+
+def days_charged(starts_at: datetime, ends_at: datetime) -> int:
+    """Whole days an absence counts against the allowance: any part of a day is a day.
+
+    >>> from datetime import datetime, UTC
+    >>> days_charged(datetime(2026, 7, 1, 9, tzinfo=UTC), datetime(2026, 7, 3, 8, tzinfo=UTC))
+    2
+    """
+    return math.ceil((ends_at - starts_at) / DAY)
+
+
+def days_left(user: User, *, now: datetime | None = None) -> int:
+    """Days of time away ``user`` has left in this calendar year (UTC); an absence counts
+    in the year it began."""
+    now = now or timezone.now()
+    used = sum(
+        days_charged(absence.starts_at, absence.ends_at)
+        for absence in Absence.objects.filter(user=user, starts_at__year=now.year)
+    )
+    return max(settings.AWAY_DAYS_PER_YEAR - used, 0)
+
+
+def clock_start(player_id: int, now: datetime) -> datetime:
+    """When the clock of a player whose turn it has just become starts: now, or when they
+    are back if they are away.
+
+    Read from the database, not from a user row loaded with the match: a player going away
+    first waits for the matches they play in (see :func:`go_away`), so a turn that waited
+    for that reads their return here.
+    """
+    from accounts.models import User
+
+    away_until = User.objects.values_list("away_until", flat=True).get(pk=player_id)
+    return max(now, away_until) if away_until else now
+
+
+def go_away(user: User, *, until: datetime, now: datetime | None = None) -> Absence:
+    """Stop ``user``'s clocks from now until ``until``.
+
+    Raises :class:`AwayError` for a bot, a player already away, a return not in the future,
+    or more days than the allowance has left.
+    """
+    from accounts.models import User
+
+    now = now or timezone.now()
+    if user.is_bot:
+        raise AwayError("bots do not take time away")
+    if until <= now:
+        raise AwayError("choose a return in the future")
+    with transaction.atomic():
+        # Lock every active match of theirs first: a turn passing to them in the meantime
+        # finishes before this goes on (and its deadline is moved below), and one that
+        # comes after waits, then reads their return (clock_start).
+        matches = list(Match.objects.active().involving(user).select_for_update())
+        player = User.objects.select_for_update().get(pk=user.pk)
+        if player.is_away(now):
+            raise AwayError(
+                f"you are already away until {_local(player.away_until, player)}:"
+                " come back first to change it"
+            )
+        needed, left = days_charged(now, until), days_left(player, now=now)
+        if needed > left:
+            raise AwayError(f"that is {_days(needed)} away; you have {_days(left)} left this year")
+        _move_clocks(user, matches, by=until - now)
+        player.away_until = until
+        player.save(update_fields=["away_until"])
+        absence = Absence.objects.create(user=player, starts_at=now, ends_at=until)
+    user.away_until = until
+    return absence
+
+
+def come_back(user: User, *, now: datetime | None = None) -> None:
+    """End ``user``'s time away now: their clocks run again, with the time they had left.
+
+    Raises :class:`AwayError` if they are not away.
+    """
+    from accounts.models import User
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        matches = list(Match.objects.active().involving(user).select_for_update())
+        player = User.objects.select_for_update().get(pk=user.pk)
+        if not player.is_away(now):
+            raise AwayError("you are not away")
+        assert player.away_until is not None
+        _move_clocks(user, matches, by=now - player.away_until)
+        Absence.objects.filter(user=player, ends_at=player.away_until).update(ends_at=now)
+        player.away_until = None
+        player.save(update_fields=["away_until"])
+    user.away_until = None
+
+
+def _move_clocks(user: User, matches: list[Match], *, by: timedelta) -> None:
+    """Move the deadline and reminder of each of ``matches`` waiting for ``user`` by ``by``."""
+    waiting = [match for match in matches if match.to_move_id == user.pk and match.deadline]
+    for match in waiting:
+        match.deadline += by
+        if match.remind_at is not None:  # None: the reminder has been sent
+            match.remind_at += by
+    Match.objects.bulk_update(waiting, ["deadline", "remind_at"])
+
+
+def _days(n: int) -> str:
+    return f"{n} day" if n == 1 else f"{n} days"
+
+
+def _local(moment: datetime, user: User) -> str:
+    local = timezone.localtime(moment, user.zone or timezone.get_current_timezone())
+    return f"{local:%-d %b %Y %H:%M}"

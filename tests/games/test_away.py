@@ -1,0 +1,189 @@
+"""Time away (games.away): a player's clocks stand still while they are away."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import away, services
+from games.away import AwayError
+from games.models import Absence, Match
+from games.services import TurnAction
+from tests.matches import opened_by_white
+
+pytestmark = pytest.mark.django_db
+
+ALLOWED = timedelta(days=2)  # opened_by_white's days_per_move
+
+
+def _clocks(match: Match) -> tuple[datetime | None, datetime | None]:
+    match.refresh_from_db()
+    return match.deadline, match.remind_at
+
+
+def test_going_away_moves_the_clock_of_each_match_waiting_for_the_player(alice, bob, charlie):
+    waiting_for_alice = opened_by_white(alice, bob)
+    waiting_for_charlie = opened_by_white(charlie, alice)
+    deadline, remind_at = _clocks(waiting_for_alice)
+    others = _clocks(waiting_for_charlie)
+    now = timezone.now()
+
+    away.go_away(alice, until=now + timedelta(days=5), now=now)
+
+    five_days = timedelta(days=5)
+    assert _clocks(waiting_for_alice) == (deadline + five_days, remind_at + five_days)
+    assert _clocks(waiting_for_charlie) == others
+    alice.refresh_from_db()
+    assert alice.away_until == now + timedelta(days=5) and alice.is_away()
+    assert list(Absence.objects.values_list("user", "starts_at", "ends_at")) == [
+        (alice.pk, now, now + timedelta(days=5))
+    ]
+
+
+def test_a_turn_passing_to_a_player_who_is_away_starts_their_clock_on_their_return(alice, bob):
+    match = opened_by_white(alice, bob)
+    back = timezone.now() + timedelta(days=4)
+    away.go_away(bob, until=back)
+
+    services.submit_segment(match.pk, user=alice, action=TurnAction(segment=1, play="in/22 in/19"))
+
+    match.refresh_from_db()
+    assert match.to_move == bob
+    assert match.deadline == back + ALLOWED
+    assert match.remind_at == back + ALLOWED * 0.8
+
+
+def test_a_turn_passing_to_a_player_who_is_not_away_starts_their_clock_now(alice, bob):
+    match = opened_by_white(alice, bob)
+    before = timezone.now()
+
+    services.submit_segment(match.pk, user=alice, action=TurnAction(segment=1, play="in/22 in/19"))
+
+    match.refresh_from_db()
+    assert before + ALLOWED <= match.deadline <= timezone.now() + ALLOWED
+
+
+def test_coming_back_early_gives_each_match_the_time_it_had_left(alice, bob, charlie):
+    waiting_since_before = opened_by_white(alice, bob)
+    deadline, _ = _clocks(waiting_since_before)
+    left = timezone.now()
+    away.go_away(alice, until=left + timedelta(days=10), now=left)
+    passed_while_away = opened_by_white(charlie, alice)
+    services.submit_segment(
+        passed_while_away.pk, user=charlie, action=TurnAction(segment=1, play="in/22 in/19")
+    )
+    back = left + timedelta(days=1, hours=6)
+
+    away.come_back(alice, now=back)
+
+    # The first match had its clock stopped for the time she was away, no more.
+    assert _clocks(waiting_since_before)[0] == deadline + (back - left)
+    # The second one's clock starts at her return.
+    assert _clocks(passed_while_away) == (back + ALLOWED, back + ALLOWED * 0.8)
+    alice.refresh_from_db()
+    assert alice.away_until is None and not alice.is_away()
+    assert Absence.objects.get(user=alice).ends_at == back
+
+
+def test_only_the_days_used_count_against_the_allowance(alice, settings):
+    settings.AWAY_DAYS_PER_YEAR = 30
+    left = datetime(2026, 3, 1, 9, tzinfo=UTC)
+    away.go_away(alice, until=left + timedelta(days=10), now=left)
+    assert away.days_left(alice, now=left) == 20
+
+    away.come_back(alice, now=left + timedelta(days=2, hours=1))  # part of a third day
+
+    assert away.days_left(alice, now=left + timedelta(days=3)) == 27
+
+
+def test_the_allowance_is_counted_by_calendar_year(alice, settings):
+    settings.AWAY_DAYS_PER_YEAR = 30
+    december = datetime(2026, 12, 20, tzinfo=UTC)
+    away.go_away(alice, until=december + timedelta(days=14), now=december)
+
+    assert away.days_left(alice, now=december) == 16
+    assert away.days_left(alice, now=datetime(2027, 1, 10, tzinfo=UTC)) == 30
+
+
+def test_more_days_than_are_left_is_refused_and_changes_nothing(alice, bob, settings):
+    settings.AWAY_DAYS_PER_YEAR = 30
+    match = opened_by_white(alice, bob)
+    now = datetime(2026, 3, 1, 9, tzinfo=UTC)
+    away.go_away(alice, until=now + timedelta(days=5), now=now)
+    clocks = _clocks(match)
+
+    later = now + timedelta(days=6)
+    with pytest.raises(AwayError, match="that is 26 days away; you have 25 days left this year"):
+        away.go_away(alice, until=later + timedelta(days=25, hours=1), now=later)
+
+    alice.refresh_from_db()
+    assert alice.away_until == now + timedelta(days=5)  # the last absence's, in the past
+    assert _clocks(match) == clocks
+    assert Absence.objects.filter(user=alice).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("until", "reason"),
+    [(timedelta(0), "choose a return in the future"), (-timedelta(hours=1), "in the future")],
+)
+def test_a_return_not_in_the_future_is_refused(alice, until, reason):
+    now = timezone.now()
+
+    with pytest.raises(AwayError, match=reason):
+        away.go_away(alice, until=now + until, now=now)
+
+    assert not Absence.objects.exists()
+
+
+def test_a_player_already_away_must_come_back_before_going_again(alice):
+    now = timezone.now()
+    away.go_away(alice, until=now + timedelta(days=3), now=now)
+
+    with pytest.raises(AwayError, match=r"already away until .*: come back first"):
+        away.go_away(alice, until=now + timedelta(days=5), now=now)
+
+    alice.refresh_from_db()
+    assert alice.away_until == now + timedelta(days=3)
+
+
+def test_a_player_who_is_not_away_cannot_come_back(alice):
+    with pytest.raises(AwayError, match="you are not away"):
+        away.come_back(alice)
+
+
+def test_bots_do_not_take_time_away(django_user_model):
+    bot = django_user_model.objects.filter(is_bot=True).first()
+    assert bot is not None
+
+    with pytest.raises(AwayError, match="bots"):
+        away.go_away(bot, until=timezone.now() + timedelta(days=1))
+
+
+def test_no_timeout_is_awarded_against_a_player_who_is_away(alice, bob):
+    match = opened_by_white(alice, bob)
+    now = timezone.now()
+    # A deadline that was not moved (say the turn passed in the instant she left).
+    Match.objects.filter(pk=match.pk).update(deadline=now - timedelta(hours=1))
+    back = now + timedelta(days=3)
+    type(alice).objects.filter(pk=alice.pk).update(away_until=back)
+
+    result = services.sweep_deadlines(now=now)
+
+    assert result["timeouts"] == 0
+    match.refresh_from_db()
+    assert match.is_active
+    assert match.deadline == back + ALLOWED
+
+
+def test_a_match_waiting_for_a_player_is_timed_out_once_they_are_back_and_it_passes(alice, bob):
+    match = opened_by_white(alice, bob)
+    now = timezone.now()
+    away.go_away(alice, until=now + timedelta(days=3), now=now)
+    match.refresh_from_db()
+
+    assert services.sweep_deadlines(now=now + timedelta(days=4))["timeouts"] == 0
+    assert services.sweep_deadlines(now=match.deadline + timedelta(seconds=1))["timeouts"] == 1
+    match.refresh_from_db()
+    assert match.winner == bob
