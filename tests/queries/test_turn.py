@@ -1,0 +1,42 @@
+"""The SQL a turn costs: a fixed list of statements, whatever the match."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from django.urls import reverse
+
+from games.dice import roll_pair
+from games.models import Match
+from tests.api.conftest import post_json, token_client
+from tests.matches import opened_by_white
+
+pytestmark = pytest.mark.django_db
+
+
+def seed_rolling(dice: tuple[int, int], *, roll: int) -> str:
+    """A server seed whose roll number ``roll`` is ``dice``."""
+    for n in itertools.count():
+        seed = f"{n:064x}"
+        if roll_pair(seed, roll) == dice:
+            return seed
+    raise AssertionError("unreachable")
+
+
+def test_a_turn_through_the_api_makes_eight_statements(alice, bob, django_assert_num_queries):
+    match = opened_by_white(alice, bob)  # alice to play 6-3; bob rolls next
+    # Bob's roll is the seed's first: 6-5, which leaves him plays to choose (none forced).
+    Match.objects.filter(pk=match.pk).update(server_seed=seed_rolling((6, 5), roll=1))
+    api = token_client(alice)
+    api.get(reverse("api_me"))  # the key's "last used" is now fresh: not written again
+    url = reverse("api_match_turn", args=[match.pk]) + "?since=1"
+
+    # The key with its user; BEGIN (a savepoint inside the test's transaction); the match
+    # locked, with its players; the segment stored; bob's return from any time away; his
+    # turn email queued; the match saved; COMMIT (the savepoint released).
+    with django_assert_num_queries(8):
+        response = post_json(api, url, {"segment": 1, "play": "in/22 in/19"})
+
+    assert response.status_code == 200, response.content
+    assert response.json()["to_move"] == "bob" and response.json()["dice"] == [6, 5]
