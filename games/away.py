@@ -18,7 +18,7 @@ are the record the allowance is counted from.
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -51,10 +51,12 @@ def days_left(user: User, *, now: datetime | None = None) -> int:
     """Days of time away ``user`` has left in this calendar year (UTC); an absence counts
     in the year it began."""
     now = now or timezone.now()
-    used = sum(
-        days_charged(absence.starts_at, absence.ends_at)
-        for absence in Absence.objects.filter(user=user, starts_at__year=now.year)
+    # Bounds in UTC: a __year lookup would follow the request's timezone.
+    year = datetime(now.astimezone(UTC).year, 1, 1, tzinfo=UTC)
+    this_year = Absence.objects.filter(
+        user=user, starts_at__gte=year, starts_at__lt=year.replace(year=year.year + 1)
     )
+    used = sum(days_charged(absence.starts_at, absence.ends_at) for absence in this_year)
     return max(settings.AWAY_DAYS_PER_YEAR - used, 0)
 
 

@@ -187,3 +187,14 @@ def test_a_match_waiting_for_a_player_is_timed_out_once_they_are_back_and_it_pas
     assert services.sweep_deadlines(now=match.deadline + timedelta(seconds=1))["timeouts"] == 1
     match.refresh_from_db()
     assert match.winner == bob
+
+
+def test_the_year_is_counted_in_utc_whatever_the_current_timezone(alice, settings):
+    settings.AWAY_DAYS_PER_YEAR = 30
+    # 31 December 23:00 UTC is already 1 January in Tokyo.
+    new_years_eve = datetime(2026, 12, 31, 23, tzinfo=UTC)
+    away.go_away(alice, until=new_years_eve + timedelta(days=3), now=new_years_eve)
+
+    with timezone.override("Asia/Tokyo"):
+        assert away.days_left(alice, now=new_years_eve) == 27
+        assert away.days_left(alice, now=new_years_eve + timedelta(hours=2)) == 30
