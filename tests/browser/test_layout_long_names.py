@@ -1,0 +1,63 @@
+"""Long names and long words on a 390px phone: the page wraps them and never scrolls sideways.
+
+Display names run to 60 characters and usernames to 150, with no spaces in either; an About
+text may hold a word (a link, say) of any length. Such a word used to set the width of the
+box that held it, and that box the width of the page.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from games import services
+from tests.matches import opened_by_white
+
+from .helpers import PASSWORD, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LONG_DISPLAY_NAME = "Bartholomew_the_Magnificent_Champion_of_the_Seven_Seas_xx"
+LONG_WORD = "https://example.com/" + "acey-deucey-" * 8  # 116 characters, no space
+LONG_USERNAME = "bob_" + "b" * 96  # shown as it is: bob sets no display name
+
+
+def _scroll_widths(page: Page) -> list[int]:
+    return page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+
+
+def _set_profile(page: Page, base: str, *, display_name: str, about: str) -> None:
+    page.goto(f"{base}/accounts/settings/")
+    page.fill("input[name=display_name]", display_name)
+    page.fill("textarea[name=about]", about)
+    page.click("form.stack button:has-text('Save')")
+    page.wait_for_selector(".messages >> text=Your settings are saved.")
+
+
+def test_long_names_and_words_do_not_widen_a_phone_page(page: Page, live_server, django_user_model):
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
+    bob = django_user_model.objects.create_user(LONG_USERNAME, "bob@example.com", PASSWORD)
+    match = opened_by_white(alice, bob)
+    services.create_challenge(bob, variant="greek")  # bob's long username in the lobby
+    page.set_viewport_size({"width": 390, "height": 844})
+    log_in(page, live_server.url, "alice")
+    _set_profile(page, live_server.url, display_name=LONG_DISPLAY_NAME, about=f"See {LONG_WORD}")
+    services.create_challenge(alice, variant="american")  # and alice's long display name
+
+    too_wide = {}
+    for path in (
+        match.get_absolute_url(),
+        "/dashboard/",
+        "/players/alice/",
+        f"/players/{LONG_USERNAME}/",
+        "/lobby/",
+    ):
+        page.goto(live_server.url + path)
+        assert LONG_DISPLAY_NAME in page.locator("main").inner_text(), path
+        scroll_width, client_width = _scroll_widths(page)
+        if scroll_width > client_width:
+            too_wide[path] = scroll_width
+
+    assert too_wide == {}
