@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from . import throttle
 from .models import EMAIL_IN_USE, ApiToken, User, known_zone
-from .services import email_in_use, username_in_use
+from .services import email_in_use, name_in_use, username_in_use
 
 
 class SignupForm(UserCreationForm):
@@ -125,6 +125,16 @@ class ProfileForm(forms.ModelForm):
             self.fields[
                 "email_preference"
             ].help_text = f"A turn email waits {wait}, and is not sent if you have played by then."
+
+    def clean_display_name(self) -> str:
+        # Pages show a run of spaces as one: save the name as it reads.
+        display_name = " ".join(self.cleaned_data["display_name"].split())
+        if name_in_use(display_name, except_user=self.instance):
+            raise ValidationError(
+                "Another player, or a bot, goes by that name. Please choose another.",
+                code="name_in_use",
+            )
+        return display_name
 
 
 class EmailChangeForm(forms.Form):

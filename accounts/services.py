@@ -68,6 +68,32 @@ def username_in_use(username: str) -> bool:
     return _taken("username", username)
 
 
+def _as_read(name: str) -> str:
+    """``name`` as a reader compares names: in any case, with its spaces as a page shows
+    them (a run of spaces is one, none at either end)."""
+    return " ".join(name.split()).casefold()
+
+
+def name_in_use(name: str, *, except_user: User) -> bool:
+    """Whether ``name`` reads as another account's username or display name, bots
+    included: a display name must not let one player pass for another."""
+    name = " ".join(name.split())
+    if not name:
+        return False
+    if _taken("username", name, except_user=except_user):
+        return True
+    # Display names saved before this check may hold runs of spaces: find the few that
+    # contain the name's longest word, then compare them as a reader would.
+    longest_word = max(name.split(), key=len)
+    candidates = (
+        User.objects.exclude(pk=except_user.pk)
+        .alias(lowered=Lower("display_name"))
+        .filter(lowered__contains=Lower(Value(longest_word)))
+        .values_list("display_name", flat=True)
+    )
+    return any(_as_read(display_name) == _as_read(name) for display_name in candidates)
+
+
 def email_change_token(user: User, *, new_email: str) -> str:
     payload = {"user": user.pk, "new": new_email, "old": user.email}
     return signing.TimestampSigner(salt=EMAIL_CHANGE_SALT).sign_object(payload)
