@@ -184,6 +184,7 @@ def _get_match_for_player(request: HttpRequest, match_id: int) -> Match:
 def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
     steps = extra.pop("steps", [])
     selected = extra.pop("selected", None)
+    typed_play = extra.pop("typed_play", "")
     board = board_context(
         match,
         viewer=request.user,
@@ -203,11 +204,21 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
             if board["viewer_color"] and board["mode"] == "wait"
             else ""
         ),
+        # The page's links are relative to it, unless it is drawn at another address (a
+        # turn that failed without JavaScript is answered at the turn's own).
+        "links_base": match.get_absolute_url() if request.method == "POST" else "",
         "rating_changes": (
             [] if match.is_active else match.rating_changes.select_related("user").order_by("pk")
         ),
+        "typed_play": "",
+        "play_error": None,
         **extra,
     }
+    if typed_play and board["playing"]:
+        # A typed play that failed: the box shows it again with the reason beside it, so
+        # the player corrects it where they typed it instead of typing it all again.
+        context["typed_play"] = typed_play
+        context["play_error"], context["error"] = context.get("error"), None
     return context
 
 
@@ -287,13 +298,15 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
         except TurnError as failure:
             error, status = str(failure), failure.status
         match = _get_match(match.pk)
-    if not request.htmx:
-        if error:
-            messages.error(request, error)
+    if not request.htmx and not error:
         return redirect(match)
-    context = _match_context(request, match, error=error)
+    typed_play = request.POST.get("play", "").strip() if error else ""
+    context = _match_context(request, match, error=error, typed_play=typed_play)
     # HTMX swaps error responses too (see base.html), so the reason is shown in place.
-    return render(request, "games/match.html#live", context, status=status)
+    # Without JavaScript the whole page is drawn here, as a form with errors is, so the
+    # box keeps what the player typed.
+    template = "games/match.html#live" if request.htmx else "games/match.html"
+    return render(request, template, context, status=status)
 
 
 @login_required

@@ -466,3 +466,22 @@ def test_the_challenge_form_suggests_opponents_as_a_name_is_typed(client, alice,
     assert suggestions.text.split() == ["<option", 'value="bob"></option>']
     assert "alice" not in everyone.text  # nobody challenges themselves
     assert 'value="charlie"' in everyone.text
+
+
+def test_without_javascript_a_failed_typed_play_is_shown_again_in_the_open_box(
+    client, alice, match
+):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("match_turn", args=[match.pk]), {"segment": 1, "play": "in/22 22/19x"}
+    )
+
+    assert response.status_code == 400
+    box = response.text.split('<details class="notation-box"', 1)[1].split("</details>", 1)[0]
+    assert box.startswith(" open>")
+    assert 'value="in/22 22/19x"' in box
+    assert 'aria-describedby="play-error play-help"' in box and " autofocus" in box
+    assert re.search(r'<p id="play-error" class="error play-error">[^<]*19x', box)
+    # The page is drawn at the turn's address: its links lead back to the match page.
+    assert f'href="{match.get_absolute_url()}?replay=1"' in response.text

@@ -37,7 +37,15 @@
       live.querySelector(".target") ||
       live.querySelector(".double-button") ||
       live.querySelector("#turn-line");
-    if (next) next.focus({ preventScroll: next.classList.contains("target") });
+    if (!next) return;
+    next.focus({ preventScroll: next.classList.contains("target") });
+    const typedError = live.querySelector(".play-error");
+    if (typedError && next.name === "play") {
+      // The typed play came back with the reason beside it: the caret goes after the
+      // text to correct, and the reason must be on screen too (a phone shows little).
+      next.setSelectionRange(next.value.length, next.value.length);
+      typedError.scrollIntoView({ block: "nearest" });
+    }
   });
 
   // The history lists the newest turn last: show it, or the segment being replayed (which
