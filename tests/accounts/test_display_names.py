@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from games import services
 from games.services import bot_users
 
 from .test_settings import profile_data
@@ -84,3 +85,55 @@ def test_it_saves_a_name_with_its_spaces_as_a_page_shows_them(client, alice):
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.display_name == "Alice of Athens"
+
+
+# -- where strangers see a display name, the username is beside it ------------------------------
+
+
+@pytest.fixture
+def dave_as_expert(django_user_model):
+    """dave, whose display name is a bot's (set before names were checked)."""
+    return django_user_model.objects.create_user(
+        "dave", "dave@example.com", "correct horse battery", display_name="Expert bot"
+    )
+
+
+def test_the_lobby_shows_who_posted_a_challenge(client, alice, dave_as_expert):
+    services.create_challenge(dave_as_expert, variant="american")
+    client.force_login(alice)
+
+    page = client.get(reverse("lobby")).text
+
+    assert '<strong>Expert bot</strong> <span class="muted">(dave)</span>' in page
+    assert 'Accept<span class="visually-hidden"> Expert bot (dave)\'s challenge' in page
+
+
+def test_the_challenge_page_shows_who_sent_it_and_to_whom(client, bob, dave_as_expert):
+    bob.display_name = "Bob B."
+    bob.save()
+    challenge = services.create_challenge(dave_as_expert, opponent=bob)
+    client.force_login(bob)
+
+    page = client.get(challenge.get_absolute_url()).text
+
+    assert 'Challenge from Expert bot <span class="muted">(dave)</span></h1>' in page
+    assert 'To Bob B. <span class="muted">(bob)</span>.' in page
+
+
+def test_the_dashboard_shows_who_sent_a_challenge(client, alice, dave_as_expert):
+    services.create_challenge(dave_as_expert, opponent=alice)
+    client.force_login(alice)
+
+    page = client.get(reverse("dashboard")).text
+
+    assert 'Expert bot</a> <span class="muted">(dave)</span>' in page
+
+
+def test_a_name_without_a_display_name_is_shown_once(client, alice, bob):
+    services.create_challenge(bob, variant="american")
+    client.force_login(alice)
+
+    page = client.get(reverse("lobby")).text
+
+    assert "<strong>bob</strong>" in page
+    assert "(bob)" not in page

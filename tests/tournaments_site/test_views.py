@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services as game_services
+from games.tournaments import services
 from games.tournaments.brackets import Format
 from games.tournaments.models import Entry, Tournament
 
@@ -132,6 +133,17 @@ def test_it_shows_an_open_tournament_to_each_kind_of_visitor(client, alice, bob)
     assert "Start early" not in other and "Cancel the tournament" not in other
     assert "Start early" in owner and "Cancel the tournament" in owner
     assert "Enter a bot" not in other
+
+
+def test_it_shows_the_username_of_a_player_with_a_display_name(client, alice, bob):
+    bob.display_name = "Expert bot"
+    bob.save()
+    tournament = open_tournament(alice)
+    services.sign_up(tournament.pk, user=bob)
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    assert 'Expert bot</a> <span class="muted">(bob)</span>' in page
 
 
 def test_it_offers_the_organiser_the_bots(client, alice):
