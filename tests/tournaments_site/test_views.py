@@ -135,6 +135,18 @@ def test_it_shows_an_open_tournament_to_each_kind_of_visitor(client, alice, bob)
     assert "Enter a bot" not in other
 
 
+@pytest.mark.parametrize(
+    ("least", "most", "said"), [(4, 4, "4 players."), (2, 8, "2 to 8 players.")]
+)
+def test_it_says_how_many_players_may_play(client, alice, least, most, said):
+    tournament = open_tournament(alice, min_players=least, max_players=most)
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    assert said in page
+    assert "4 to 4" not in page
+
+
 def test_it_shows_the_username_of_a_player_with_a_display_name(client, alice, bob):
     bob.display_name = "Expert bot"
     bob.save()
