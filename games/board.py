@@ -173,7 +173,7 @@ def _checkers(position: Position, color: str, own: int) -> int:
 
 
 def _describe(position: Position, viewer: str) -> str:
-    """A plain-language description of the position for screen readers."""
+    """A plain-language description of the position for screen readers, for a player."""
     other = opponent(viewer)
     mine, theirs = [], []
     for own in range(24, 0, -1):
@@ -196,6 +196,30 @@ def _describe(position: Position, viewer: str) -> str:
     parts.append(
         f"Pip counts: you {position.pip_count(viewer)}, opponent {position.pip_count(other)}."
     )
+    return " ".join(parts)
+
+
+def _describe_for_spectator(position: Position, names: dict[str, str], turn: str) -> str:
+    """The position for someone watching, for screen readers: both players by name, on
+    White's numbering, and ``turn``, the sentence that says whose turn it is."""
+    parts = ["Points are numbered from white's side.", *([turn] if turn else [])]
+    for color in ("white", "black"):
+        where = []
+        for point in range(24, 0, -1):
+            # White's point p is Black's own 25 - p.
+            n = _checkers(position, color, point if color == "white" else 25 - point)
+            if n:
+                where.append(f"{n} on the {point}-point")
+        checkers = ", ".join(where) or "none on the board"
+        parts.append(f"{names[color]} ({color}): {checkers}.")
+    counts = [("On the bar", position.bar), ("Borne off", position.off)]
+    if position.variant.name == "american":
+        counts.append(("Waiting to enter", position.waiting))
+    white, black = names["white"], names["black"]
+    for label, pair in counts:
+        parts.append(f"{label}: {white} {pair.of('white')}, {black} {pair.of('black')}.")
+    pips = (position.pip_count("white"), position.pip_count("black"))
+    parts.append(f"Pip counts: {white} {pips[0]}, {black} {pips[1]}.")
     return " ".join(parts)
 
 
@@ -302,6 +326,8 @@ def board_context(
         "to_move_color": match.color_of(match.to_move) if match.to_move_id else None,
         "american": match.variant == "american",
         "opponent_name": names[other],
+        # How the caption under the board names the bottom side's player.
+        "mine_label": "you" if color else names[side],
         "position": shown,
         "bar_mine": shown.bar.of(side),
         "bar_theirs": shown.bar.of(other),
@@ -311,7 +337,11 @@ def board_context(
         "waiting_theirs": shown.waiting.of(other),
         "pips_mine": shown.pip_count(side),
         "pips_theirs": shown.pip_count(other),
-        "description": _describe(shown, side),
+        "description": (
+            _describe(shown, color)
+            if color
+            else _describe_for_spectator(shown, names, _whose_turn(match, shown, live, names))
+        ),
         "to_move": to_move,
         "playing": playing,
         "naming_double": naming,
@@ -385,6 +415,17 @@ def _point(
     else:
         point.label = f"point {own}, empty"
     return point
+
+
+def _whose_turn(match: Match, shown: Position, live: bool, names: dict[str, str]) -> str:
+    """Whose turn it is on the board shown, in a sentence (or who won a finished match)."""
+    if live and not match.is_active:
+        return f"{match.winner} won the match." if match.winner_id else ""
+    if not live:
+        color: str | None = shown.turn
+    else:
+        color = match.color_of(match.to_move) if match.to_move_id else None
+    return f"{names[color]} ({color}) to move." if color else ""
 
 
 def _mode(match: Match, live: bool, playing: bool, to_move: bool) -> str:

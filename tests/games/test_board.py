@@ -104,6 +104,42 @@ def test_a_spectator_sees_whites_side(alice, bob, charlie):
         assert board["targets"] == [] and not board["playing"]
 
 
+def test_a_spectator_is_told_the_position_by_name_and_whose_turn_it_is(alice, bob, charlie):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[4, 1])
+    match = play(match, bob, "in/24 in/21", dice=[6, 5])
+
+    for viewer in (charlie, AnonymousUser()):
+        board = board_context(match, viewer=viewer, steps=[])
+
+        assert board["description"] == (
+            "Points are numbered from white's side. alice (white) to move. "
+            "alice (white): 1 on the 22-point, 1 on the 19-point. "
+            "bob (black): 1 on the 4-point, 1 on the 1-point. "
+            "On the bar: alice 0, bob 0. Borne off: alice 0, bob 0. "
+            "Waiting to enter: alice 13, bob 13. Pip counts: alice 366, bob 370."
+        )
+        assert board["mine_label"] == "alice"
+
+
+def test_a_player_is_still_told_the_position_as_you(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[4, 1])
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["description"].startswith("You play white. Your checkers: 1 on your 22-point")
+    assert board["mine_label"] == "you"
+
+
+def test_a_spectators_caption_names_both_players(client, alice, bob):
+    match = start(alice, bob, [5, 2, 6, 3])
+
+    page = client.get(match.get_absolute_url()).text
+
+    caption = page.split('<figcaption class="board-caption">', 1)[1].split("</figcaption>", 1)[0]
+    assert "<span>Bar: alice 0, bob 0</span>" in caption
+    assert "you" not in caption
+
+
 def test_the_board_fits_its_viewbox():
     right_edge = max(point_x(own)[0] for own in range(1, 25)) + POINT_W
 
