@@ -80,6 +80,15 @@ class LoginView(auth_views.LoginView):
         return response
 
 
+class LogoutView(auth_views.LogoutView):
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        # Added after logging out, which empties the session: the message goes with the
+        # redirect (in a cookie, as messages go when they can) to the page it lands on.
+        messages.success(request, "You are logged out.")
+        return response
+
+
 class PasswordResetView(auth_views.PasswordResetView):
     email_template_name = "registration/password_reset_email.txt"
 
