@@ -374,6 +374,7 @@ def board_context(
         "turns": (games[-1].turns if games else []) if with_history else None,
         "earlier_games": games[:-1],
     }
+    board["news"] = _news(games, names, color) if live else ""
     board["announcement"] = _announcement(match, board)
     return board
 
@@ -627,13 +628,52 @@ def _example_plays(position: Position, dice: list[int], named_double: bool) -> l
     return [text for text in (format_play(p) for p in plays[:3]) if text]
 
 
+def _news(games: list[HistoryGame], names: dict[str, str], viewer: str | None) -> str:
+    """What the viewer has not seen played, for the live region: the other player's last
+    turn, or how the last game ended when the next has only its opening roll so far."""
+    turns = games[-1].turns if games else None
+    if not turns:
+        return ""  # no history drawn (a click), or none yet
+    last = turns[-1]
+    if not last["player"]:
+        previous = games[-2] if len(games) > 1 else None
+        return f"Game {previous.number}: {previous.result}." if previous and previous.result else ""
+    if last["player"] == viewer:
+        return ""
+    return _turn_in_words(names[last["player"]], last["segments"])
+
+
+def _turn_in_words(name: str, segments: list[dict[str, Any]]) -> str:
+    """One turn of the history as a sentence: ``bob rolled 6-5 and played 13/7 13/8.``"""
+    parts = []
+    for segment in segments:
+        dice = f"{segment['dice'][0]}-{segment['dice'][1]}"
+        played = f"played {segment['play']}" if segment["play"] else "could not move"
+        if segment["kind"] == "double":
+            parts.append(f"named {dice}")
+        elif segment["kind"] == "named_double":
+            parts.append(played)
+        else:
+            parts.append(f"rolled {dice} and {played}")
+        if segment["named_blot"]:
+            parts.append(f"named the blot on their {segment['named_blot']}-point")
+    return f"{name} {', '.join(parts)}."
+
+
 def _announcement(match: Match, board: dict[str, Any]) -> str:
-    """One sentence for the screen reader's live region after each click or turn."""
+    """One sentence for the screen reader's live region after each click or turn; when the
+    board is drawn after the other player moved, what they played comes first."""
     mode = board["mode"]
     if mode == "finished":
         return f"The match is over: {match.winner} won."
     if mode == "replay":
         return ""
+    return " ".join(part for part in (board["news"], _what_now(match, board)) if part)
+
+
+def _what_now(match: Match, board: dict[str, Any]) -> str:
+    """What the viewer of a live board can do now, or whom they wait for."""
+    mode = board["mode"]
     if mode == "wait":
         return f"Waiting for {match.to_move} to move." if match.to_move else ""
     if mode == "double":
@@ -781,6 +821,10 @@ def history(
                 "text": _segment_text(segment, names, with_player=False),
                 "automatic": segment.automatic and not opening,
                 "current": segment.number == current,
+                "kind": segment.kind,
+                "dice": segment.dice,
+                "play": segment.play,
+                "named_blot": segment.named_blot,
             }
         )
     return turns

@@ -140,6 +140,38 @@ def test_a_spectators_caption_names_both_players(client, alice, bob):
     assert "you" not in caption
 
 
+def test_the_announcement_says_what_the_other_player_last_played(alice, bob, charlie):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[4, 1])
+    match = play(match, bob, "in/24 in/21", dice=[6, 5])
+
+    mover = board_context(match, viewer=alice, steps=[])
+    waiting = board_context(match, viewer=bob, steps=[])
+    watching = board_context(match, viewer=charlie, steps=[])
+    clicking = board_context(match, viewer=alice, steps=[(26, 20)], with_history=False)
+
+    assert mover["announcement"] == (
+        "bob rolled 4-1 and played in/24 in/21. "
+        "Your turn: you rolled 6-5. Choose a checker to move."
+    )
+    assert waiting["announcement"] == "Waiting for alice to move."  # bob's own turn is last
+    assert watching["announcement"] == (
+        "bob rolled 4-1 and played in/24 in/21. Waiting for alice to move."
+    )
+    assert not clicking["announcement"].startswith("bob")  # said once, not on every click
+
+
+def test_a_turn_of_a_1_2_and_its_named_double_is_told_in_one_sentence(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[2, 1])
+    match = play(match, bob, "in/24 in/23", dice=[6, 5])  # bob's 1-2 ...
+    action = services.TurnAction(segment=match.segment_count, double=6)
+    match = services.submit_segment(match.pk, user=bob, action=action)
+    match = play(match, bob, "in/19(4)", dice=[4, 3])  # ... and the 6-6 he named
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["news"] == ("bob rolled 2-1 and played in/24 in/23, named 6-6, played in/19(4).")
+
+
 def test_the_board_fits_its_viewbox():
     right_edge = max(point_x(own)[0] for own in range(1, 25)) + POINT_W
 
@@ -160,7 +192,7 @@ def test_selecting_a_source_highlights_its_destinations(alice, bob):
     dests = {t.key for t in board["targets"] if t.dest}
     assert dests == {"to-17", "to-16"}
     assert "Move to point 16 (22/16)" in [t.label for t in board["targets"]]
-    assert board["announcement"].startswith("Selected your checker on point 22.")
+    assert "Selected your checker on point 22. You can" in board["announcement"]
 
 
 def test_an_unknown_selection_is_ignored(alice, bob):

@@ -325,6 +325,24 @@ def test_the_waiting_pages_poll_gets_204_until_something_happens(client, alice, 
     assert "in/22 in/19" in moved.text or "Your turn" in moved.text
 
 
+def test_the_poll_that_finds_the_opponents_move_announces_what_they_played(
+    client, alice, bob, match
+):
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).text
+    poll = re.search(r'<span hidden hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+    action = services.TurnAction(segment=1, play="in/22 in/19")
+    services.submit_segment(match.pk, user=alice, action=action, dice=ScriptedDice([4, 2]))
+
+    moved = client.get(poll, **HTMX)
+
+    announce = re.search(r'<div id="announce" hx-swap-oob="innerHTML">([^<]*)</div>', moved.text)
+    assert announce.group(1) == (
+        "alice rolled 6-3 and played in/22 in/19. "
+        "Selected a waiting checker to enter. You can move to point 23, move to point 21."
+    )
+
+
 def test_the_poll_sees_a_match_that_ends_without_a_new_segment(client, alice, bob, match):
     client.force_login(bob)
     page = client.get(match.get_absolute_url()).text
