@@ -374,6 +374,7 @@ def board_context(
         "turns": (games[-1].turns if games else []) if with_history else None,
         "earlier_games": games[:-1],
     }
+    board["hint"] = _hint(board) if playing else ""
     board["news"] = _news(games, names, color) if live else ""
     board["announcement"] = _announcement(match, board)
     return board
@@ -626,6 +627,19 @@ def _example_plays(position: Position, dice: list[int], named_double: bool) -> l
     """A few whole plays in notation, to show the typing player what the box expects."""
     plays = legal_plays(position, dice, named_double=named_double)
     return [text for text in (format_play(p) for p in plays[:3]) if text]
+
+
+def _hint(board: dict[str, Any]) -> str:
+    """The line above the play so far: what the player entering a play can do next."""
+    if board["selected"] is not None:
+        return f"Now click a highlighted point to move {board['selected_name']}."
+    if board["must_submit"]:
+        return "Submit your play, or undo a move."
+    if board["can_submit"]:
+        return "Submit your play, or click a checker to move next."
+    if board["steps"]:
+        return "Click a checker to move next."
+    return "Click a checker to move, then where it goes."
 
 
 def _news(games: list[HistoryGame], names: dict[str, str], viewer: str | None) -> str:

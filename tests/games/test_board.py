@@ -222,6 +222,7 @@ def test_carried_steps_are_drawn_and_make_a_play_to_submit(alice, bob):
 
     assert board["steps_notation"] == "in/22 in/19"
     assert board["can_submit"] and board["must_submit"]
+    assert board["hint"] == "Submit your play, or undo a move."
     assert by_own(board)[22].count == by_own(board)[19].count == 1
     assert board["waiting_mine"] == 13
     assert [d["used"] for d in board["dice"]] == [True, True]

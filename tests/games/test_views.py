@@ -157,6 +157,15 @@ def test_it_validates_each_click_without_storing_anything(client, alice, match):
     assert Match.objects.get(pk=match.pk).segment_count == 1
 
 
+def test_a_complete_clicked_play_is_to_submit_or_undo(client, alice, match):
+    client.force_login(alice)
+
+    done = client.post(reverse("match_click", args=[match.pk]), {"steps": "26-22 26-19"}, **HTMX)
+
+    assert '<p class="hint">Submit your play, or undo a move.</p>' in done.text
+    assert "Submit in/22 in/19" in done.text
+
+
 def test_it_submits_clicked_steps(client, alice, match):
     client.force_login(alice)
 
