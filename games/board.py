@@ -350,7 +350,7 @@ def board_context(
         "steps": steps,
         "steps_text": steps_text(steps),
         "undo_steps_text": steps_text(steps[:-1]),
-        "steps_notation": format_steps(_as_steps(steps)),
+        "steps_notation": format_steps(_as_steps(position, steps) if playing else []),
         "next_steps": [_step_choice(s, steps) for s in next_steps],
         "selected": selected,
         "selected_name": _place_name(selected) if selected is not None else "",
@@ -863,8 +863,15 @@ def _segment_text(
     return text
 
 
-def _as_steps(steps: list[tuple[int, int]]) -> list[Step]:
-    return [Step(source, dest, 0) for source, dest in steps]
+def _as_steps(position: Position, steps: list[tuple[int, int]]) -> list[Step]:
+    """The carried steps of the mover in ``position``, each marked when it hits (lands on
+    a single opposing checker), so that the play so far is written as it will be stored."""
+    found = []
+    for i, (source, dest) in enumerate(steps):
+        before = position_after_steps(position, steps[:i])
+        hit = 1 <= dest <= 24 and before.checkers_at(position.turn, dest) == -1
+        found.append(Step(source, dest, 0, hit))
+    return found
 
 
 def _after_steps(

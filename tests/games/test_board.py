@@ -339,6 +339,20 @@ def test_a_checker_on_the_bar_is_the_only_source(alice, bob):
     assert board["bar_mine"] == 1 and len(board["bar_checkers"]) == 1
 
 
+def test_a_hit_keeps_its_mark_in_the_play_so_far(alice, bob):
+    points = [0] * 24
+    points[12], points[9], points[23] = 2, -1, -14  # white's 13; a black blot on white's 10
+    match = set_position(start(alice, bob, [5, 2, 6, 3]), points)  # alice has 6-3
+
+    one = board_context(match, viewer=alice, steps=[(13, 10)], with_history=False)
+    both = board_context(match, viewer=alice, steps=[(13, 10), (13, 7)], with_history=False)
+
+    assert one["steps_notation"] == "13/10*"
+    assert "Your play so far: 13/10*." in one["announcement"]
+    assert both["steps_notation"] == "13/10* 13/7"
+    assert both["announcement"].startswith("Your play is complete: 13/10* 13/7.")
+
+
 def test_bearing_off_targets_the_off_tray(alice, bob):
     points = [0] * 24
     points[0], points[2], points[23] = 13, 2, -15
