@@ -80,19 +80,13 @@ def go_away(user: User, *, until: datetime, now: datetime | None = None) -> Abse
     Raises :class:`AwayError` for a bot, a player already away, a return not in the future,
     or more days than the allowance has left.
     """
-    from accounts.models import User
-
     now = now or timezone.now()
     if user.is_bot:
         raise AwayError("bots do not take time away")
     if until <= now:
         raise AwayError("choose a return in the future")
     with transaction.atomic():
-        # Lock every active match of theirs first: a turn passing to them in the meantime
-        # finishes before this goes on (and its deadline is moved below), and one that
-        # comes after waits, then reads their return (clock_start).
-        matches = list(Match.objects.active().involving(user).select_for_update())
-        player = User.objects.select_for_update().get(pk=user.pk)
+        player, matches = _lock(user)
         if player.is_away(now):
             raise AwayError(
                 f"you are already away until {_local(player.away_until, player)}:"
@@ -101,7 +95,9 @@ def go_away(user: User, *, until: datetime, now: datetime | None = None) -> Abse
         needed, left = days_charged(now, until), days_left(player, now=now)
         if needed > left:
             raise AwayError(f"that is {_days(needed)} away; you have {_days(left)} left this year")
-        _move_clocks(user, matches, by=until - now)
+        # A deadline already passed stays passed: the time ran out before they left, and
+        # the sweep awards the match.
+        _move_clocks(user, [m for m in matches if m.deadline and m.deadline > now], by=until - now)
         player.away_until = until
         player.save(update_fields=["away_until"])
         absence = Absence.objects.create(user=player, starts_at=now, ends_at=until)
@@ -114,20 +110,40 @@ def come_back(user: User, *, now: datetime | None = None) -> None:
 
     Raises :class:`AwayError` if they are not away.
     """
-    from accounts.models import User
-
     now = now or timezone.now()
     with transaction.atomic():
-        matches = list(Match.objects.active().involving(user).select_for_update())
-        player = User.objects.select_for_update().get(pk=user.pk)
+        player, matches = _lock(user)
         if not player.is_away(now):
             raise AwayError("you are not away")
-        assert player.away_until is not None
-        _move_clocks(user, matches, by=now - player.away_until)
-        Absence.objects.filter(user=player, ends_at=player.away_until).update(ends_at=now)
+        back = player.away_until
+        assert back is not None
+        # Only clocks the absence stopped run on the return: a deadline moved when they
+        # left, or set while they were away, lies beyond it (one that had passed does not).
+        stopped = [m for m in matches if m.deadline and m.deadline > back]
+        _move_clocks(user, stopped, by=now - back)
+        Absence.objects.filter(user=player, ends_at=back).update(ends_at=now)
         player.away_until = None
         player.save(update_fields=["away_until"])
     user.away_until = None
+
+
+def _lock(user: User) -> tuple[User, list[Match]]:
+    """Lock ``user``'s row and their active matches, in an order that cannot deadlock.
+
+    The matches first: a turn holding one finishes before this goes on (and its deadline
+    is moved here), one that comes after waits, then reads their return (clock_start);
+    a match being finished may start the next tournament match, which locks its players
+    (start_match), so the user's row must not be held while waiting for it. Then the
+    user's row: a match being started for them finishes first. Then the matches again,
+    now including any such new one. Always in primary-key order, like any two players
+    going away at once who share matches.
+    """
+    from accounts.models import User
+
+    involving = Match.objects.active().involving(user).select_for_update().order_by("pk")
+    list(involving)
+    player = User.objects.select_for_update().get(pk=user.pk)
+    return player, list(involving.all())
 
 
 def _move_clocks(user: User, matches: list[Match], *, by: timedelta) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
@@ -204,6 +205,11 @@ def start_match(
 ) -> Match:
     """Create a match and play its first game's opening roll (R1)."""
     with transaction.atomic():
+        # Lock the players' rows (in one order, as everyone does): a player going away or
+        # coming back meanwhile either finishes first, and the new clock reads their
+        # return, or waits, and then moves the new match's clock with their others.
+        players = get_user_model().objects.filter(pk__in=[white.pk, black.pk])
+        list(players.select_for_update().order_by("pk"))
         seed = new_seed()
         game = Game(variant, dice or SeededDice(seed))
         match = Match(
@@ -299,6 +305,9 @@ def _check_turn(match: Match, user: User, segment: int) -> None:
         )
     if match.to_move_id != user.pk:
         raise NotAllowed("it is not your turn")
+    if user.is_away():
+        # Their clocks stand still; playing on would give them clocks nobody else has.
+        raise NotAllowed("you are taking time away: come back first (Settings, Time away)")
 
 
 def _apply(game: Game, action: TurnAction) -> None:
@@ -593,13 +602,6 @@ def award_timeout(match_id: int, *, now=None) -> bool:
         loser = match.color_of(match.to_move) if match.to_move else None
         if loser is None:
             return False
-        if match.to_move.is_away(now):
-            # Their clock stands still (games.away); it runs again, in full, on their return.
-            starts = match.to_move.away_until
-            match.deadline = starts + timedelta(days=match.days_per_move)
-            match.remind_at = starts + timedelta(days=match.days_per_move) * 0.8
-            match.save(update_fields=["deadline", "remind_at", "updated_at"])
-            return False
         _forfeit(match, loser=loser, ending=Match.Ending.TIMEOUT)
     return True
 
@@ -650,9 +652,12 @@ def sweep_deadlines(now=None) -> dict[str, int]:
     timeouts = sum(award_timeout(pk, now=now) for pk in overdue)
     reminders = 0
     for match in Match.objects.due_for_reminder(now):
-        # Claim the reminder so that overlapping sweeps send it once.
+        # Claim the reminder so that overlapping sweeps send it once; only while it is still
+        # due, since going away (games.away) may have moved it and the deadline since.
         with transaction.atomic():
-            if Match.objects.filter(pk=match.pk, remind_at__isnull=False).update(remind_at=None):
+            due = Match.objects.filter(pk=match.pk, remind_at__isnull=False, remind_at__lte=now)
+            if due.update(remind_at=None):
+                match.refresh_from_db()
                 notifications.deadline_reminder(match)
                 reminders += 1
     return {"timeouts": timeouts, "reminders": reminders}

@@ -142,3 +142,38 @@ def test_going_away_racing_a_turn_that_passes_to_the_player_stops_their_clock(
     # Whichever went first, bob's two days run from his return (give or take the instant
     # between the two); a turn that read him as not away would end them two days sooner.
     assert abs(match.deadline - (back + timedelta(days=2))) < timedelta(seconds=5)
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_going_away_racing_a_new_match_stops_its_clock(postgres_url, alice, charlie, attempt):
+    back = timezone.now() + timedelta(days=4)
+    started: list[Match] = []
+
+    results = race(
+        lambda: started.append(opened_by_white(alice, charlie)),  # alice to move at once
+        lambda: away.go_away(alice, until=back),
+    )
+
+    assert not [r for r in results if isinstance(r, Exception)]
+    [match] = started
+    match.refresh_from_db()
+    assert abs(match.deadline - (back + timedelta(days=2))) < timedelta(seconds=5)
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_coming_back_racing_a_new_match_leaves_it_its_whole_clock(
+    postgres_url, alice, charlie, attempt
+):
+    away.go_away(alice, until=timezone.now() + timedelta(days=10))
+    started: list[Match] = []
+
+    results = race(
+        lambda: started.append(opened_by_white(alice, charlie)),
+        lambda: away.come_back(alice),
+    )
+
+    assert not [r for r in results if isinstance(r, Exception)]
+    [match] = started
+    match.refresh_from_db()
+    # Her two days run from about now: not from her old return, nor cut short by it.
+    assert abs(match.deadline - (timezone.now() + timedelta(days=2))) < timedelta(seconds=10)

@@ -161,20 +161,51 @@ def test_bots_do_not_take_time_away(django_user_model):
         away.go_away(bot, until=timezone.now() + timedelta(days=1))
 
 
-def test_no_timeout_is_awarded_against_a_player_who_is_away(alice, bob):
+def test_a_deadline_passed_before_going_away_stays_passed(alice, bob):
     match = opened_by_white(alice, bob)
     now = timezone.now()
-    # A deadline that was not moved (say the turn passed in the instant she left).
-    Match.objects.filter(pk=match.pk).update(deadline=now - timedelta(hours=1))
-    back = now + timedelta(days=3)
-    type(alice).objects.filter(pk=alice.pk).update(away_until=back)
+    Match.objects.filter(pk=match.pk).update(deadline=now - timedelta(minutes=1))
 
-    result = services.sweep_deadlines(now=now)
+    away.go_away(alice, until=now + timedelta(days=3), now=now)
 
-    assert result["timeouts"] == 0
+    assert _clocks(match)[0] == now - timedelta(minutes=1)
+    assert services.sweep_deadlines(now=now)["timeouts"] == 1
     match.refresh_from_db()
-    assert match.is_active
-    assert match.deadline == back + ALLOWED
+    assert match.winner == bob
+
+
+def test_coming_back_leaves_the_matches_waiting_for_the_opponent(alice, bob):
+    waiting_for_bob = opened_by_white(bob, alice)
+    clocks = _clocks(waiting_for_bob)
+    now = timezone.now()
+    away.go_away(alice, until=now + timedelta(days=5), now=now)
+
+    away.come_back(alice, now=now + timedelta(days=1))
+
+    assert _clocks(waiting_for_bob) == clocks
+
+
+def test_a_player_who_is_away_must_come_back_to_play(alice, bob):
+    match = opened_by_white(alice, bob)
+    away.go_away(alice, until=timezone.now() + timedelta(days=3))
+    clocks = _clocks(match)
+
+    with pytest.raises(services.NotAllowed, match="you are taking time away: come back first"):
+        services.submit_segment(
+            match.pk, user=alice, action=TurnAction(segment=1, play="in/22 in/19")
+        )
+
+    assert _clocks(match) == clocks
+    assert match.segments.count() == 1
+
+
+def test_a_match_started_while_a_player_is_away_waits_for_their_return(alice, charlie):
+    back = timezone.now() + timedelta(days=6)
+    away.go_away(alice, until=back)
+
+    match = opened_by_white(alice, charlie)  # alice, white, is to move at once
+
+    assert _clocks(match) == (back + ALLOWED, back + ALLOWED * 0.8)
 
 
 def test_a_match_waiting_for_a_player_is_timed_out_once_they_are_back_and_it_passes(alice, bob):
