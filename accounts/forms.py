@@ -36,6 +36,13 @@ class SignupForm(UserCreationForm):
         zone = self.cleaned_data.get("timezone") or ""
         return zone if known_zone(zone) is not None else "UTC"
 
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        # Nor may a new username read as another player's display name ("Expert bot").
+        if name_in_use(username, except_user=self.instance):
+            raise ValidationError(NAME_IN_USE, code="name_in_use")
+        return username
+
     def clean_email(self) -> str:
         email = self.cleaned_data["email"]
         if email_in_use(email):
@@ -94,6 +101,9 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         return cleaned_data
 
 
+NAME_IN_USE = "Another player, or a bot, goes by that name. Please choose another."
+
+
 @cache
 def timezone_choices() -> list[tuple[str, str]]:
     names = zoneinfo.available_timezones() | {"UTC"}
@@ -130,10 +140,7 @@ class ProfileForm(forms.ModelForm):
         # Pages show a run of spaces as one: save the name as it reads.
         display_name = " ".join(self.cleaned_data["display_name"].split())
         if name_in_use(display_name, except_user=self.instance):
-            raise ValidationError(
-                "Another player, or a bot, goes by that name. Please choose another.",
-                code="name_in_use",
-            )
+            raise ValidationError(NAME_IN_USE, code="name_in_use")
         return display_name
 
 

@@ -137,3 +137,19 @@ def test_a_name_without_a_display_name_is_shown_once(client, alice, bob):
 
     assert "<strong>bob</strong>" in page
     assert "(bob)" not in page
+
+
+@pytest.mark.parametrize("username", ["Builder", "builder"])
+def test_sign_up_refuses_a_username_that_reads_as_another_players_display_name(
+    client, bob, username
+):
+    bob.display_name = "Builder"
+    bob.save()
+    password = "a long enough passphrase"
+    data = {"username": username, "email": "new@example.com"}
+
+    response = client.post(reverse("signup"), data | {"password1": password, "password2": password})
+
+    assert response.status_code == 200
+    assert NAME_IN_USE in response.text
+    assert not type(bob).objects.filter(email="new@example.com").exists()
