@@ -176,7 +176,7 @@ def test_a_finished_matchs_last_game_is_listed_in_full_with_its_result(client, a
     heading = f"Game 3: bob won {result.points} points (resignation) · segments 7 to 7"
     assert f'<h3 class="history-game-title">{heading}</h3>' in latest_game(page.text)
     # The header says how the match ended in the same words as the game summary.
-    score = f"{match.score_white}\u2013{match.score_black}"
+    score = f"{match.score_black}\u2013{match.score_white}"  # bob's, the winner's, first
     assert f"({match.get_ending_display()}, {score})" in page.text
     assert match.get_ending_display() == "resignation"
 

@@ -185,6 +185,15 @@ def test_it_resigns_after_confirmation(client, alice, bob, match):
     assert match.winner == bob and match.ending == "resignation"
 
 
+def test_a_finished_match_gives_the_winners_score_first(client, alice, bob, match):
+    services.resign(match.pk, user=alice)  # white resigns: black wins
+
+    page = client.get(match.get_absolute_url()).text
+
+    score = re.search(r'bob won</strong> <span class="muted">\([^,]+, (\d+)\W(\d+)\)', page)
+    assert score.groups() == ("15", "0")  # not 0-15, white's score first
+
+
 def test_it_exports_the_match_as_text_and_json(client, match):
     text = client.get(reverse("match_export", args=[match.pk, "txt"]))
     data = client.get(reverse("match_export", args=[match.pk, "json"])).json()
