@@ -179,14 +179,16 @@ def away_start(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def away_end(request: HttpRequest) -> HttpResponse:
-    """Come back early: the player's clocks run again, with the time they had left."""
+    """Come back early: the player's clocks run again, with the time they had left; then
+    go on to ``next`` (the match the player came back to play) or the settings."""
     try:
         away.come_back(request.user)
     except away.AwayError as error:
         messages.error(request, f"{capfirst(str(error))}.")
     else:
         messages.success(request, "Welcome back: your clocks run again.")
-    return redirect("settings")
+    next_url = _safe_next(request, request.POST.get("next", ""))
+    return HttpResponseRedirect(next_url) if next_url else redirect("settings")
 
 
 @login_required

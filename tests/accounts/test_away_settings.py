@@ -121,7 +121,8 @@ def test_the_profile_the_match_page_and_the_api_say_who_is_away(client, alice, b
     state = client.get(reverse("api_match", args=[match.pk])).json()
 
     assert "alice is away until" in profile.text
-    assert "alice is away until" in page.text and "the clock starts then" in page.text
+    assert "alice is taking time away until" in page.text
+    assert "their clock stands still until then" in page.text
     assert state["away_until"] == {"white": until.isoformat()}
     assert "is away until" not in client.get(reverse("profile", args=["bob"])).text
 
@@ -134,3 +135,26 @@ def test_the_dashboard_reminds_a_player_that_they_are_away(client, alice):
 
     assert "You are away until" in response.text
     assert "Back sooner?" in response.text
+
+
+def test_a_player_away_is_offered_to_come_back_on_the_match_waiting_for_them(client, alice, bob):
+    match = opened_by_white(alice, bob)
+    away.go_away(alice, until=timezone.now() + timedelta(days=3))
+    client.force_login(alice)
+
+    page = client.get(match.get_absolute_url())
+    response = client.post(reverse("away_end"), {"next": match.get_absolute_url()}, follow=True)
+
+    assert "I am back: let me play" in page.text
+    assert "Possible next moves" not in page.text
+    assert response.redirect_chain == [(match.get_absolute_url(), 302)]
+    assert "Possible next moves" in response.text
+
+
+def test_coming_back_goes_to_the_settings_for_a_next_that_is_not_a_page_here(client, alice):
+    away.go_away(alice, until=timezone.now() + timedelta(days=3))
+    client.force_login(alice)
+
+    response = client.post(reverse("away_end"), {"next": "https://evil.example/"})
+
+    assert response.status_code == 302 and response["Location"] == reverse("settings")
