@@ -94,6 +94,10 @@ class Challenge(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("challenge", args=[self.pk])
 
+    def players_away(self) -> list[User]:
+        """The challenger and opponent who are taking time away (games.away)."""
+        return [p for p in (self.challenger, self.opponent) if p is not None and p.is_away()]
+
     def describe(self) -> str:
         return (
             f"{self.get_variant_display()}, {self.get_points_display()}, "

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import away
+from games import away, services
 from games.models import Absence
 from tests.matches import opened_by_white
 
@@ -158,3 +158,18 @@ def test_coming_back_goes_to_the_settings_for_a_next_that_is_not_a_page_here(cli
     response = client.post(reverse("away_end"), {"next": "https://evil.example/"})
 
     assert response.status_code == 302 and response["Location"] == reverse("settings")
+
+
+def test_the_dashboard_lobby_and_challenge_say_an_opponent_is_away(client, alice, bob):
+    opened_by_white(alice, bob)
+    challenge = services.create_challenge(alice, opponent=None, variant="american", points=3)
+    away.go_away(alice, until=timezone.now() + timedelta(days=3))
+    client.force_login(bob)
+
+    dashboard = client.get(reverse("dashboard")).text
+    lobby = client.get(reverse("lobby")).text
+    page = client.get(reverse("challenge", args=[challenge.pk])).text
+
+    assert "alice to move (away until" in dashboard
+    assert "away until" in lobby
+    assert "alice is taking time away until" in page
