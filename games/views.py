@@ -334,6 +334,9 @@ def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
     except TurnError as error:
         messages.error(request, str(error))
         return redirect(match)
+    if challenge.match_id is not None:  # a bot accepted at once
+        messages.success(request, "Rematch started.")
+        return redirect(challenge.match)
     messages.success(request, "Rematch offered.")
     return redirect(challenge)
 

@@ -1,0 +1,54 @@
+"""Offering a rematch from a finished match's page."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Challenge, Match
+from tests.matches import opened_by_white
+
+pytestmark = pytest.mark.django_db
+
+
+def _finished(white, black) -> Match:
+    match = opened_by_white(white, black, points=3)
+    services.resign(match.pk, user=white)
+    return match
+
+
+def test_a_rematch_offered_to_a_player_goes_to_the_challenge(client, alice, bob):
+    match = _finished(alice, bob)
+    client.force_login(alice)
+
+    response = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
+
+    challenge = Challenge.objects.get(challenger=alice)
+    assert (challenge.opponent, challenge.points, challenge.match) == (bob, 3, None)
+    assert response.redirect_chain == [(challenge.get_absolute_url(), 302)]
+    assert "Rematch offered." in response.text
+
+
+def test_a_rematch_against_a_bot_goes_straight_to_the_new_match(client, alice):
+    bot = services.bot_users()[0]
+    match = _finished(alice, bot)
+    client.force_login(alice)
+
+    response = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
+
+    new = Match.objects.exclude(pk=match.pk).get()
+    assert {new.white, new.black} == {alice, bot}
+    assert response.redirect_chain == [(new.get_absolute_url(), 302)]
+    assert "Rematch started." in response.text
+
+
+def test_no_rematch_while_the_match_is_played(client, alice, bob):
+    match = opened_by_white(alice, bob)
+    client.force_login(alice)
+
+    response = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
+
+    assert response.redirect_chain == [(match.get_absolute_url(), 302)]
+    assert "the match is still being played" in response.text
+    assert not Challenge.objects.exists()
