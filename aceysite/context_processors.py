@@ -7,5 +7,6 @@ from django.http import HttpRequest
 
 
 def site(request: HttpRequest) -> dict[str, str]:
-    """``site_name``: the site's name (settings.SITE_NAME), for page titles."""
-    return {"site_name": settings.SITE_NAME}
+    """``site_title``: the site's name (settings.SITE_NAME), for page titles. Not
+    ``site_name``: Django's auth views set that to the host's name."""
+    return {"site_title": settings.SITE_NAME}

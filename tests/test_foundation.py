@@ -261,3 +261,21 @@ def test_the_home_page_is_titled_with_the_sites_name(client, settings):
     response = client.get(reverse("home"))
 
     assert "<title>Acey-Deucey at the Harbour Club</title>" in response.text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("url", "title"),
+    [
+        ("login", "Log in"),  # Django's auth views set their own site_name: not this
+        ("password_reset", "Reset your password"),
+        ("lobby", "Lobby"),
+        ("leaderboard_default", "Leaderboard"),
+    ],
+)
+def test_every_page_is_titled_with_the_sites_name_after_its_own(client, settings, url, title):
+    settings.SITE_NAME = "Acey-Deucey at the Harbour Club"
+
+    response = client.get(reverse(url))
+
+    assert f"<title>{title} · Acey-Deucey at the Harbour Club</title>" in response.text
