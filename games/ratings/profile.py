@@ -106,7 +106,11 @@ def rating_chart_svg(person: User, variant: str) -> bytes:
         show_minor_x_labels=False,
         js=[],  # a static image: no scripts
         title=f"{person} — {variant} rating",
-        style=pygal.style.CleanStyle,
+        # The image is shrunk to fit a phone (390 of its 640 px): labels of pygal's 10 px
+        # would be read at 6.
+        style=pygal.style.CleanStyle(
+            label_font_size=16, major_label_font_size=16, title_font_size=20
+        ),
     )
     chart.x_labels = [when.strftime("%d %b %Y") for when, _ in changes]
     chart.x_labels_major_every = max(1, len(changes) // 5)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -39,6 +41,16 @@ def test_the_rating_chart_is_an_svg_image_of_the_history(client, rated_result):
     assert response.content.startswith(b"<?xml") and b"<svg" in response.content
     assert b"1338" in response.content
     assert client.get("/players/bob/rating-chess.svg").status_code == 404
+
+
+def test_the_rating_charts_labels_are_readable_once_shrunk_to_a_phone(client, rated_result):
+    svg = client.get(reverse("rating_chart", args=["bob", "greek"])).content.decode()
+
+    axis = r"\.axis text(?:\.major)?\{[^}]*?font-size:(\d+)px"
+    title = r"\.title\{[^}]*?font-size:(\d+)px"
+    sizes = [int(size) for size in re.findall(axis, svg) + re.findall(title, svg)]
+    # Shown 390 px wide of its 640: a 16 px label reads at about 10 px.
+    assert len(sizes) == 3 and min(sizes) >= 16, sizes
 
 
 def test_the_finished_match_page_shows_both_rating_changes(client, rated_result):
