@@ -12,8 +12,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import throttle
-from .models import EMAIL_IN_USE, ApiToken, User, known_zone
-from .services import email_in_use, name_in_use, username_in_use
+from .models import EMAIL_IN_USE, ApiToken, User, known_zone, tidy_name
+from .services import display_name_in_use, email_in_use, name_in_use, username_in_use
 
 
 class SignupForm(UserCreationForm):
@@ -39,7 +39,7 @@ class SignupForm(UserCreationForm):
     def clean_username(self) -> str:
         username = super().clean_username()
         # Nor may a new username read as another player's display name ("Expert bot").
-        if name_in_use(username, except_user=self.instance):
+        if display_name_in_use(username, except_user=self.instance):
             raise ValidationError(NAME_IN_USE, code="name_in_use")
         return username
 
@@ -137,9 +137,12 @@ class ProfileForm(forms.ModelForm):
             ].help_text = f"A turn email waits {wait}, and is not sent if you have played by then."
 
     def clean_display_name(self) -> str:
-        # Pages show a run of spaces as one: save the name as it reads.
-        display_name = " ".join(self.cleaned_data["display_name"].split())
-        if name_in_use(display_name, except_user=self.instance):
+        # Saved as a page shows it (no invisible characters, one space at a time), and
+        # checked only when changed: a name that collided before the check existed must
+        # not keep its owner from changing their other settings.
+        display_name = tidy_name(self.cleaned_data["display_name"])
+        changed = display_name != tidy_name(self.instance.display_name)
+        if changed and name_in_use(display_name, except_user=self.instance):
             raise ValidationError(NAME_IN_USE, code="name_in_use")
         return display_name
 

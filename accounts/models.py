@@ -2,9 +2,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 import zoneinfo
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -13,6 +15,19 @@ from django.utils import timezone
 
 EMAIL_IN_USE = "An account with this email address already exists."
 USERNAME_TAKEN = "A user with that username already exists."  # Django's own wording
+
+
+def tidy_name(name: str) -> str:
+    """``name`` as a page shows it: compatibility characters folded (a full-width E is
+    a plain E), invisible format characters (zero-width spaces) dropped, and a run of spaces
+    one space, none at either end."""
+    folded = unicodedata.normalize("NFKC", name)
+    return " ".join("".join(c for c in folded if unicodedata.category(c) != "Cf").split())
+
+
+def name_as_read(name: str) -> str:
+    """``name`` as a reader compares names: tidied, in any case ("Straße" is "STRASSE")."""
+    return tidy_name(name).casefold()
 
 
 @lru_cache(maxsize=512)
@@ -33,6 +48,13 @@ class User(AbstractUser):
         NONE = "none", "No game emails"
 
     display_name = models.CharField(max_length=60, blank=True)
+    name_key = models.CharField(
+        max_length=180,
+        blank=True,
+        db_index=True,
+        editable=False,
+        help_text="The display name as a reader compares names (name_as_read), set on save",
+    )
     about = models.TextField(blank=True)
     country = models.CharField(max_length=60, blank=True)
     timezone = models.CharField(max_length=64, default="UTC")
@@ -79,6 +101,15 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.display_name or self.username
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # name_key follows display_name, so that the check for a name in use is one
+        # indexed lookup (accounts.services.name_in_use).
+        self.name_key = name_as_read(self.display_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "display_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 LAST_USED_RESOLUTION = timedelta(minutes=10)

@@ -19,7 +19,7 @@ from django.db.models.functions import Lower
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from .models import User
+from .models import User, name_as_read, tidy_name
 
 EMAIL_CHANGE_SALT = "accounts.email_change"
 EMAIL_CHANGE_MAX_AGE = timedelta(days=2)
@@ -68,30 +68,21 @@ def username_in_use(username: str) -> bool:
     return _taken("username", username)
 
 
-def _as_read(name: str) -> str:
-    """``name`` as a reader compares names: in any case, with its spaces as a page shows
-    them (a run of spaces is one, none at either end)."""
-    return " ".join(name.split()).casefold()
+def display_name_in_use(name: str, *, except_user: User) -> bool:
+    """Whether ``name`` reads as another account's display name (name_as_read)."""
+    key = name_as_read(name)
+    return bool(key) and User.objects.exclude(pk=except_user.pk).filter(name_key=key).exists()
 
 
 def name_in_use(name: str, *, except_user: User) -> bool:
     """Whether ``name`` reads as another account's username or display name, bots
     included: a display name must not let one player pass for another."""
-    name = " ".join(name.split())
+    name = tidy_name(name)
     if not name:
         return False
-    if _taken("username", name, except_user=except_user):
-        return True
-    # Display names saved before this check may hold runs of spaces: find the few that
-    # contain the name's longest word, then compare them as a reader would.
-    longest_word = max(name.split(), key=len)
-    candidates = (
-        User.objects.exclude(pk=except_user.pk)
-        .alias(lowered=Lower("display_name"))
-        .filter(lowered__contains=Lower(Value(longest_word)))
-        .values_list("display_name", flat=True)
+    return _taken("username", name, except_user=except_user) or display_name_in_use(
+        name, except_user=except_user
     )
-    return any(_as_read(display_name) == _as_read(name) for display_name in candidates)
 
 
 def email_change_token(user: User, *, new_email: str) -> str:

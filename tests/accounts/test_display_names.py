@@ -87,6 +87,58 @@ def test_it_saves_a_name_with_its_spaces_as_a_page_shows_them(client, alice):
     assert alice.display_name == "Alice of Athens"
 
 
+@pytest.mark.parametrize(
+    "display_name",
+    [
+        "Expert\u200b bot",  # a zero-width space
+        "\uff25xpert bot",  # a full-width E
+        "Expert\u00a0bot",  # a no-break space
+    ],
+)
+def test_it_refuses_a_name_that_only_looks_different(client, alice, display_name):
+    bot_users()
+
+    response = _set_display_name(client, alice, display_name)
+
+    assert NAME_IN_USE in response.text
+
+
+def test_it_compares_names_in_any_case_as_a_reader_would(client, alice, bob):
+    bob.display_name = "Straße"
+    bob.save()
+
+    response = _set_display_name(client, alice, "STRASSE")
+
+    assert NAME_IN_USE in response.text
+
+
+def test_it_saves_a_name_without_its_invisible_characters(client, alice):
+    _set_display_name(client, alice, "Ali\u200bce \uff21")
+
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice A"
+
+
+def test_a_name_that_collided_before_the_check_does_not_block_other_settings(
+    client, alice, django_user_model
+):
+    type(alice).objects.filter(pk=alice.pk).update(display_name="Carol")  # saved long ago
+    django_user_model.objects.create_user("carol", "carol@example.com", "correct horse battery")
+
+    response = _set_display_name(client, alice, "Carol")
+
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.email_preference == "digest" and alice.display_name == "Carol"
+
+
+def test_the_check_is_one_lookup_of_each_kind(alice, django_assert_num_queries):
+    from accounts.services import name_in_use
+
+    with django_assert_num_queries(2):  # the usernames, then the display names' keys
+        assert not name_in_use("Someone New", except_user=alice)
+
+
 # -- where strangers see a display name, the username is beside it ------------------------------
 
 
