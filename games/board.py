@@ -272,8 +272,10 @@ def board_context(
 
     partial: PartialPlay | None = None
     to_move = live and match.is_active and color is not None and match.to_move_id == viewer.pk
-    playing = bool(to_move and match.phase == "play" and match.dice)
-    naming = bool(to_move and match.phase == "name_double")
+    # A player taking time away (games.away) must come back before playing: no controls.
+    away = bool(to_move and viewer.is_away())
+    playing = bool(to_move and not away and match.phase == "play" and match.dice)
+    naming = bool(to_move and not away and match.phase == "name_double")
     # A finished match keeps the loser's last roll for its record, not to show.
     dice = match.dice if live and match.is_active else None
     named_double = match.segment_kind == SegmentKind.NAMED_DOUBLE
@@ -347,7 +349,7 @@ def board_context(
         "playing": playing,
         "naming_double": naming,
         **_doubles(position, naming=naming),
-        "mode": _mode(match, live, playing, bool(to_move)),
+        "mode": "away" if away else _mode(match, live, playing, bool(to_move)),
         "steps": steps,
         "steps_text": steps_text(steps),
         "undo_steps_text": steps_text(steps[:-1]),
@@ -700,6 +702,8 @@ def _what_now(match: Match, board: dict[str, Any]) -> str:
     mode = board["mode"]
     if mode == "wait":
         return f"Waiting for {match.to_move} to move." if match.to_move else ""
+    if mode == "away":
+        return "Your turn, but you are taking time away: come back to play."
     if mode == "double":
         if board["doubles_note"]:
             choices = ", ".join(f"{d}-{d}" for d in board["doubles"])

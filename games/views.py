@@ -300,7 +300,9 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
         match = _get_match(match.pk)
     if not request.htmx and not error:
         return redirect(match)
-    typed_play = request.POST.get("play", "").strip() if error else ""
+    # Only an illegal or unreadable play is given back to correct: after a 409 the board
+    # has moved on (new dice), and a play typed for the old one must not be one Enter away.
+    typed_play = request.POST.get("play", "").strip() if status == 400 else ""
     context = _match_context(request, match, error=error, typed_play=typed_play)
     # HTMX swaps error responses too (see base.html), so the reason is shown in place.
     # Without JavaScript the whole page is drawn here, as a form with errors is, so the
@@ -336,7 +338,7 @@ def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
         return redirect(match)
     if challenge.match_id is not None:  # a bot accepted at once
         messages.success(request, "Rematch started.")
-        return redirect(challenge.match)
+        return redirect("match", match_id=challenge.match_id)
     messages.success(request, "Rematch offered.")
     return redirect(challenge)
 

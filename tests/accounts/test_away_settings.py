@@ -143,10 +143,13 @@ def test_a_player_away_is_offered_to_come_back_on_the_match_waiting_for_them(cli
     client.force_login(alice)
 
     page = client.get(match.get_absolute_url())
+    redrawn = client.get(match.get_absolute_url(), HTTP_HX_REQUEST="true")  # announced
     response = client.post(reverse("away_end"), {"next": match.get_absolute_url()}, follow=True)
 
     assert "I am back: let me play" in page.text
     assert "Possible next moves" not in page.text
+    assert 'data-mode="away"' in page.text and 'class="target' not in page.text
+    assert "Your turn, but you are taking time away: come back to play." in redrawn.text
     assert response.redirect_chain == [(match.get_absolute_url(), 302)]
     assert "Possible next moves" in response.text
 

@@ -121,6 +121,18 @@ def test_it_rejects_a_stale_segment_with_409(client, alice, match):
     assert response.status_code == 409
 
 
+def test_a_play_refused_as_stale_is_not_given_back_to_send_again(client, alice, match):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("match_turn", args=[match.pk]), {"segment": 0, "play": "in/22 in/19"}
+    )
+
+    assert response.status_code == 409
+    assert 'value="in/22 in/19"' not in response.text
+    assert " autofocus" not in response.text
+
+
 def test_it_forbids_playing_in_someone_elses_match(client, charlie, match):
     client.force_login(charlie)
 
