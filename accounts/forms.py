@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import throttle
-from .models import EMAIL_IN_USE, ApiToken, User, known_zone, tidy_name
+from .models import EMAIL_IN_USE, ApiToken, User, known_zone, scripts_mixed, tidy_name
 from .services import display_name_in_use, email_in_use, name_in_use, username_in_use
 
 
@@ -142,6 +142,10 @@ class ProfileForm(forms.ModelForm):
         # not keep its owner from changing their other settings.
         display_name = tidy_name(self.cleaned_data["display_name"])
         changed = display_name != tidy_name(self.instance.display_name)
+        if changed and scripts_mixed(display_name):
+            raise ValidationError(
+                "Write each word of your name in one alphabet.", code="scripts_mixed"
+            )
         if changed and name_in_use(display_name, except_user=self.instance):
             raise ValidationError(NAME_IN_USE, code="name_in_use")
         return display_name

@@ -25,6 +25,21 @@ def tidy_name(name: str) -> str:
     return " ".join("".join(c for c in folded if unicodedata.category(c) != "Cf").split())
 
 
+def scripts_mixed(name: str) -> bool:
+    """Whether a word of ``name`` mixes Latin, Greek and Cyrillic letters, as a name made
+    to look like another does ("Expert" with Cyrillic letters for E, x, p and e); a name
+    written in one alphabet, Greek say, is fine."""
+    for word in name.split():
+        scripts = {unicodedata.name(c, "").split(" ", 1)[0] for c in word if c.isalpha()} & {
+            "LATIN",
+            "GREEK",
+            "CYRILLIC",
+        }
+        if len(scripts) > 1:
+            return True
+    return False
+
+
 def name_as_read(name: str) -> str:
     """``name`` as a reader compares names: tidied, in any case ("Straße" is "STRASSE")."""
     return tidy_name(name).casefold()

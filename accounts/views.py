@@ -173,6 +173,9 @@ def away_start(request: HttpRequest) -> HttpResponse:
                 " still until then; come back here if you are back sooner.",
             )
             return redirect("settings")
+    # The page is drawn again with the reason beside the field, far down a phone's screen:
+    # take the player (and a screen reader) there.
+    form.fields["back_on"].widget.attrs["autofocus"] = True
     return _render_settings(request, away_form=form)
 
 

@@ -711,7 +711,11 @@ def _what_now(match: Match, board: dict[str, Any]) -> str:
         return "You played your 1-2. Name a double: choose 1-1 to 6-6."
     if board["selected"] is not None and board["targets"]:
         moves = ", ".join(t.label.split(" (")[0].lower() for t in board["targets"] if t.dest)
-        return f"Selected {board['selected_name']}. You can {moves}."
+        selected = f"Selected {board['selected_name']}. You can {moves}."
+        if board["steps"]:
+            return selected
+        # The start of the turn, with the only checker that can move chosen already.
+        return f"Your turn: you rolled {board['dice_text']}. {selected}"
     if board["must_submit"]:
         return f"Your play is complete: {board['steps_notation']}. Submit it, or undo."
     if board["steps"]:

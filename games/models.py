@@ -243,6 +243,13 @@ class Match(models.Model):
         return {"white": self.score_white, "black": self.score_black}
 
     @property
+    def result_score(self) -> str:
+        """A finished match's score, the winner's points first ("15–0"); else white's."""
+        if self.winner_id is not None and self.winner_id == self.black_id:
+            return f"{self.score_black}\u2013{self.score_white}"
+        return f"{self.score_white}\u2013{self.score_black}"
+
+    @property
     def seed_hash(self) -> str:
         return seed_hash(self.server_seed)
 

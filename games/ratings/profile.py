@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pygal
@@ -90,7 +92,7 @@ def head_to_head(person: User, viewer: User) -> dict[str, int] | None:
 
 def rating_chart_svg(person: User, variant: str) -> bytes:
     """The rating history of ``person`` in ``variant`` as an SVG chart (pygal)."""
-    from games.models import RatingChange
+    from games.models import RatingChange, Variant
 
     changes = list(
         RatingChange.objects.filter(user=person, variant=variant)
@@ -104,15 +106,24 @@ def rating_chart_svg(person: User, variant: str) -> bytes:
         show_dots=len(changes) < 40,
         x_label_rotation=0,
         show_minor_x_labels=False,
+        show_minor_y_labels=False,
+        y_labels_major_count=5,
+        # Whole dates (pygal shortens labels it thinks too wide), with room on the right
+        # for the last one, which is centred on the last point.
+        truncate_label=-1,
+        margin_right=60,
         js=[],  # a static image: no scripts
-        title=f"{person} — {variant} rating",
+        title=f"{person} — {Variant(variant).label} rating",
         # The image is shrunk to fit a phone (390 of its 640 px): labels of pygal's 10 px
         # would be read at 6.
         style=pygal.style.CleanStyle(
             label_font_size=16, major_label_font_size=16, title_font_size=20
         ),
     )
-    chart.x_labels = [when.strftime("%d %b %Y") for when, _ in changes]
-    chart.x_labels_major_every = max(1, len(changes) // 5)
+    # Four dates fit across a phone at this size: short ones within a year, else months.
+    within_a_year = changes and changes[-1][0] - changes[0][0] < timedelta(days=330)
+    when_format = "%-d %b" if within_a_year else "%b %Y"
+    chart.x_labels = [when.strftime(when_format) for when, _ in changes]
+    chart.x_labels_major_every = max(1, math.ceil(len(changes) / 4))
     chart.add("rating", [round(rating) for _, rating in changes] or [None])
     return chart.render()

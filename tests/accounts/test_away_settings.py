@@ -176,3 +176,38 @@ def test_the_dashboard_lobby_and_challenge_say_an_opponent_is_away(client, alice
     assert "alice to move (away until" in dashboard
     assert "away until" in lobby
     assert "alice is taking time away until" in page
+
+
+def test_a_refused_absence_takes_the_player_to_the_reason(client, alice, settings):
+    settings.AWAY_DAYS_PER_YEAR = 3
+    back_on = timezone.localdate(timezone=zoneinfo.ZoneInfo("UTC")) + timedelta(days=5)
+    client.force_login(alice)
+
+    response = client.post(reverse("away_start"), {"back_on": back_on.isoformat()})
+
+    field = response.text.split('id="id_back_on"', 1)[0].rsplit("<input", 1)[1]
+    assert "autofocus" in field and 'aria-invalid="true"' in field
+
+
+def test_a_play_sent_while_away_is_refused_with_the_reason_on_the_page(client, alice, bob):
+    match = opened_by_white(alice, bob)
+    away.go_away(alice, until=timezone.now() + timedelta(days=3))
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("match_turn", args=[match.pk]), {"segment": 1, "play": "in/22 in/19"}
+    )
+
+    assert response.status_code == 403
+    assert "you are taking time away: come back first" in response.text
+    assert match.segments.count() == 1
+
+
+def test_the_dashboard_says_a_challenger_is_away(client, alice, bob):
+    services.create_challenge(bob, opponent=alice, variant="greek")
+    away.go_away(bob, until=timezone.now() + timedelta(days=3))
+    client.force_login(alice)
+
+    received = client.get(reverse("dashboard")).text.split('id="received-h"', 1)[1]
+
+    assert "away until" in received.split("</section>", 1)[0]

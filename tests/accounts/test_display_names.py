@@ -103,6 +103,22 @@ def test_it_refuses_a_name_that_only_looks_different(client, alice, display_name
     assert NAME_IN_USE in response.text
 
 
+def test_it_refuses_a_word_that_mixes_alphabets(client, alice):
+    response = _set_display_name(client, alice, "\u0415\u0445\u0440\u0435rt bot")  # Cyrillic
+
+    assert "Write each word of your name in one alphabet." in response.text
+    alice.refresh_from_db()
+    assert alice.display_name == ""
+
+
+def test_it_allows_a_name_in_one_alphabet_other_than_latin(client, alice):
+    response = _set_display_name(client, alice, "\u0393\u03b9\u03ce\u03c1\u03b3\u03bf\u03c2 K.")
+
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.display_name == "\u0393\u03b9\u03ce\u03c1\u03b3\u03bf\u03c2 K."
+
+
 def test_it_compares_names_in_any_case_as_a_reader_would(client, alice, bob):
     bob.display_name = "Straße"
     bob.save()

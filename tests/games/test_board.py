@@ -160,6 +160,17 @@ def test_the_announcement_says_what_the_other_player_last_played(alice, bob, cha
     assert not clicking["announcement"].startswith("bob")  # said once, not on every click
 
 
+def test_the_roll_is_announced_when_the_only_checker_to_move_is_chosen_for_the_player(alice, bob):
+    match = start(alice, bob, [5, 2, 6, 3])  # alice has only waiting checkers: one source
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["selected"] is not None
+    assert board["announcement"].startswith(
+        "Your turn: you rolled 6-3. Selected a waiting checker to enter. You can"
+    )
+
+
 def test_a_turn_of_a_1_2_and_its_named_double_is_told_in_one_sentence(alice, bob):
     match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[2, 1])
     match = play(match, bob, "in/24 in/23", dice=[6, 5])  # bob's 1-2 ...

@@ -112,7 +112,8 @@ def test_finished_email_gives_each_player_the_winner_and_score(
         services.resign(match.pk, user=alice)
 
     match.refresh_from_db()
-    score = f"{match.score_white}-{match.score_black}"
+    assert match.score_black > match.score_white  # bob, black, won: his points come first
+    score = f"{match.score_black}\u2013{match.score_white}"
     [to_alice] = _mails_to(alice)
     [to_bob] = _mails_to(bob)
     assert to_alice.subject == f"Match #{match.pk} against bob is over"

@@ -121,6 +121,30 @@ def test_it_rejects_a_stale_segment_with_409(client, alice, match):
     assert response.status_code == 409
 
 
+def test_someone_watching_is_told_what_was_played_when_the_board_redraws(
+    client, alice, bob, charlie, match
+):
+    action = services.TurnAction(segment=1, play="in/22 in/19")
+    services.submit_segment(match.pk, user=alice, action=action)
+    client.force_login(charlie)
+
+    response = client.get(match.get_absolute_url(), **HTMX)
+
+    announce = response.text.split('<div id="announce" hx-swap-oob="innerHTML">', 1)[1]
+    assert announce.startswith("alice rolled 6-3 and played in/22 in/19. Waiting for bob")
+
+
+def test_the_dashboard_gives_a_finished_matchs_score_winner_first(client, alice, bob, match):
+    services.resign(match.pk, user=alice)
+    match.refresh_from_db()
+    client.force_login(alice)
+
+    page = client.get(reverse("dashboard")).text
+
+    assert f"bob won {match.score_black}\u2013{match.score_white} (resignation)" in page
+    assert match.score_black > match.score_white
+
+
 def test_a_play_refused_as_stale_is_not_given_back_to_send_again(client, alice, match):
     client.force_login(alice)
 
@@ -368,7 +392,7 @@ def test_the_poll_that_finds_the_opponents_move_announces_what_they_played(
 
     announce = re.search(r'<div id="announce" hx-swap-oob="innerHTML">([^<]*)</div>', moved.text)
     assert announce.group(1) == (
-        "alice rolled 6-3 and played in/22 in/19. "
+        "alice rolled 6-3 and played in/22 in/19. Your turn: you rolled 4-2. "
         "Selected a waiting checker to enter. You can move to point 23, move to point 21."
     )
 
