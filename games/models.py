@@ -244,7 +244,8 @@ class Match(models.Model):
 
     @property
     def result_score(self) -> str:
-        """A finished match's score, the winner's points first ("15–0"); else white's."""
+        """A finished match's score, the winner's points first ("15-0", with an en dash);
+        a match in play's, white's first."""
         if self.winner_id is not None and self.winner_id == self.black_id:
             return f"{self.score_black}\u2013{self.score_white}"
         return f"{self.score_white}\u2013{self.score_black}"
