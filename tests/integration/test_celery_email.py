@@ -86,7 +86,8 @@ def test_beat_and_the_worker_award_a_timeout_once_the_deadline_has_passed(
         what="the match-over emails",
     )
     [to_bob] = [m for m in mailbox.to(bob.email) if "is over" in m["Subject"]]
-    score = f"{match.score_white}-{match.score_black}"
+    assert match.score_black > match.score_white
+    score = f"{match.score_black}\u2013{match.score_white}"  # the winner's points first
     assert f"you won {score} (timeout)" in to_bob.get_content()
 
 
