@@ -38,6 +38,10 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username = super().clean_username()
+        # A username stands beside display names as who a player really is: it may not
+        # be made of look-alike letters from two alphabets ("alice" with a Cyrillic a).
+        if scripts_mixed(username):
+            raise ValidationError(ONE_ALPHABET, code="scripts_mixed")
         # Nor may a new username read as another player's display name ("Expert bot").
         if display_name_in_use(username, except_user=self.instance):
             raise ValidationError(NAME_IN_USE, code="name_in_use")
@@ -102,6 +106,7 @@ class ThrottledAuthenticationForm(AuthenticationForm):
 
 
 NAME_IN_USE = "Another player, or a bot, goes by that name. Please choose another."
+ONE_ALPHABET = "Write each word of your name in one alphabet."
 
 
 @cache
@@ -143,9 +148,7 @@ class ProfileForm(forms.ModelForm):
         display_name = tidy_name(self.cleaned_data["display_name"])
         changed = display_name != tidy_name(self.instance.display_name)
         if changed and scripts_mixed(display_name):
-            raise ValidationError(
-                "Write each word of your name in one alphabet.", code="scripts_mixed"
-            )
+            raise ValidationError(ONE_ALPHABET, code="scripts_mixed")
         if changed and name_in_use(display_name, except_user=self.instance):
             raise ValidationError(NAME_IN_USE, code="name_in_use")
         return display_name

@@ -215,3 +215,14 @@ def test_sign_up_refuses_a_username_that_reads_as_another_players_display_name(
     assert response.status_code == 200
     assert NAME_IN_USE in response.text
     assert not type(bob).objects.filter(email="new@example.com").exists()
+
+
+def test_sign_up_refuses_a_username_that_mixes_alphabets(client, alice):
+    password = "a long enough passphrase"
+    data = {"username": "\u0430lice", "email": "new@example.com"}  # a Cyrillic a
+
+    response = client.post(reverse("signup"), data | {"password1": password, "password2": password})
+
+    assert response.status_code == 200
+    assert "Write each word of your name in one alphabet." in response.text
+    assert not type(alice).objects.filter(email="new@example.com").exists()
