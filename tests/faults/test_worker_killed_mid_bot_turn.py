@@ -26,8 +26,8 @@ from django.db import connection
 
 from games import services
 from games.engine import Position
-from games.engine.game import ScriptedDice
 from games.models import Match, Segment
+from tests.matches import opened_by_white
 
 from .conftest import wait_until
 
@@ -74,14 +74,7 @@ def test_a_bot_turn_whose_worker_was_killed_mid_turn_is_played_once(
 ):
     bot = next(u for u in services.bot_users() if u.bot.level == "expert")
     # The bot is white and wins the opening roll with 6-3: its turn is one decision.
-    match = services.start_match(
-        white=bot,
-        black=alice,
-        variant="american",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
+    match = opened_by_white(bot, alice)
     assert (match.to_move, match.segment_count) == (bot, 1)
 
     with segment_held(worker_database_url, match, 2):

@@ -466,14 +466,7 @@ def test_the_export_of_a_forfeited_match_imports_back_through_the_engine(client,
     from games.engine.record import import_json, import_text
 
     dice = [5, 2, 6, 3, 1, 2] if how == "after a 1-2" else [5, 2, 6, 3, 4, 1]
-    match = services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=3,
-        days_per_move=2,
-        dice=ScriptedDice(dice),
-    )
+    match = opened_by_white(alice, bob, dice=dice, points=3)
     if how in ("resign mid-game", "after a 1-2"):
         play = services.TurnAction(segment=match.segment_count, play="in/22 in/19")
         match = services.submit_segment(

@@ -14,6 +14,7 @@ from games import services
 from games.engine.game import ScriptedDice
 from games.models import Notification
 from games.services import TurnAction
+from tests.matches import opened_by_white
 
 from .conftest import SITE_URL, CeleryWorker, Mailbox, celery_app, forget_queue, start_worker
 
@@ -61,14 +62,7 @@ def test_a_worker_sends_many_emails_over_one_database_connection(
     for n in range(4):
         # Each match emails its first mover (alice, white after 6-1); then her move
         # emails bob.
-        match = services.start_match(
-            white=alice,
-            black=bob,
-            variant="american",
-            points=1,
-            days_per_move=2,
-            dice=ScriptedDice([6, 1, 6, 3]),
-        )
+        match = opened_by_white(alice, bob, dice=(6, 1, 6, 3))
         services.submit_segment(
             match.pk,
             user=alice,

@@ -14,6 +14,7 @@ from games.engine import format_play
 from games.engine.game import ScriptedDice
 from games.models import Match
 from games.services import TurnAction
+from tests.matches import opened_by_white
 
 SHORT = 4
 LONG = 60
@@ -74,14 +75,7 @@ def end_game(match: Match, *, loser_off: int, then: list[int]) -> Match:
 def three_games(alice, bob) -> Match:
     """Game 1 (segments 1-4): two turns each way, then alice wins 3 points. Game 2
     (segments 5-6): bob wins 1 point. Game 3 (segment 7 on): alice to move with 6-3."""
-    match = services.start_match(
-        white=alice,
-        black=bob,
-        variant="american",
-        points=25,
-        days_per_move=2,
-        dice=ScriptedDice(WHITE_STARTS),
-    )
+    match = opened_by_white(alice, bob, points=25)
     match = play(match, alice, "in/22 in/19", [4, 1])
     match = play(match, bob, "in/24 in/21", [6, 5])
     match = end_game(match, loser_off=12, then=BLACK_STARTS)

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.engine.game import ScriptedDice
+from tests.matches import opened_by_white
 
 from .conftest import count_queries, get_ok
 
@@ -18,22 +18,8 @@ def _fill_dashboard(user, opponent, *, each: int) -> None:
     ``each`` challenges received and sent."""
     for _ in range(each):
         # White wins the opening roll (5 against 2) and is to move.
-        mine = services.start_match(
-            white=user,
-            black=opponent,
-            variant="american",
-            points=1,
-            days_per_move=2,
-            dice=ScriptedDice([5, 2, 6, 3]),
-        )
-        theirs = services.start_match(
-            white=opponent,
-            black=user,
-            variant="greek",
-            points=3,
-            days_per_move=3,
-            dice=ScriptedDice([5, 2, 6, 3]),
-        )
+        mine = opened_by_white(user, opponent)
+        theirs = opened_by_white(opponent, user, variant="greek", points=3, days_per_move=3)
         assert (mine.to_move, theirs.to_move) == (user, opponent)
         finished = services.start_match(
             white=opponent, black=user, variant="american", points=1, days_per_move=2

@@ -9,20 +9,14 @@ from django.urls import reverse
 
 from games import services
 from games.engine.game import ScriptedDice
+from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def rated_result(alice, bob):
-    match = services.start_match(
-        white=alice,
-        black=bob,
-        variant="greek",
-        points=1,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
+    match = opened_by_white(alice, bob, variant="greek")
     services.resign(match.pk, user=bob)
     return match
 
