@@ -97,7 +97,7 @@ def go_away(user: User, *, until: datetime, now: datetime | None = None) -> Abse
             raise AwayError(f"that is {_days(needed)} away; you have {_days(left)} left this year")
         # A deadline already passed stays passed: the time ran out before they left, and
         # the sweep awards the match.
-        _move_clocks(user, [m for m in matches if m.deadline and m.deadline > now], by=until - now)
+        _move_clocks(user, matches, beyond=now, by=until - now)
         player.away_until = until
         player.save(update_fields=["away_until"])
         absence = Absence.objects.create(user=player, starts_at=now, ends_at=until)
@@ -119,8 +119,7 @@ def come_back(user: User, *, now: datetime | None = None) -> None:
         assert back is not None
         # Only clocks the absence stopped run on the return: a deadline moved when they
         # left, or set while they were away, lies beyond it (one that had passed does not).
-        stopped = [m for m in matches if m.deadline and m.deadline > back]
-        _move_clocks(user, stopped, by=now - back)
+        _move_clocks(user, matches, beyond=back, by=now - back)
         Absence.objects.filter(user=player, ends_at=back).update(ends_at=now)
         player.away_until = None
         player.save(update_fields=["away_until"])
@@ -146,9 +145,14 @@ def _lock(user: User) -> tuple[User, list[Match]]:
     return player, list(involving.all())
 
 
-def _move_clocks(user: User, matches: list[Match], *, by: timedelta) -> None:
-    """Move the deadline and reminder of each of ``matches`` waiting for ``user`` by ``by``."""
-    waiting = [match for match in matches if match.to_move_id == user.pk and match.deadline]
+def _move_clocks(user: User, matches: list[Match], *, beyond: datetime, by: timedelta) -> None:
+    """Move by ``by`` the deadline and reminder of each of ``matches`` that waits for
+    ``user`` with a deadline later than ``beyond``."""
+    waiting = [
+        match
+        for match in matches
+        if match.to_move_id == user.pk and match.deadline and match.deadline > beyond
+    ]
     for match in waiting:
         match.deadline += by
         if match.remind_at is not None:  # None: the reminder has been sent

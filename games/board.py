@@ -325,7 +325,6 @@ def board_context(
         "name_mine": names[side],
         "score_mine": match.score[side],
         "score_theirs": match.score[other],
-        **_final_score(match),
         "to_move_color": match.color_of(match.to_move) if match.to_move_id else None,
         "american": match.variant == "american",
         "opponent_name": names[other],
@@ -420,15 +419,6 @@ def _point(
     else:
         point.label = f"point {own}, empty"
     return point
-
-
-def _final_score(match: Match) -> dict[str, int | None]:
-    """A finished match's score as the winner's and the loser's points, so that the page
-    reads "bob won (resignation, 15-0)"; None while the match is played."""
-    winner = match.color_of(match.winner) if match.winner_id else None
-    if match.is_active or winner is None:
-        return {"winner_score": None, "loser_score": None}
-    return {"winner_score": match.score[winner], "loser_score": match.score[opponent(winner)]}
 
 
 def _whose_turn(match: Match, shown: Position, live: bool, names: dict[str, str]) -> str:
