@@ -36,8 +36,10 @@ class SignupForm(UserCreationForm):
         zone = self.cleaned_data.get("timezone") or ""
         return zone if known_zone(zone) is not None else "UTC"
 
-    def clean_username(self) -> str:
+    def clean_username(self) -> str | None:
         username = super().clean_username()
+        if username is None:
+            return None  # taken: Django has put "already exists" on the field
         # A username stands beside display names as who a player really is: it may not
         # be made of look-alike letters from two alphabets ("alice" with a Cyrillic a).
         if scripts_mixed(username):

@@ -44,6 +44,19 @@ def test_it_refuses_an_address_taken_after_the_form_checked_it():
     assert not User.objects.filter(username="bob").exists()
 
 
+@pytest.mark.parametrize("username", ["bob", "BOB"])
+def test_it_answers_a_taken_username_with_the_form_and_its_error(client, username):
+    User.objects.create_user(username="bob", email="robert@example.com")
+    users = User.objects.count()
+
+    response = client.post(reverse("signup"), signup_data(username, "newcomer@example.com"))
+
+    assert response.status_code == 200
+    assert "A user with that username already exists." in response.text
+    assert User.objects.count() == users
+    assert "_auth_user_id" not in client.session
+
+
 def test_it_refuses_a_username_taken_after_the_form_checked_it():
     form = SignupForm(signup_data("bob", "bob@example.com"))
     assert form.is_valid()
