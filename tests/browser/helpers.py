@@ -5,10 +5,22 @@ from __future__ import annotations
 import random
 import time
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 PASSWORD = "a long correspondence"
+
+_AXE = Axe()
+# WCAG 2.0, 2.1 and 2.2 at levels A and AA, and axe-core's best practices (landmarks,
+# headings, unique names), which is where a screen reader user's trouble usually starts.
+_AXE_OPTIONS = {
+    "resultTypes": ["violations"],
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
+    },
+}
 
 
 def sign_up(page: Page, base_url: str, username: str) -> None:
@@ -29,6 +41,18 @@ def log_in(page: Page, base_url: str, username: str, password: str = PASSWORD) -
     page.fill("input[name=password]", password)
     page.click("main form button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def axe_violations(page: Page) -> dict[str, list[str]]:
+    """What axe-core finds wrong with the page as it stands, as {"axe: <rule>": [the
+    elements, then axe's advice]}; empty when nothing is."""
+    found: dict[str, list[str]] = {}
+    for violation in _AXE.run(page, options=_AXE_OPTIONS).response["violations"]:
+        nodes = violation["nodes"]
+        targets = [" ".join(map(str, node["target"])) for node in nodes[:5]]
+        advice = nodes[0].get("failureSummary", "") if nodes else ""
+        found[f"axe: {violation['id']} ({violation['impact']})"] = [*targets, advice[:300]]
+    return found
 
 
 def board_state(page: Page) -> str:

@@ -1,6 +1,7 @@
 """Every page a player reaches, on a 390px phone: it does not scroll sideways, cuts no text
-off, and its controls have names, labels and room for a finger. Long names are the usual
-trouble, so the players here have them.
+off, its controls have names, labels and room for a finger, and axe-core finds nothing
+against WCAG 2.2 A and AA or its best practices. Long names are the usual trouble, so the
+players here have them.
 
 One browser page visits them all and the problems are reported together: a failure names
 each page and what is wrong with it.
@@ -21,7 +22,7 @@ from games.engine.game import ScriptedDice
 from games.models import Match
 from games.tournaments import services as tournaments
 
-from .helpers import PASSWORD, log_in
+from .helpers import PASSWORD, axe_violations, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -180,7 +181,8 @@ def _problems(page: Page, base: str, paths: list[str]) -> dict[str, dict]:
     found = {}
     for path in paths:
         page.goto(base + path)
-        if problems := page.evaluate(PROBLEMS):
+        problems = page.evaluate(PROBLEMS) | axe_violations(page)
+        if problems:
             found[path] = problems
     return found
 
