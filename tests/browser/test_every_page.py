@@ -209,3 +209,46 @@ def test_a_missing_or_forbidden_page_says_so_and_leads_back(page: Page, live_ser
     page.goto(live_server.url + pages[-1])
     assert page.locator("h1").inner_text() == "Not allowed"
     assert page.locator("main").get_by_text("This challenge is not yours.").is_visible()
+
+
+# Where the keyboard's focus is now, and whether a sighted keyboard user can see it: an
+# outline (or, on the board's SVG targets, a thicker stroke) and a box on the screen.
+FOCUS = """
+() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const style = getComputedStyle(el);
+  const box = el.getBoundingClientRect();
+  const ringed = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2;
+  const stroked = el instanceof SVGElement && parseFloat(style.strokeWidth) >= 3;
+  const onScreen = box.width > 0 && box.height > 0 && box.bottom > 0 && box.top < innerHeight
+    && box.right > 0 && box.left < innerWidth;
+  return {
+    what: el.outerHTML.slice(0, 90),
+    seen: (ringed || stroked) && onScreen,
+    why: !(ringed || stroked) ? "no focus indicator" : onScreen ? "" : "off the screen",
+  };
+}
+"""
+
+
+def test_every_stop_of_the_keyboard_shows_where_it_is(page: Page, live_server, pages):
+    page.set_viewport_size({"width": 390, "height": 844})
+    log_in(page, live_server.url, "alice")
+    unseen: dict[str, list[str]] = {}
+    stops = 0
+    for path in pages[:-2]:  # not the two error pages
+        page.goto(live_server.url + path)
+        seen_here: set[str] = set()
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            focus = page.evaluate(FOCUS)
+            if focus is None or focus["what"] in seen_here:
+                break  # round to the start again
+            seen_here.add(focus["what"])
+            stops += 1
+            if not focus["seen"]:
+                unseen.setdefault(path, []).append(f"{focus['why']}: {focus['what']}")
+
+    assert stops > 100  # the walk really went through the pages' controls
+    assert unseen == {}, json.dumps(unseen, indent=1)
