@@ -3,7 +3,7 @@ from __future__ import annotations
 import zoneinfo
 from datetime import date, datetime, time, timedelta
 from functools import cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
@@ -208,3 +208,24 @@ class AwayForm(forms.Form):
     def until(self) -> datetime:
         """The moment the player is back: the start of the chosen day in their zone."""
         return datetime.combine(self.cleaned_data["back_on"], time(), tzinfo=self.zone)
+
+
+class CloseAccountForm(forms.Form):
+    """Closing an account asks for the password: it cannot be undone, and a session left
+    open on a shared computer should not be enough to do it."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise ValidationError("That is not your password.", code="wrong_password")
+        return password

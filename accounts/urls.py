@@ -31,6 +31,7 @@ urlpatterns = [
     ),
     path("settings/", views.settings_page, name="settings"),
     path("settings/away/", views.away_start, name="away_start"),
+    path("settings/close/", views.close_account, name="close_account"),
     path("settings/away/end/", views.away_end, name="away_end"),
     path("settings/email/", views.email_change, name="email_change"),
     path("email/confirm/<str:token>/", views.email_change_confirm, name="email_change_confirm"),

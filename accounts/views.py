@@ -9,10 +9,11 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import Q
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
@@ -25,14 +26,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import away
-from games.models import Match
+from games import away, closing
+from games.models import Challenge, Match
 from games.ratings.profile import head_to_head, rating_chart_svg, variant_records
+from games.tournaments.models import Tournament
 
 from . import services, throttle
 from .forms import (
     ApiTokenForm,
     AwayForm,
+    CloseAccountForm,
     EmailChangeForm,
     ProfileForm,
     SignupForm,
@@ -173,10 +176,58 @@ def away_start(request: HttpRequest) -> HttpResponse:
                 " still until then; come back here if you are back sooner.",
             )
             return redirect("settings")
+    if request.user.is_away() or not away.days_left(request.user):
+        # The page has no time-away form while the player is away or has no days left
+        # (accounts/settings.html), so a reason beside its field would never be seen (a
+        # second "Take time away" from another tab was refused without a word): say it
+        # at the top of the page instead.
+        for reason in form.errors.get("back_on", []):
+            messages.error(request, reason)
+        return redirect("settings")
     # The page is drawn again with the reason beside the field, far down a phone's screen:
     # take the player (and a screen reader) there.
     form.fields["back_on"].widget.attrs["autofocus"] = True
     return _render_settings(request, away_form=form)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def close_account(request: HttpRequest) -> HttpResponse:
+    """Close the account (games.closing), once the player has seen what it ends and given
+    their password; then log them out, with a word on what was done."""
+    user = request.user
+    form = CloseAccountForm(request.POST or None, user=user)
+    if request.method == "POST" and form.is_valid():
+        done = closing.close_account(user)
+        logout(request)
+        ended = [
+            _count(done.matches_resigned, "match resigned", "matches resigned"),
+            _count(done.challenges_withdrawn, "challenge withdrawn", "challenges withdrawn"),
+            _count(done.tournaments_left, "tournament left", "tournaments left"),
+            _count(done.tournaments_called_off, "tournament called off", "tournaments called off"),
+        ]
+        ended = [part for part in ended if part]
+        messages.success(
+            request,
+            "Your account is closed" + (f" ({', '.join(ended)})" if ended else "") + ". Goodbye,"
+            " and thank you for playing.",
+        )
+        return redirect("home")
+    in_play = {
+        "matches": Match.objects.active().involving(user).count(),
+        "challenges": Challenge.objects.filter(status=Challenge.Status.OPEN)
+        .filter(Q(challenger=user) | Q(opponent=user))
+        .count(),
+        "tournaments": user.tournament_entries.filter(
+            withdrawn=False,
+            tournament__status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],
+        ).count(),
+    }
+    return render(request, "accounts/close.html", {"form": form, "in_play": in_play})
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return "" if not n else f"1 {one}" if n == 1 else f"{n} {many}"
 
 
 @login_required
@@ -297,7 +348,7 @@ def _local_time(person: User) -> datetime | None:
 @csp_override({"default-src": [CSP.NONE], "style-src": [CSP.UNSAFE_INLINE]})
 def rating_chart(request: HttpRequest, username: str, variant: str) -> HttpResponse:
     """The player's rating history in one variant, as an SVG image."""
-    person = get_object_or_404(User, username=username, is_active=True)
+    person = get_object_or_404(User, username=username)
     if variant not in ("american", "greek"):
         raise Http404("no such variant")
     return HttpResponse(rating_chart_svg(person, variant), content_type="image/svg+xml")
@@ -305,7 +356,9 @@ def rating_chart(request: HttpRequest, username: str, variant: str) -> HttpRespo
 
 @require_GET
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    person = get_object_or_404(User, username=username, is_active=True)
+    """A player's page: ratings, record and matches. A closed account's page stays, with
+    its history, since its username stays on the matches that link here."""
+    person = get_object_or_404(User, username=username)
     matches = Match.objects.involving(person).select_related("white", "black")
     finished = Paginator(
         matches.finished().order_by("-finished_at", "-pk"), MATCHES_PER_PAGE
@@ -313,7 +366,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     current = matches.active().order_by("deadline", "pk")
     context = {
         "person": person,
-        "local_time": _local_time(person),
+        "local_time": _local_time(person) if person.is_active else None,
         "records": variant_records(person),
         "head_to_head": head_to_head(person, request.user),
         "page": finished,

@@ -339,7 +339,11 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     if not claimed:
         return False
     notification = Notification.objects.select_related("user").get(pk=notification_id)
-    if notification.kind == Notification.Kind.TURN and not _still_waiting(notification):
+    # A turn email nobody waits for now, or an email queued just before its addressee
+    # closed their account (games.closing erased the address), is not sent.
+    if not notification.user.email or (
+        notification.kind == Notification.Kind.TURN and not _still_waiting(notification)
+    ):
         Notification.objects.filter(pk=notification_id).update(
             cancelled_at=timezone.now(), claimed_until=None
         )

@@ -128,6 +128,12 @@ def accept_challenge(
             raise NotAllowed("you cannot accept your own challenge")
         if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
             raise NotAllowed("this challenge is addressed to someone else")
+        # Locked in start_match's order: a challenger closing their account meanwhile has
+        # either finished (and is refused here) or waits, and then resigns this match.
+        players_ids = sorted({challenge.challenger_id, user.pk})
+        accounts = get_user_model().objects.select_for_update().filter(pk__in=players_ids)
+        if not all(accounts.order_by("pk").values_list("is_active", flat=True)):
+            raise StaleSegment("this challenge's player has closed their account")
         players = [challenge.challenger, user]
         random.SystemRandom().shuffle(players)
         match = start_match(

@@ -70,7 +70,7 @@ def player_dice(request: HttpRequest, username: str) -> HttpResponse:
     from django.contrib.auth import get_user_model
     from django.db.models import Q
 
-    person = get_object_or_404(get_user_model(), username=username, is_active=True)
+    person = get_object_or_404(get_user_model(), username=username)
     rolls = Segment.objects.filter(
         Q(match__white=person, player="white") | Q(match__black=person, player="black"),
         kind__in=(Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY),

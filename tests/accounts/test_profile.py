@@ -98,12 +98,21 @@ def test_it_shows_the_profile_to_its_owner_other_users_and_anonymous_visitors(cl
     assert "Edit your profile" not in anonymous.text
 
 
-def test_it_answers_404_for_an_unknown_or_inactive_player(client, alice):
+def test_it_answers_404_for_an_unknown_player(client):
+    assert client.get(reverse("profile", args=["nobody"])).status_code == 404
+
+
+def test_a_closed_accounts_page_stays_and_says_it_is_closed(client, alice, bob):
+    # Its username stays on the matches that link here.
     alice.is_active = False
     alice.save()
+    client.force_login(bob)
 
-    assert client.get(reverse("profile", args=["alice"])).status_code == 404
-    assert client.get(reverse("profile", args=["nobody"])).status_code == 404
+    response = client.get(reverse("profile", args=["alice"]))
+
+    assert response.status_code == 200
+    assert "This account is closed." in response.text
+    assert "Challenge alice" not in response.text
 
 
 @pytest.mark.parametrize("count", [3, 30])

@@ -172,6 +172,7 @@ def pages(django_user_model) -> list[str]:
         cup.get_absolute_url(),
         "/accounts/settings/",
         "/accounts/password/change/",
+        "/accounts/settings/close/",
         "/no-such-page/",
         not_hers.get_absolute_url(),  # 403
     ]

@@ -64,6 +64,8 @@ CASES = [
     Case("settings", "GET", "/accounts/settings/", PRIVATE),
     Case("away_start", "POST", "/accounts/settings/away/", PRIVATE, body={}),
     Case("away_end", "POST", "/accounts/settings/away/end/", every(302)),
+    Case("close_account", "GET", "/accounts/settings/close/", PRIVATE),
+    Case("close_account", "POST", "/accounts/settings/close/", PRIVATE, body={"password": "x"}),
     Case("email_change", "POST", "/accounts/settings/email/", PRIVATE, body={}),
     Case("email_change_confirm", "GET", "/accounts/email/confirm/forged/", PRIVATE),
     Case("token_create", "POST", "/accounts/settings/tokens/", PRIVATE, body={}),

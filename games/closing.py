@@ -1,0 +1,104 @@
+"""Closing an account: the player leaves the site, and the people they were playing are
+not left waiting on them.
+
+The username stays, on the player's past matches and reserved, so that records stay true
+and nobody else can take the name and pass for them. What identifies the person (email
+address, display name, about text, country) is erased, the password made unusable, and the
+account deactivated, which ends its sessions and API keys at once. Then everything still in
+play is ended the way the player could have ended it themselves: challenges withdrawn or
+declined, tournaments left (an open tournament they organise is called off), active
+matches resigned.
+
+Deactivating comes first and commits on its own: from then on nobody can challenge the
+player, accept their challenge (accept_challenge refuses an inactive player) or email them
+(send_notification cancels mail to an inactive account), so the steps after it only ever
+have less to do. They are the site's own services, each in its own transaction, and
+:func:`close_account` can run again to finish them should it be interrupted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from . import services
+from .models import Challenge, Match, Notification
+from .tournaments import services as tournaments
+from .tournaments.models import Tournament
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+@dataclass
+class Closure:
+    """What closing the account ended, for the page that confirms it."""
+
+    matches_resigned: int = 0
+    challenges_withdrawn: int = 0
+    tournaments_left: int = 0
+    tournaments_called_off: int = 0
+
+
+def close_account(user: User) -> Closure:
+    """Deactivate and erase ``user``'s account, then end what they had in play (see the
+    module's docstring). Safe to run again on a closed account: it finishes what is left."""
+    _deactivate(user)
+    done = Closure()
+    for challenge in Challenge.objects.filter(status=Challenge.Status.OPEN, challenger=user):
+        done.challenges_withdrawn += _ended(services.cancel_challenge, challenge.pk, user)
+    for challenge in Challenge.objects.filter(status=Challenge.Status.OPEN, opponent=user):
+        done.challenges_withdrawn += _ended(services.decline_challenge, challenge.pk, user)
+
+    organised = Tournament.objects.filter(organiser=user, status=Tournament.Status.OPEN)
+    for tournament_id in organised.values_list("pk", flat=True):
+        done.tournaments_called_off += _ended(tournaments.cancel_tournament, tournament_id, user)
+    entered = Tournament.objects.filter(
+        status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],
+        entries__user=user,
+        entries__withdrawn=False,
+    )
+    for tournament_id in entered.values_list("pk", flat=True):
+        done.tournaments_left += _ended(tournaments.withdraw, tournament_id, user)
+
+    # Last, the matches outside tournaments (leaving a tournament resigned its own).
+    for match_id in Match.objects.active().involving(user).values_list("pk", flat=True):
+        done.matches_resigned += _ended(services.resign, match_id, user)
+    return done
+
+
+def _deactivate(user: User) -> None:
+    with transaction.atomic():
+        # Locked, so that a settings form saved at the same moment cannot write the old
+        # address or name back over the erased ones.
+        account = get_user_model().objects.select_for_update().get(pk=user.pk)
+        account.is_active = False
+        account.email = ""
+        account.display_name = ""
+        account.about = ""
+        account.country = ""
+        account.away_until = None
+        account.email_preference = account.EmailPreference.NONE
+        account.set_unusable_password()
+        account.save()
+        account.api_tokens.all().delete()
+        Notification.objects.filter(user=account, sent_at=None, cancelled_at=None).update(
+            cancelled_at=timezone.now(), claimed_until=None
+        )
+    # The caller's object too: the request that closed the account still holds it.
+    for field in ("is_active", "email", "display_name", "about", "country", "password"):
+        setattr(user, field, getattr(account, field))
+
+
+def _ended(action, object_id: int, user: User) -> int:
+    """Carry out one of the player's own actions; 0 if it was already over (it ended
+    meanwhile, or an earlier, interrupted closure did it)."""
+    try:
+        action(object_id, user=user)
+    except (services.TurnError, tournaments.TournamentRefused):
+        return 0
+    return 1

@@ -1,0 +1,153 @@
+"""Closing an account (games.closing): what it erases, what it ends, and that it can run
+again."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import authenticate
+
+from accounts.models import ApiToken
+from accounts.services import player_named
+from games import closing, notifications, services
+from games.models import Challenge, Match, Notification
+from games.tournaments.brackets import Format
+from games.tournaments.models import Entry, Tournament
+from tests.matches import opened_by_white
+from tests.tournaments_site.helpers import make_users, open_tournament, started_tournament
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def alice(alice):
+    alice.display_name = "Alice Liddell"
+    alice.about = "Plays on Sundays."
+    alice.country = "England"
+    alice.save()
+    return alice
+
+
+def test_it_erases_the_person_and_keeps_the_username(alice):
+    ApiToken.issue(alice, "my bot")
+
+    closing.close_account(alice)
+
+    alice.refresh_from_db()
+    assert alice.username == "alice"
+    assert not alice.is_active
+    assert (alice.email, alice.display_name, alice.about, alice.country) == ("", "", "", "")
+    assert not alice.has_usable_password()
+    assert alice.email_preference == alice.EmailPreference.NONE
+    assert not ApiToken.objects.filter(user=alice).exists()
+    assert authenticate(username="alice", password=PASSWORD) is None
+    assert player_named("alice") is None  # nobody can challenge her by name
+
+
+def test_it_resigns_her_matches_and_her_opponents_win(alice, bob, charlie):
+    to_move = opened_by_white(alice, bob)
+    waiting = opened_by_white(charlie, alice)
+    finished = opened_by_white(alice, charlie)
+    services.resign(finished.pk, user=charlie)
+
+    done = closing.close_account(alice)
+
+    assert done.matches_resigned == 2
+    for match, winner in ((to_move, bob), (waiting, charlie)):
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED
+        assert match.winner == winner
+        assert match.ending == Match.Ending.RESIGNATION
+    finished.refresh_from_db()
+    assert finished.winner == alice  # what she won stays won
+
+
+def test_it_withdraws_her_challenges_and_declines_those_to_her(alice, bob, charlie):
+    hers = services.create_challenge(alice, variant="greek")
+    to_bob = services.create_challenge(alice, opponent=bob)
+    to_her = services.create_challenge(charlie, opponent=alice)
+    not_hers = services.create_challenge(bob, opponent=charlie)
+
+    done = closing.close_account(alice)
+
+    assert done.challenges_withdrawn == 3
+    statuses = dict(Challenge.objects.values_list("pk", "status"))
+    assert statuses[hers.pk] == statuses[to_bob.pk] == Challenge.Status.CANCELLED
+    assert statuses[to_her.pk] == Challenge.Status.DECLINED
+    assert statuses[not_hers.pk] == Challenge.Status.OPEN
+
+
+def test_it_takes_her_out_of_tournaments_and_calls_off_the_one_she_organises(alice, bob):
+    others = make_users(3)
+    entered = open_tournament(bob)
+    for player in (alice, *others[:1]):
+        services_sign_up(entered, player)
+    organised = open_tournament(alice)
+    services_sign_up(organised, others[1])
+    running = started_tournament(bob, [alice, *others], format=Format.ROUND_ROBIN)
+
+    done = closing.close_account(alice)
+
+    assert done.tournaments_left == 2
+    assert done.tournaments_called_off == 1
+    assert not Entry.objects.filter(tournament=entered, user=alice).exists()
+    organised.refresh_from_db()
+    assert organised.status == Tournament.Status.CANCELLED
+    assert Entry.objects.get(tournament=running, user=alice).withdrawn
+    assert not Match.objects.active().involving(alice).exists()
+    running.refresh_from_db()
+    assert running.status == Tournament.Status.RUNNING  # the others play on
+
+
+def test_it_cancels_the_email_still_waiting_for_her(alice, bob):
+    match = opened_by_white(bob, alice)
+    unsent = Notification.objects.create(
+        user=alice, kind=Notification.Kind.TURN, key="turn:x", subject="s", body="b", match=match
+    )
+
+    closing.close_account(alice)
+
+    unsent.refresh_from_db()
+    assert unsent.cancelled_at is not None and unsent.sent_at is None
+    # A sender that claims it anyway (its task was already queued) does not send it.
+    Notification.objects.filter(pk=unsent.pk).update(cancelled_at=None)
+    assert notifications.send_notification(unsent.pk) is False
+    unsent.refresh_from_db()
+    assert unsent.sent_at is None and unsent.cancelled_at is not None
+
+
+def test_her_challenge_cannot_be_accepted_once_she_has_gone(alice, bob):
+    challenge = services.create_challenge(alice, variant="greek")
+    # The account is deactivated first, in its own transaction; an accept that comes
+    # between that and the challenge being withdrawn is refused.
+    closing._deactivate(alice)
+
+    with pytest.raises(services.StaleSegment, match="closed their account"):
+        services.accept_challenge(challenge.pk, user=bob)
+
+    assert not Match.objects.involving(bob).exists()
+    challenge.refresh_from_db()
+    assert challenge.status == Challenge.Status.OPEN
+
+
+def test_closing_again_finishes_what_was_left_and_ends_nothing_twice(alice, bob):
+    match = opened_by_white(alice, bob)
+    challenge = services.create_challenge(alice, opponent=bob)
+    closing._deactivate(alice)  # as if the closure stopped after its first step
+
+    first = closing.close_account(alice)
+    again = closing.close_account(alice)
+
+    assert (first.matches_resigned, first.challenges_withdrawn) == (1, 1)
+    assert again == closing.Closure()
+    match.refresh_from_db()
+    challenge.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert challenge.status == Challenge.Status.CANCELLED
+
+
+def services_sign_up(tournament: Tournament, player) -> None:
+    from games.tournaments import services as tournaments
+
+    tournaments.sign_up(tournament.pk, user=player)
