@@ -24,7 +24,10 @@ def leaderboard(request: HttpRequest, variant: str = Variant.AMERICAN) -> HttpRe
     if variant not in Variant.values:
         raise Http404("no such variant")
     ratings = (
-        PlayerRating.objects.filter(variant=variant, established_until__gt=timezone.now())
+        # Not closed accounts (games.closing): the ladder is of players who can be played.
+        PlayerRating.objects.filter(
+            variant=variant, established_until__gt=timezone.now(), user__is_active=True
+        )
         .select_related("user")
         .order_by("-rating", "user__username")
     )

@@ -29,6 +29,16 @@ def test_it_lists_established_players_best_first(client, django_user_model):
     assert text.index("player002") < text.index("player001") < text.index("player000")
 
 
+def test_a_closed_account_leaves_the_leaderboard(client, django_user_model):
+    _players(django_user_model, 2)
+    django_user_model.objects.filter(username="player001").update(is_active=False)
+
+    text = client.get(reverse("leaderboard", args=["american"])).text
+
+    assert "player000" in text
+    assert "player001" not in text
+
+
 def test_it_keeps_variants_apart(client, django_user_model):
     _players(django_user_model, 2)
 
