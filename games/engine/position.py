@@ -322,7 +322,9 @@ class Position(NamedTuple):
 
         def cell(own: int) -> str:
             mine = self.checkers_at(viewer, own)
-            theirs = self.checkers_at(other, own)
+            # The same point is the opponent's 25 - own: they number it from their side.
+            # One point never holds both colours (a landing hits or is blocked).
+            theirs = self.checkers_at(other, 25 - own)
             if mine > 0:
                 return f"{mine}X".rjust(3)
             if theirs > 0:
