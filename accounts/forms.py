@@ -126,7 +126,14 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "about", "country", "timezone", "email_preference")
+        fields = (
+            "display_name",
+            "about",
+            "country",
+            "timezone",
+            "email_preference",
+            "shows_messages",
+        )
         widgets: ClassVar[dict] = {
             "about": forms.Textarea(attrs={"rows": 4}),
             "email_preference": forms.RadioSelect,

@@ -77,6 +77,11 @@ class User(AbstractUser):
         max_length=10, choices=EmailPreference.choices, default=EmailPreference.EVERY_TURN
     )
     is_bot = models.BooleanField(default=False, help_text="A computer player (games.bots)")
+    shows_messages = models.BooleanField(
+        "Messages from opponents",
+        default=True,
+        help_text="Show the messages opponents write beside the board, and let me write to them",
+    )
     away_until = models.DateTimeField(
         null=True,
         blank=True,

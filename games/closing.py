@@ -3,8 +3,9 @@ not left waiting on them.
 
 The username stays, on the player's past matches and reserved, so that records stay true
 and nobody else can take the name and pass for them. What identifies the person (email
-address, display name, about text, country) is erased, the password made unusable, and the
-account deactivated, which ends its sessions and API keys at once. Then everything still in
+address, display name, about text, country, the messages they wrote) is erased, the
+password made unusable, and the account deactivated, which ends its sessions and API keys
+at once. Then everything still in
 play is ended the way the player could have ended it themselves: challenges withdrawn or
 declined, tournaments left (an open tournament they organise is called off), active
 matches resigned.
@@ -26,7 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import services
-from .models import Challenge, Match, Notification
+from .models import Challenge, Match, Message, Notification
 from .tournaments import services as tournaments
 from .tournaments.models import Tournament
 
@@ -86,6 +87,8 @@ def _deactivate(user: User) -> None:
         account.set_unusable_password()
         account.save()
         account.api_tokens.all().delete()
+        # What they wrote to opponents is theirs, and may say who they are.
+        Message.objects.filter(author=account).delete()
         Notification.objects.filter(user=account, sent_at=None, cancelled_at=None).update(
             cancelled_at=timezone.now(), claimed_until=None
         )

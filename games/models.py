@@ -293,6 +293,27 @@ class Segment(models.Model):
         return f"#{self.number} {self.kind} {self.dice} {self.play}"
 
 
+class Message(models.Model):
+    """A note from one player of a match to the other, shown beside the board to the two
+    of them only (games.chat)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="messages")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="match_messages"
+    )
+    text = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "pk"]
+        # The match page reads one match's messages in order, and the rate limit counts
+        # one author's recent ones in a match.
+        indexes = [models.Index(fields=["match", "author", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.author} in match #{self.match_id}: {self.text[:40]}"
+
+
 class GameResult(models.Model):
     """How one game of a match ended."""
 

@@ -25,6 +25,7 @@ urlpatterns = [
     path("matches/<int:match_id>/turn/", views.match_turn, name="match_turn"),
     path("matches/<int:match_id>/resign/", views.match_resign, name="match_resign"),
     path("matches/<int:match_id>/rematch/", views.match_rematch, name="match_rematch"),
+    path("matches/<int:match_id>/messages/", views.match_messages, name="match_messages"),
     path(
         "matches/<int:match_id>/export.<str:fmt>",
         views.match_export,

@@ -16,12 +16,13 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import capfirst
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engine import EngineError
 
-from . import services
+from . import chat, services
 from .board import board_context, game_turns, parse_steps
 from .forms import ChallengeForm, TurnForm, whole_number
 from .models import BotPlayer, Challenge, Match
@@ -212,6 +213,14 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         ),
         "typed_play": "",
         "play_error": None,
+        # The players' messages, on a page drawn whole or redrawn by the waiting page's
+        # poll (which may bring new ones); not on each click's redraw, which cannot.
+        "conversation": (
+            chat.conversation(match, request.user)
+            if request.method == "GET" or not request.htmx
+            else None
+        ),
+        "chat_max_length": chat.MAX_LENGTH,
         **extra,
     }
     if typed_play and board["playing"]:
@@ -309,6 +318,46 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     # box keeps what the player typed.
     template = "games/match.html#live" if request.htmx else "games/match.html"
     return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Write a message to the opponent (games.chat). With HTMX the messages section is
+    drawn again in place; without, the match page, at the messages."""
+    match = _get_match_for_player(request, match_id)
+    text = request.POST.get("text", "")
+    try:
+        chat.post_message(match.pk, user=request.user, text=text)
+    except TurnError as refusal:
+        # The text stays in the box, with the reason beside it, to be put right.
+        error = f"{capfirst(str(refusal))}."
+        if request.htmx:
+            context = _chat_context(request, match, message_error=error, message_text=text)
+            return render(request, "games/match.html#chat", context, status=refusal.status)
+        # Without JavaScript the whole page is drawn, as a form with errors is.
+        context = _match_context(
+            request,
+            match,
+            conversation=chat.conversation(match, request.user),
+            message_error=error,
+            message_text=text,
+        )
+        return render(request, "games/match.html", context, status=refusal.status)
+    if not request.htmx:
+        return redirect(match.get_absolute_url() + "#messages")
+    context = _chat_context(request, match, message_sent=True)
+    return render(request, "games/match.html#chat", context)
+
+
+def _chat_context(request: HttpRequest, match: Match, **extra) -> dict:
+    """What the messages section needs on its own (no board)."""
+    return {
+        "match": match,
+        "conversation": chat.conversation(match, request.user),
+        "chat_max_length": chat.MAX_LENGTH,
+        **extra,
+    }
 
 
 @login_required

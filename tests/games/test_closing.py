@@ -8,8 +8,8 @@ from django.contrib.auth import authenticate
 
 from accounts.models import ApiToken
 from accounts.services import player_named
-from games import closing, notifications, services
-from games.models import Challenge, Match, Notification
+from games import chat, closing, notifications, services
+from games.models import Challenge, Match, Message, Notification
 from games.tournaments.brackets import Format
 from games.tournaments.models import Entry, Tournament
 from tests.matches import opened_by_white
@@ -29,8 +29,11 @@ def alice(alice):
     return alice
 
 
-def test_it_erases_the_person_and_keeps_the_username(alice):
+def test_it_erases_the_person_and_keeps_the_username(alice, bob):
     ApiToken.issue(alice, "my bot")
+    match = opened_by_white(alice, bob)
+    chat.post_message(match.pk, user=alice, text="I live at 12 Harbour Lane")
+    chat.post_message(match.pk, user=bob, text="Good luck")
 
     closing.close_account(alice)
 
@@ -43,6 +46,7 @@ def test_it_erases_the_person_and_keeps_the_username(alice):
     assert not ApiToken.objects.filter(user=alice).exists()
     assert authenticate(username="alice", password=PASSWORD) is None
     assert player_named("alice") is None  # nobody can challenge her by name
+    assert list(Message.objects.values_list("text", flat=True)) == ["Good luck"]
 
 
 def test_it_resigns_her_matches_and_her_opponents_win(alice, bob, charlie):

@@ -103,6 +103,13 @@ CASES = [
     Case("match_history_game", "GET", "/matches/{match}/history/2/", every(404)),
     Case("match_click", "POST", "/matches/{match}/click/", PLAYERS_ONLY, body={"steps": ""}),
     Case(
+        "match_messages",
+        "POST",
+        "/matches/{match}/messages/",
+        every(403, anonymous=LOGIN, player=302, opponent=302),
+        body={"text": "Good luck"},
+    ),
+    Case(
         "match_turn",
         "POST",
         "/matches/{match}/turn/",

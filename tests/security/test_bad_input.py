@@ -51,6 +51,7 @@ FORMS = [
     ("/matches/{match}/turn/", {"segment": 1, "play": "in/22 in/19"}),
     ("/matches/{match}/click/", {"steps": ""}),
     ("/matches/{match}/resign/", {}),
+    ("/matches/{match}/messages/", {"text": "Good luck"}),
     ("/tournaments/new/", {"name": "Cup"}),
 ]
 

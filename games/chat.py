@@ -1,0 +1,122 @@
+"""Messages between the two players of a match: "good luck", "nice roll", "see you after
+the holidays". Correspondence players write to each other with their moves; the match page
+shows the conversation beside the board, to the two players only.
+
+A player who would rather not read what strangers write turns messages off in their
+settings (``User.shows_messages``): they then see none, cannot write, and their opponent is
+told so instead of writing into the void.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone
+
+from .models import Match, Message
+from .services import NotAllowed, TurnError
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from accounts.models import User
+
+MAX_LENGTH = 500
+#: Messages one player may write in one match within a day: enough for any conversation,
+#: few enough that nobody floods an opponent's page.
+MAX_PER_DAY = 40
+#: How long after a match ends its players may still write ("good game").
+AFTER_THE_END = timedelta(days=7)
+
+# Control characters other than the line feed and tab: a NUL would fail PostgreSQL's text
+# type, and the others only hide or garble what a reader sees.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+class ChatRefused(TurnError):
+    """A message that cannot be written, with the reason for the player (HTTP 400)."""
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """What the match page shows ``viewer`` of a match's messages."""
+
+    messages: list[Message]
+    #: Who the viewer writes to.
+    opponent: User
+    #: Whether the viewer may write now (a player, messages on both sides, not too late).
+    can_write: bool
+    #: Why not, when the viewer is a player who may not ("" otherwise).
+    closed_because: str
+
+
+def tidy(text: str) -> str:
+    """``text`` as it is stored: line breaks as ``\\n``, no control or direction-changing
+    characters, no run of blank lines, no space at either end."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _CONTROL.sub("", text)
+    return _BLANK_LINES.sub("\n\n", text).strip()
+
+
+def post_message(match_id: int, *, user: User, text: str, now: datetime | None = None) -> Message:
+    """Store ``user``'s message in the match, or raise :class:`ChatRefused` (or
+    :class:`NotAllowed` for someone not playing) saying why, storing nothing."""
+    now = now or timezone.now()
+    text = tidy(text)
+    if not text:
+        raise ChatRefused("write something first")
+    if len(text) > MAX_LENGTH:
+        raise ChatRefused(f"a message is at most {MAX_LENGTH} characters (this is {len(text)})")
+    with transaction.atomic():
+        # Locked, so that two messages sent at once cannot both pass the daily limit.
+        match = Match.objects.select_for_update().select_related("white", "black").get(pk=match_id)
+        if not match.is_player(user):
+            raise NotAllowed("only the match's players write in it")
+        reason = _closed_because(match, user, now)
+        if reason:
+            raise ChatRefused(reason)
+        recent = Message.objects.filter(
+            match=match, author=user, created_at__gt=now - timedelta(days=1)
+        ).count()
+        if recent >= MAX_PER_DAY:
+            raise ChatRefused(f"you have written {MAX_PER_DAY} messages here today: wait a while")
+        return Message.objects.create(match=match, author=user, text=text, created_at=now)
+
+
+def conversation(match: Match, viewer: User, now: datetime | None = None) -> Conversation | None:
+    """The messages ``viewer`` sees in ``match``, or None for anyone but its two players
+    (spectators see no messages). One query, none when the viewer has turned them off.
+
+    ``match`` must come with ``white`` and ``black`` loaded.
+    """
+    if not viewer.is_authenticated or not match.is_player(viewer):
+        return None
+    reason = _closed_because(match, viewer, now or timezone.now())
+    opponent = _opponent(match, viewer)
+    if not viewer.shows_messages:
+        return Conversation([], opponent, False, reason)
+    messages = list(match.messages.select_related("author").order_by("pk"))
+    return Conversation(messages, opponent, not reason, reason)
+
+
+def _opponent(match: Match, player: User) -> User:
+    return match.black if match.white_id == player.pk else match.white
+
+
+def _closed_because(match: Match, player: User, now: datetime) -> str:
+    """Why ``player`` may not write in ``match`` now ("" if they may)."""
+    opponent = _opponent(match, player)
+    if not player.shows_messages:
+        return "you have turned messages off in your settings"
+    if not opponent.shows_messages:
+        return f"{opponent} has turned messages off"
+    if opponent.is_bot:
+        return f"{opponent} is a computer player and does not read messages"
+    if match.finished_at is not None and now - match.finished_at > AFTER_THE_END:
+        return "this match ended more than a week ago"
+    return ""

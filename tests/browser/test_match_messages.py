@@ -1,0 +1,52 @@
+"""Messages between the players on a 390px phone, with the keyboard: one writes, the
+section is drawn again in place with the focus back in the box, and the other reads it."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .helpers import axe_violations, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_a_player_writes_and_the_opponent_reads(page: Page, browser: Browser, live_server, match):
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+    expect(page.locator("#messages")).to_contain_text("No messages yet.")
+
+    box = page.get_by_label("Message to bob")
+    box.focus()
+    page.keyboard.type("Good luck, and enjoy the game!")
+    page.keyboard.press("Tab")  # to the button
+    page.keyboard.press("Enter")
+
+    expect(page.locator("#chat-list li")).to_have_count(1)
+    expect(page.locator("#chat-list")).to_contain_text("Good luck, and enjoy the game!")
+    expect(page.locator("#announce")).to_have_text("Message sent.")
+    expect(page.get_by_label("Message to bob")).to_be_focused()
+    expect(page.get_by_label("Message to bob")).to_have_value("")
+    expect(page.locator(".chat-empty")).to_have_count(0)
+    assert axe_violations(page) == {}
+
+    # Too long: refused, the text kept in the box with the reason beside it.
+    page.get_by_label("Message to bob").fill("x" * 501)  # the browser's maxlength is 500...
+    page.evaluate("document.getElementById('message-text').removeAttribute('maxlength')")
+    page.get_by_label("Message to bob").fill("x" * 501)  # ...a script may send more
+    page.get_by_role("button", name="Send message").click()
+    expect(page.locator("#message-error")).to_contain_text("at most 500 characters")
+    expect(page.get_by_label("Message to bob")).to_have_value("x" * 501)
+    expect(page.locator("#chat-list li")).to_have_count(1)
+
+    opponent = browser.new_context(viewport=PHONE).new_page()
+    log_in(opponent, live_server.url, "bob")
+    opponent.goto(live_server.url + match.get_absolute_url())
+    expect(opponent.locator("#chat-list li.chat-theirs")).to_contain_text("Good luck")
+    expect(opponent.get_by_label("Message to alice")).to_be_visible()
+    widths = opponent.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert widths[0] <= widths[1], widths
+    opponent.context.close()

@@ -1,0 +1,184 @@
+"""Messages between a match's two players (games.chat): who may write, what is kept, who
+sees them, and the match page's part in it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import chat, services
+from games.models import Match, Message
+from tests.matches import opened_by_white
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def match(alice, bob) -> Match:
+    return opened_by_white(alice, bob)
+
+
+def _loaded(match: Match) -> Match:
+    return Match.objects.select_related("white", "black").get(pk=match.pk)
+
+
+def test_a_player_writes_and_both_players_read_it(match, alice, bob):
+    chat.post_message(match.pk, user=alice, text="  Good luck!\r\n\r\n\r\n\r\nHave fun.  ")
+
+    for reader in (alice, bob):
+        conversation = chat.conversation(_loaded(match), reader)
+        assert conversation is not None
+        assert [m.text for m in conversation.messages] == ["Good luck!\n\nHave fun."]
+        assert conversation.can_write
+
+
+def test_a_spectator_sees_no_messages_and_cannot_write(match, alice, charlie):
+    chat.post_message(match.pk, user=alice, text="Good luck!")
+
+    assert chat.conversation(_loaded(match), charlie) is None
+    with pytest.raises(services.NotAllowed):
+        chat.post_message(match.pk, user=charlie, text="Hello both")
+    assert Message.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("", "write something first"),
+        (" \n\t ", "write something first"),
+        ("\x00\u200b\u202e", "write something first"),  # nothing a reader would see
+        ("x" * (chat.MAX_LENGTH + 1), f"at most {chat.MAX_LENGTH} characters"),
+    ],
+)
+def test_an_empty_or_overlong_message_is_refused_and_nothing_stored(match, alice, text, reason):
+    with pytest.raises(chat.ChatRefused, match=reason):
+        chat.post_message(match.pk, user=alice, text=text)
+    assert not Message.objects.exists()
+
+
+def test_control_and_direction_characters_are_dropped(match, alice):
+    message = chat.post_message(match.pk, user=alice, text="ni\x00ce \u202eroll\u202c\x07")
+
+    assert message.text == "nice roll"
+
+
+def test_a_day_holds_a_limited_number_of_messages(match, alice):
+    now = timezone.now()
+    Message.objects.bulk_create(
+        Message(match=match, author=alice, text="hi", created_at=now - timedelta(hours=1))
+        for _ in range(chat.MAX_PER_DAY)
+    )
+
+    with pytest.raises(chat.ChatRefused, match="wait a while"):
+        chat.post_message(match.pk, user=alice, text="one more", now=now)
+    # A day later, the count starts again.
+    chat.post_message(match.pk, user=alice, text="next day", now=now + timedelta(days=1))
+
+
+def test_a_player_who_turned_messages_off_sees_none_and_the_opponent_is_told(match, alice, bob):
+    chat.post_message(match.pk, user=alice, text="Good luck!")
+    bob.shows_messages = False
+    bob.save()
+
+    bobs = chat.conversation(_loaded(match), bob)
+    alices = chat.conversation(_loaded(match), alice)
+
+    assert bobs is not None and bobs.messages == [] and not bobs.can_write
+    assert alices is not None and not alices.can_write
+    assert alices.closed_because == "bob has turned messages off"
+    with pytest.raises(chat.ChatRefused, match="bob has turned messages off"):
+        chat.post_message(match.pk, user=alice, text="Are you there?")
+
+
+def test_after_a_week_past_the_end_the_match_takes_no_more(match, alice, bob):
+    services.resign(match.pk, user=bob)
+    ended = Match.objects.get(pk=match.pk).finished_at
+
+    chat.post_message(match.pk, user=alice, text="Good game", now=ended + timedelta(days=6))
+    with pytest.raises(chat.ChatRefused, match="more than a week ago"):
+        chat.post_message(match.pk, user=alice, text="Rematch?", now=ended + timedelta(days=8))
+
+
+def test_nobody_writes_to_a_bot(alice, django_user_model):
+    bot = django_user_model.objects.get(username="beginner-bot")
+    match = opened_by_white(alice, bot)
+
+    with pytest.raises(chat.ChatRefused, match="does not read messages"):
+        chat.post_message(match.pk, user=alice, text="hello")
+
+
+# -- the pages -------------------------------------------------------------------------------
+
+
+def test_the_match_page_shows_the_players_their_messages_only(client, match, alice, charlie):
+    chat.post_message(match.pk, user=alice, text="<b>Good luck</b>")
+    url = match.get_absolute_url()
+
+    client.force_login(alice)
+    mine = client.get(url).text
+    client.force_login(charlie)
+    watching = client.get(url).text
+
+    assert "&lt;b&gt;Good luck&lt;/b&gt;" in mine  # escaped, not markup
+    assert "Message to bob" in mine
+    assert "Good luck" not in watching and 'id="messages"' not in watching
+
+
+def test_sending_without_javascript_goes_back_to_the_messages(client, match, bob):
+    client.force_login(bob)
+
+    response = client.post(reverse("match_messages", args=[match.pk]), {"text": "Thanks!"})
+
+    assert response.status_code == 302
+    assert response.url == match.get_absolute_url() + "#messages"
+    assert Message.objects.get().text == "Thanks!"
+
+
+def test_sending_with_htmx_draws_the_messages_again(client, match, bob):
+    client.force_login(bob)
+
+    response = client.post(
+        reverse("match_messages", args=[match.pk]), {"text": "Thanks!"}, HTTP_HX_REQUEST="true"
+    )
+
+    assert response.status_code == 200
+    assert '<section id="messages"' in response.text
+    assert "Thanks!" in response.text
+    assert "Message sent." in response.text  # said in the live region
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_refused_message_keeps_its_text_with_the_reason(client, match, bob, htmx):
+    client.force_login(bob)
+    text = "y" * (chat.MAX_LENGTH + 5)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+
+    response = client.post(reverse("match_messages", args=[match.pk]), {"text": text}, **headers)
+
+    assert response.status_code == 400
+    assert f"A message is at most {chat.MAX_LENGTH} characters" in response.text
+    assert text in response.text
+    assert not Message.objects.exists()
+
+
+def test_only_the_players_may_post(client, match, charlie):
+    client.force_login(charlie)
+
+    response = client.post(reverse("match_messages", args=[match.pk]), {"text": "hi"})
+
+    assert response.status_code == 403
+    assert not Message.objects.exists()
+
+
+def test_the_waiting_pages_poll_brings_new_messages(client, match, alice, bob):
+    client.force_login(bob)  # waiting: alice is to move
+    chat.post_message(match.pk, user=alice, text="Thinking...")
+
+    response = client.get(match.get_absolute_url(), HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 200
+    assert 'id="chat-list" class="chat" hx-swap-oob="true"' in response.text
+    assert "Thinking..." in response.text
