@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django import forms
@@ -77,6 +77,20 @@ class TournamentForm(forms.Form):
         if least is not None and most is not None and least > most:
             self.add_error("max_players", "The maximum cannot be below the minimum.")
         deadline = data.get("signup_deadline")
-        if deadline is not None and deadline <= timezone.now():
+        if deadline is not None and not storable(deadline):
+            self.add_error("signup_deadline", "Choose a date before the year 9999.")
+        elif deadline is not None and deadline <= timezone.now():
             self.add_error("signup_deadline", "The deadline must be in the future.")
         return data
+
+
+def storable(moment: datetime) -> bool:
+    """Whether ``moment`` can be saved. The database is given it in UTC, and the last
+    hours of 31 December 9999 in a zone west of Greenwich are in the year 10000 in UTC,
+    beyond what a Python datetime holds: saving them raised OverflowError, a server error.
+    """
+    try:
+        moment.astimezone(UTC)
+    except OverflowError:
+        return False
+    return True

@@ -115,6 +115,24 @@ def test_it_shows_the_form_again_with_the_reasons(client, alice):
     assert not Tournament.objects.exists()
 
 
+@pytest.mark.parametrize(("zone", "refused"), [("America/Los_Angeles", True), ("UTC", False)])
+def test_it_refuses_a_deadline_beyond_the_last_moment_it_can_keep(client, alice, zone, refused):
+    # 23:59 on 31 December 9999 in Los Angeles is in the year 10000 in UTC, where the
+    # database is given it: saving it raised OverflowError (a server error).
+    alice.timezone = zone
+    alice.save()
+    client.force_login(alice)
+    data = {"name": "Forever cup", "format": "swiss", "variant": "american", "points": "1"}
+    data |= {"days_per_move": "2", "min_players": "2", "max_players": "4"}
+    data |= {"signup_deadline": "9999-12-31T23:59", "start_mode": "manual"}
+
+    response = client.post(reverse("tournament_new"), data)
+
+    assert response.status_code == (200 if refused else 302)
+    assert ("Choose a date before the year 9999." in response.text) is refused
+    assert Tournament.objects.exists() is not refused
+
+
 # -- the tournament page ------------------------------------------------------------------------
 
 
