@@ -167,6 +167,9 @@ class EmailChangeForm(forms.Form):
     email = forms.EmailField(
         label="New email address",
         help_text="We will send a link to this address; the change happens when you follow it.",
+        # The column's length, not a form EmailField's default (320): a longer address
+        # was sent its link, and following it failed to save (a server error on PostgreSQL).
+        max_length=User._meta.get_field("email").max_length,
     )
 
     def __init__(self, *args, user: User, **kwargs) -> None:

@@ -174,3 +174,15 @@ def test_it_refuses_an_address_taken_while_the_change_is_being_confirmed(
     assert "Another account now uses that address" in response.text
     alice.refresh_from_db()
     assert alice.email == "alice@example.com"
+
+
+def test_it_refuses_an_address_longer_than_an_account_can_keep(client, alice):
+    # A valid address (each part of the domain within its 63 characters), 260 long.
+    long_address = "a" * 64 + "@" + ("b" * 63 + ".") * 3 + "com"
+    client.force_login(alice)
+
+    response = client.post(reverse("email_change"), {"email": long_address})
+
+    assert response.status_code == 200
+    assert "Ensure this value has at most 254 characters (it has 260)." in response.text
+    assert mail.outbox == []
