@@ -211,3 +211,28 @@ def test_the_dashboard_says_a_challenger_is_away(client, alice, bob):
     received = client.get(reverse("dashboard")).text.split('id="received-h"', 1)[1]
 
     assert "away until" in received.split("</section>", 1)[0]
+
+
+def test_taking_time_away_again_while_away_says_why_it_is_refused(client, alice):
+    # The page shows no time-away form to a player away (a second tab still has one), so
+    # the reason cannot be beside its field: it is a message at the top of the page.
+    away.go_away(alice, until=timezone.now() + timedelta(days=3))
+    back_on = timezone.localdate(timezone=zoneinfo.ZoneInfo("UTC")) + timedelta(days=5)
+    client.force_login(alice)
+
+    response = client.post(reverse("away_start"), {"back_on": back_on.isoformat()}, follow=True)
+
+    assert response.redirect_chain == [(reverse("settings"), 302)]
+    assert "You are already away until" in response.text
+    assert Absence.objects.count() == 1
+
+
+def test_taking_time_away_with_no_days_left_says_why_it_is_refused(client, alice, settings):
+    settings.AWAY_DAYS_PER_YEAR = 0
+    back_on = timezone.localdate(timezone=zoneinfo.ZoneInfo("UTC")) + timedelta(days=2)
+    client.force_login(alice)
+
+    response = client.post(reverse("away_start"), {"back_on": back_on.isoformat()}, follow=True)
+
+    assert "you have 0 days left this year" in response.text
+    assert not Absence.objects.exists()
