@@ -144,6 +144,12 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
         "away_days_left": away.days_left(request.user),
         "away_days_per_year": settings.AWAY_DAYS_PER_YEAR,
     }
+    for form in forms.values():
+        # The page is drawn again with the reason beside the field, often far down a
+        # phone's screen: take the player (and a screen reader) to the first such field.
+        field = next((name for name in form.fields if name in form.errors), None)
+        if field is not None:
+            form.fields[field].widget.attrs["autofocus"] = True
     return render(request, "accounts/settings.html", context)
 
 
@@ -184,9 +190,6 @@ def away_start(request: HttpRequest) -> HttpResponse:
         for reason in form.errors.get("back_on", []):
             messages.error(request, reason)
         return redirect("settings")
-    # The page is drawn again with the reason beside the field, far down a phone's screen:
-    # take the player (and a screen reader) there.
-    form.fields["back_on"].widget.attrs["autofocus"] = True
     return _render_settings(request, away_form=form)
 
 

@@ -136,7 +136,7 @@ def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
     except services.NotAllowed as error:
         raise PermissionDenied(str(error)) from None
     except TurnError as error:
-        messages.error(request, str(error))
+        messages.error(request, f"{capfirst(str(error))}.")
         return redirect("dashboard")
     return redirect(match)
 
@@ -160,7 +160,7 @@ def _close(request: HttpRequest, challenge_id: int, close, done: str) -> HttpRes
     except services.NotAllowed as error:
         raise PermissionDenied(str(error)) from None
     except TurnError as error:
-        messages.error(request, str(error))
+        messages.error(request, f"{capfirst(str(error))}.")
     else:
         messages.success(request, done)
     return redirect("dashboard")
@@ -369,7 +369,7 @@ def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
         try:
             services.resign(match.pk, user=request.user)
         except TurnError as error:
-            messages.error(request, str(error))
+            messages.error(request, f"{capfirst(str(error))}.")
         else:
             messages.info(request, "You resigned the match.")
         return redirect(match)
@@ -383,7 +383,7 @@ def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         challenge = services.offer_rematch(match, user=request.user)
     except TurnError as error:
-        messages.error(request, str(error))
+        messages.error(request, f"{capfirst(str(error))}.")
         return redirect(match)
     if challenge.match_id is not None:  # a bot accepted at once
         messages.success(request, "Rematch started.")

@@ -137,14 +137,15 @@ def add_bot(tournament_id: int, *, user: User, bot: User) -> Entry:
         tournament = _locked(tournament_id)
         _check_organiser(tournament, user)
         if not bot.is_bot:
-            raise TournamentRefused(f"{bot} is not a bot")
+            raise TournamentRefused(f"only a bot can be entered this way, and {bot} is not one")
         return _enter(tournament, bot)
 
 
 def _enter(tournament: Tournament, user: User) -> Entry:
     _check_open(tournament)
     if tournament.entries.filter(user=user).exists():
-        raise TournamentRefused(f"{user} has already signed up")
+        # Not starting with the name: the page makes the reason a sentence (capfirst).
+        raise TournamentRefused(f"this tournament already has {user} signed up")
     if tournament.entries.count() >= tournament.max_players:
         raise TournamentRefused("this tournament is full")
     return Entry.objects.create(tournament=tournament, user=user)

@@ -50,5 +50,5 @@ def test_no_rematch_while_the_match_is_played(client, alice, bob):
     response = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
 
     assert response.redirect_chain == [(match.get_absolute_url(), 302)]
-    assert "the match is still being played" in response.text
+    assert "The match is still being played." in response.text
     assert not Challenge.objects.exists()

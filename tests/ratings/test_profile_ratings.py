@@ -70,5 +70,5 @@ def test_the_match_finished_email_tells_each_player_their_new_rating(
         services.resign(match.pk, user=bob)
 
     finished = {m.to[0]: m.body for m in mailoutbox if "is over" in m.subject}
-    assert "Your greek rating: 1500 -> 1662 (+162)" in finished["alice@example.com"]
-    assert "Your greek rating: 1500 -> 1338 (-162)" in finished["bob@example.com"]
+    assert "Your Greek rating: 1500 -> 1662 (+162)" in finished["alice@example.com"]
+    assert "Your Greek rating: 1500 -> 1338 (-162)" in finished["bob@example.com"]

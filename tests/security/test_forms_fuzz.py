@@ -709,7 +709,7 @@ def test_a_challenge_answered_already_is_refused(world, first, then):
     outcome = post(alice, path + f"{then}/", {})
 
     assert outcome.refused
-    assert "this challenge has already been" in outcome.reason
+    assert "This challenge has already been" in outcome.reason
 
 
 @pytest.mark.parametrize("then", ["accept", "cancel"])
@@ -720,7 +720,7 @@ def test_a_cancelled_challenge_is_refused(world, then):
     outcome = post(_as(world, who), f"/challenges/{world.sent.pk}/{then}/", {})
 
     assert outcome.refused
-    assert "this challenge has already been cancelled" in outcome.reason
+    assert "This challenge has already been cancelled." in outcome.reason
 
 
 def test_a_challenge_that_is_gone_is_a_404(world):
@@ -756,7 +756,7 @@ def test_a_rematch_asked_by_an_outsider_is_refused(world):
 @pytest.mark.parametrize(
     ("who", "action", "data", "said"),
     [
-        ("alice", "sign-up", {}, "alice has already signed up"),
+        ("alice", "sign-up", {}, "already has alice signed up"),
         ("bob", "start", {}, "only the organiser"),
         ("bob", "cancel", {}, "only the organiser"),
         ("bob", "add-bot", {"bot": "(the bot)"}, "only the organiser"),
@@ -784,7 +784,7 @@ def test_a_bot_entered_twice_is_refused_the_second_time(world):
     outcome = post(alice, path, {"bot": str(world.bot.pk)})
 
     assert outcome.refused
-    assert "already signed up" in outcome.reason
+    assert "signed up" in outcome.reason and "already has" in outcome.reason
 
 
 @pytest.mark.parametrize("action", ["start", "cancel", "sign-up", "add-bot"])
