@@ -297,12 +297,40 @@ def email_change_confirm(request: HttpRequest, token: str) -> HttpResponse:
 @never_cache
 @require_POST
 def token_create(request: HttpRequest) -> HttpResponse:
-    """Issue an API key and show it, this once: only its hash is kept."""
+    """Issue an API key, then show it on the next page, this once: only its hash is kept.
+
+    The key goes to that page through the session and is taken out as it is shown, so
+    that reloading the page cannot issue a second key (it did, when this POST showed it).
+    """
     form = ApiTokenForm(request.POST)
+    if form.is_valid() and request.user.api_tokens.filter(name=form.cleaned_data["name"]).exists():
+        # Keys are told apart by name on the settings page and in its Revoke buttons.
+        form.add_error("name", "You already have a key with this name: choose another.")
     if not form.is_valid():
         return _render_settings(request, token_form=form)
     token, key = ApiToken.issue(request.user, form.cleaned_data["name"])
-    return render(request, "accounts/token_created.html", {"token": token, "key": key})
+    request.session[NEW_KEY] = {"id": token.pk, "key": key}
+    return redirect("token_created")
+
+
+NEW_KEY = "new_api_key"
+
+
+@login_required
+@never_cache
+@require_GET
+def token_created(request: HttpRequest) -> HttpResponse:
+    """The key just issued, shown once; after that, a word on why it is not shown again."""
+    new = request.session.pop(NEW_KEY, None)
+    token = ApiToken.objects.filter(user=request.user, pk=new["id"]).first() if new else None
+    if token is None:
+        messages.info(
+            request,
+            "A key is shown only once, when it is created. If you have lost one, revoke it"
+            " and create another.",
+        )
+        return redirect("settings")
+    return render(request, "accounts/token_created.html", {"token": token, "key": new["key"]})
 
 
 @login_required

@@ -11,8 +11,10 @@ pytestmark = pytest.mark.django_db
 def test_it_creates_a_key_and_shows_it_once(client, alice):
     client.force_login(alice)
 
-    response = client.post(reverse("token_create"), {"name": "my bot"})
+    created = client.post(reverse("token_create"), {"name": "my bot"})
+    response = client.get(created["Location"])
 
+    assert created.status_code == 302 and created["Location"] == reverse("token_created")
     assert response.status_code == 200
     assert "it will not be shown again" in response.text
     assert "no-store" in response["Cache-Control"]
@@ -24,6 +26,31 @@ def test_it_creates_a_key_and_shows_it_once(client, alice):
     settings_page = client.get(reverse("settings"))
     assert token.prefix in settings_page.text
     assert key not in settings_page.text
+
+
+def test_reloading_the_new_key_page_neither_shows_it_again_nor_makes_another(client, alice):
+    client.force_login(alice)
+    created = client.post(reverse("token_create"), {"name": "my bot"})
+    key = client.get(created["Location"]).context["key"]
+
+    again = client.get(reverse("token_created"), follow=True)
+
+    assert again.redirect_chain == [(reverse("settings"), 302)]
+    assert key not in again.text
+    assert "A key is shown only once" in again.text
+    assert ApiToken.objects.filter(user=alice).count() == 1
+
+
+def test_two_keys_of_one_player_may_not_share_a_name(client, alice, bob):
+    ApiToken.issue(alice, "my bot")
+    ApiToken.issue(bob, "my bot")  # another player's name does not count
+    client.force_login(alice)
+
+    response = client.post(reverse("token_create"), {"name": "my bot"})
+
+    assert response.status_code == 200
+    assert "You already have a key with this name" in response.text
+    assert ApiToken.objects.filter(user=alice).count() == 1
 
 
 def test_it_requires_a_name_for_a_key(client, alice):

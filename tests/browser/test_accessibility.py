@@ -67,6 +67,12 @@ def test_the_states_a_player_brings_about_pass_axe(page: Page, live_server, matc
     expect(page.locator("#id_back_on")).to_have_attribute("aria-invalid", "true")
     check("time away refused")
 
+    page.goto(base + "/accounts/settings/")
+    page.get_by_label("Name of the new key").fill("my bot")
+    page.get_by_role("button", name="Create a key").click()
+    expect(page.locator("#api-key")).to_be_focused()  # ready to copy
+    check("a new API key shown")
+
     page.goto(base + match.get_absolute_url())
     act(page, page.locator("rect.target-source").first)
     check("a checker chosen on the board")

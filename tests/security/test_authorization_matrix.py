@@ -69,6 +69,7 @@ CASES = [
     Case("email_change", "POST", "/accounts/settings/email/", PRIVATE, body={}),
     Case("email_change_confirm", "GET", "/accounts/email/confirm/forged/", PRIVATE),
     Case("token_create", "POST", "/accounts/settings/tokens/", PRIVATE, body={}),
+    Case("token_created", "GET", "/accounts/settings/tokens/new/", every(302)),
     Case(
         "token_revoke",
         "POST",

@@ -298,7 +298,7 @@ FORMS = [
     Form("away_end", "/accounts/settings/away/end/", {"next": "/dashboard/"}),
     Form("email_change", "/accounts/settings/email/", {"email": "alice2@example.com"}),
     Form("email_change_confirm", "/accounts/email/confirm/{email_change}/", {}),
-    Form("token_create", "/accounts/settings/tokens/", {"name": "my bot"}, success_renders=True),
+    Form("token_create", "/accounts/settings/tokens/", {"name": "my bot"}),
     Form("token_revoke", "/accounts/settings/tokens/{token}/revoke/", {}),
     Form(
         "challenge_new",
@@ -535,6 +535,7 @@ GET_ONLY = {
     "player_dice",
     "tournament_list",
     "tournament",
+    "token_created",
 }
 
 
