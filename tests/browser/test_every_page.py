@@ -13,6 +13,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Page
 
@@ -20,6 +21,7 @@ from accounts.models import ApiToken
 from games import services
 from games.engine.game import ScriptedDice
 from games.models import Match
+from games.notifications import unsubscribe_token
 from games.tournaments import services as tournaments
 
 from .helpers import PASSWORD, axe_violations, log_in
@@ -173,6 +175,7 @@ def pages(django_user_model) -> list[str]:
         "/accounts/settings/",
         "/accounts/password/change/",
         "/accounts/settings/close/",
+        reverse("unsubscribe", args=[unsubscribe_token(alice)]),
         "/no-such-page/",
         not_hers.get_absolute_url(),  # 403
     ]

@@ -550,3 +550,22 @@ def test_without_javascript_a_failed_typed_play_is_shown_again_in_the_open_box(
     assert re.search(r'<p id="play-error" class="error play-error">[^<]*19x', box)
     # The page is drawn at the turn's address: its links lead back to the match page.
     assert f'href="{match.get_absolute_url()}?replay=1"' in response.text
+
+
+def test_the_unsubscribe_page_says_when_emails_are_already_off_and_whose_link_it_is(
+    client, alice, bob
+):
+    from games.notifications import unsubscribe_token
+
+    link = reverse("unsubscribe", args=[unsubscribe_token(alice)])
+    client.force_login(bob)
+
+    asked = client.get(link).text
+    client.post(link)
+    again = client.get(link).text
+
+    assert "This link is for the account <strong>alice</strong>, not yours (bob)" in asked
+    assert "Stop all game emails" in asked
+    assert "Game emails to alice are already off." in again
+    assert "Stop all game emails" not in again
+    assert reverse("settings") in again
