@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import throttle, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
@@ -16,7 +16,9 @@ urlpatterns = [
     path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path(
         "password/reset/sent/",
-        auth_views.PasswordResetDoneView.as_view(),
+        auth_views.PasswordResetDoneView.as_view(
+            extra_context={"resets_per_hour": throttle.MAX_RESETS_PER_EMAIL}
+        ),
         name="password_reset_done",
     ),
     path(

@@ -92,7 +92,21 @@ class LogoutView(auth_views.LogoutView):
         return response
 
 
-class PasswordResetView(auth_views.PasswordResetView):
+class _FocusFirstField:
+    """A form view whose form takes the focus where the player types next: its first field
+    with an error, else its first field (Django's reset forms take none, and the page
+    opened with the focus nowhere)."""
+
+    def get_form(self, form_class: type[Form] | None = None) -> Form:
+        form = super().get_form(form_class)  # type: ignore[misc]
+        names = list(form.fields)
+        field = next((name for name in names if name in form.errors), names[0] if names else None)
+        if field is not None:
+            form.fields[field].widget.attrs["autofocus"] = True
+        return form
+
+
+class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
     email_template_name = "registration/password_reset_email.txt"
 
     @property
@@ -120,7 +134,7 @@ class PasswordResetView(auth_views.PasswordResetView):
         return redirect(self.get_success_url())
 
 
-class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+class PasswordResetConfirmView(_FocusFirstField, auth_views.PasswordResetConfirmView):
     def form_valid(self, form: Form) -> HttpResponse:
         # Whoever followed the emailed link owns the account: let them log in at once.
         throttle.clear_failed_logins_after_reset(

@@ -160,3 +160,27 @@ def test_it_answers_a_reset_request_whose_remote_addr_is_not_an_address(client, 
 
     assert response.status_code == 302
     assert len(mail.outbox) == 1
+
+
+def test_the_reset_pages_put_the_focus_where_the_player_types(client, alice):
+    asked = client.get(reverse("password_reset"))
+    assert 'name="email"' in asked.text and "autofocus" in asked.text
+
+    client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    link = re.search(r"http://\S+/accounts/password/reset/\S+/", mail.outbox[-1].body).group(0)
+    form_page = client.get(link, follow=True)
+    field = re.search(r"<input[^>]*name=\"new_password1\"[^>]*>", form_page.text).group(0)
+    assert "autofocus" in field
+
+    mismatch = client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": "a long correspondence", "new_password2": "something else"},
+    )
+    second = re.search(r"<input[^>]*name=\"new_password2\"[^>]*>", mismatch.text).group(0)
+    assert "autofocus" in second  # the field with the error
+
+
+def test_the_sent_page_says_how_many_links_an_hour_are_sent(client):
+    response = client.post(reverse("password_reset"), {"email": "nobody@example.com"}, follow=True)
+
+    assert "at most 3 links an hour" in response.text
