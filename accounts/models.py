@@ -154,6 +154,15 @@ class ApiToken(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
 
+    @property
+    def used_lately(self) -> bool:
+        """Used within LAST_USED_RESOLUTION: ``last_used_at`` is written no more often, so
+        nothing finer can be said of it."""
+        return (
+            self.last_used_at is not None
+            and timezone.now() - self.last_used_at < LAST_USED_RESOLUTION
+        )
+
     @staticmethod
     def hash_key(key: str) -> str:
         return hashlib.sha256(key.encode()).hexdigest()

@@ -41,7 +41,7 @@ from .forms import (
     SignupForm,
     ThrottledAuthenticationForm,
 )
-from .models import ApiToken, User
+from .models import LAST_USED_RESOLUTION, ApiToken, User
 
 MATCHES_PER_PAGE = 25
 
@@ -157,6 +157,7 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
         "tokens": ApiToken.objects.filter(user=request.user),
         "away_days_left": away.days_left(request.user),
         "away_days_per_year": settings.AWAY_DAYS_PER_YEAR,
+        "last_used_minutes": int(LAST_USED_RESOLUTION.total_seconds() // 60),
     }
     for form in forms.values():
         # The page is drawn again with the reason beside the field, often far down a

@@ -134,3 +134,21 @@ def test_it_records_when_a_key_was_last_used_without_writing_on_every_request(al
 
     assert first is not None and second == first
     assert third > timezone.now() - timedelta(minutes=1)
+
+
+def test_a_key_used_lately_says_so_rather_than_0_minutes_ago(client, alice):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    lately, _ = ApiToken.issue(alice, "lately")
+    long_ago, _ = ApiToken.issue(alice, "long ago")
+    ApiToken.objects.filter(pk=lately.pk).update(last_used_at=timezone.now())
+    ApiToken.objects.filter(pk=long_ago.pk).update(last_used_at=timezone.now() - timedelta(hours=3))
+    client.force_login(alice)
+
+    text = client.get(reverse("settings")).text
+
+    assert "used in the last 10 minutes" in text
+    assert "last used <time" in text and "3\xa0hours ago" in text
+    assert "0\xa0minutes ago" not in text
