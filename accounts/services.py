@@ -7,6 +7,7 @@ once the address has changed (it cannot be replayed later to switch back).
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -152,9 +153,69 @@ def confirm_email_change(user: User, *, token: str) -> str:
 
 
 def _tell_old_address(user: User, change: EmailChange) -> None:
-    # So that someone who took over the account cannot quietly move it to their address.
+    # So that someone who took over the account cannot quietly move it to their address:
+    # the old address is told, with a link that puts it back (undo_email_change).
+    token = signing.TimestampSigner(salt=EMAIL_UNDO_SALT).sign_object(
+        {"user": user.pk, "old": change.old_email, "new": change.new_email}
+    )
     body = render_to_string(
         "accounts/email/email_changed.txt",
-        {"user": user, "change": change, "site_url": settings.SITE_URL},
+        {
+            "user": user,
+            "change": change,
+            "site_url": settings.SITE_URL,
+            "undo_url": settings.SITE_URL.rstrip("/") + reverse("email_change_undo", args=[token]),
+            "days": EMAIL_UNDO_MAX_AGE.days,
+        },
     )
     send_mail("Your email address was changed", body, None, [change.old_email])
+
+
+EMAIL_UNDO_SALT = "accounts.email_change_undo"
+EMAIL_UNDO_MAX_AGE = timedelta(days=7)
+
+
+def read_email_undo_token(token: str) -> EmailChange:
+    """The change an undo link (sent to the old address) would take back, or
+    :class:`EmailChangeError` if the link is forged, expired or already used."""
+    signer = signing.TimestampSigner(salt=EMAIL_UNDO_SALT)
+    try:
+        payload = signer.unsign_object(token, max_age=EMAIL_UNDO_MAX_AGE)
+    except signing.SignatureExpired:
+        raise EmailChangeError("This link has expired.") from None
+    except signing.BadSignature:
+        raise EmailChangeError("This link is not valid.") from None
+    change = EmailChange(
+        user_id=payload["user"], new_email=payload["new"], old_email=payload["old"]
+    )
+    user = User.objects.filter(pk=change.user_id, is_active=True).first()
+    if user is None:
+        raise EmailChangeError("This link is not valid.")
+    if user.email.casefold() == change.old_email.casefold():
+        raise EmailChangeError(f"The account already uses {change.old_email}.")
+    return change
+
+
+def undo_email_change(token: str) -> User:
+    """Take back a change of address from the old address's link: the old address is the
+    account's again, its password is replaced by a random one nobody knows (which ends
+    every session, the taker's too; an unusable one would stop Django's password reset
+    from sending a link) and its API keys are revoked; the caller sends a password reset
+    link to the old address. It applies even if the address has changed again since
+    (a taker may have moved it twice), but not once the old address is back, and only
+    for a week (EMAIL_UNDO_MAX_AGE)."""
+    change = read_email_undo_token(token)
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=change.user_id)
+        if user.email.casefold() == change.old_email.casefold():
+            raise EmailChangeError(f"The account already uses {change.old_email}.")
+        if email_in_use(change.old_email, except_user=user):
+            raise EmailChangeError("Another account now uses that address.")
+        user.email = change.old_email
+        user.set_password(secrets.token_urlsafe(32))
+        try:
+            user.save(update_fields=["email", "password"])
+        except IntegrityError:
+            raise EmailChangeError("Another account now uses that address.") from None
+        user.api_tokens.all().delete()
+    return user

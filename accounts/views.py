@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.forms import Form
@@ -306,6 +307,33 @@ def email_change_confirm(request: HttpRequest, token: str) -> HttpResponse:
     except services.EmailChangeError as error:
         return render(request, "accounts/email_change_confirm.html", {"error": str(error)})
     return render(request, "accounts/email_change_confirm.html", {"change": change})
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def email_change_undo(request: HttpRequest, token: str) -> HttpResponse:
+    """The link sent to the old address when the address changed: GET asks, POST puts the
+    old address back, ends every session and sends it a password reset link. No login: the
+    owner of the old address may no longer be able to log in. Unusable links get 200, as
+    email_change_confirm's do."""
+    template = "accounts/email_change_undo.html"
+    try:
+        if request.method == "POST":
+            user = services.undo_email_change(token)
+            reset = PasswordResetForm({"email": user.email})
+            if reset.is_valid():
+                reset.save(
+                    request=request,
+                    use_https=request.is_secure(),
+                    email_template_name=PasswordResetView.email_template_name,
+                    extra_email_context={"site_url": settings.SITE_URL.rstrip("/")},
+                )
+            return render(request, template, {"undone": user})
+        change = services.read_email_undo_token(token)
+    except services.EmailChangeError as error:
+        return render(request, template, {"error": str(error)})
+    user = User.objects.get(pk=change.user_id)
+    return render(request, template, {"change": change, "person": user})
 
 
 @login_required

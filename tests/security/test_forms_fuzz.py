@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 import pytest
 from django.contrib.auth.tokens import default_token_generator
+from django.core import signing
 from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse
@@ -33,7 +34,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import ApiToken, User
-from accounts.services import email_change_token
+from accounts.services import EMAIL_UNDO_SALT, email_change_token
 from games import services
 from games.models import Absence, Challenge, Match, Message
 from games.notifications import unsubscribe_token
@@ -77,6 +78,10 @@ class World:
             "token": self.token.pk,
             "unsubscribe": unsubscribe_token(self.alice),
             "email_change": email_change_token(self.alice, new_email="alice.new@example.com"),
+            # As if alice's address had been moved from alice.old@example.com.
+            "email_undo": signing.TimestampSigner(salt=EMAIL_UNDO_SALT).sign_object(
+                {"user": self.alice.pk, "old": "alice.old@example.com", "new": self.alice.email}
+            ),
         }
 
 
@@ -298,6 +303,13 @@ FORMS = [
     Form("away_end", "/accounts/settings/away/end/", {"next": "/dashboard/"}),
     Form("email_change", "/accounts/settings/email/", {"email": "alice2@example.com"}),
     Form("email_change_confirm", "/accounts/email/confirm/{email_change}/", {}),
+    Form(
+        "email_change_undo",
+        "/accounts/email/undo/{email_undo}/",
+        {},
+        poster=None,
+        success_renders=True,
+    ),
     Form("token_create", "/accounts/settings/tokens/", {"name": "my bot"}),
     Form("token_revoke", "/accounts/settings/tokens/{token}/revoke/", {}),
     Form(
@@ -489,7 +501,9 @@ def test_every_form_answers_hostile_values_without_a_500_and_refuses_with_a_reas
 )
 @given(
     token=st.one_of(st.text(min_size=1, max_size=200), st.sampled_from(["a" * 5000, ":", "."])),
-    where=st.sampled_from(["/unsubscribe/{}/", "/accounts/email/confirm/{}/"]),
+    where=st.sampled_from(
+        ["/unsubscribe/{}/", "/accounts/email/confirm/{}/", "/accounts/email/undo/{}/"]
+    ),
 )
 def test_a_forged_link_is_refused_with_a_reason(world, token, where):
     with transaction.atomic():
