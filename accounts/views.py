@@ -241,6 +241,8 @@ def close_account(request: HttpRequest) -> HttpResponse:
             withdrawn=False,
             tournament__status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],
         ).count(),
+        # Called off for everyone signed up, whether or not the organiser plays in them.
+        "organised": Tournament.objects.filter(organiser=user, status=Tournament.Status.OPEN),
     }
     return render(request, "accounts/close.html", {"form": form, "in_play": in_play})
 
@@ -433,6 +435,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: ratings, record and matches. A closed account's page stays, with
     its history, since its username stays on the matches that link here."""
     person = get_object_or_404(User, username=username)
+    if not person.is_active:
+        # Closed, or deactivated by the staff: the page names the account by its username
+        # only (str() of a user is its display name) and shows nothing it said of itself.
+        person.display_name = person.about = person.country = ""
     matches = Match.objects.involving(person).select_related("white", "black")
     finished = Paginator(
         matches.finished().order_by("-finished_at", "-pk"), MATCHES_PER_PAGE

@@ -10,6 +10,7 @@ told so instead of writing into the void.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -32,10 +33,23 @@ MAX_PER_DAY = 40
 #: How long after a match ends its players may still write ("good game").
 AFTER_THE_END = timedelta(days=7)
 
-# Control characters other than the line feed and tab: a NUL would fail PostgreSQL's text
-# type, and the others only hide or garble what a reader sees.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+# Control characters other than the line feed and tab (a NUL would fail PostgreSQL's text
+# type; the others only hide or garble what a reader sees), the zero-width space, and the
+# marks and overrides that turn text around (U+061C, U+200E-F, U+202A-E, U+2066-9).
+# Not the zero-width joiner and non-joiner (U+200C-D): emoji sequences and Persian words
+# are spelled with them.
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 _BLANK_LINES = re.compile(r"\n{3,}")
+
+
+# Letters and symbols that draw nothing (Hangul fillers, the blank braille pattern).
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _visible(char: str) -> bool:
+    return unicodedata.category(char)[0] in "LNPS" and char not in _BLANKS
 
 
 class ChatRefused(TurnError):
@@ -68,13 +82,20 @@ def post_message(match_id: int, *, user: User, text: str, now: datetime | None =
     :class:`NotAllowed` for someone not playing) saying why, storing nothing."""
     now = now or timezone.now()
     text = tidy(text)
-    if not text:
+    if not any(_visible(char) for char in text):
+        # Nothing a reader would see: only spaces, joiners or blank-looking letters.
         raise ChatRefused("write something first")
     if len(text) > MAX_LENGTH:
         raise ChatRefused(f"a message is at most {MAX_LENGTH} characters (this is {len(text)})")
     with transaction.atomic():
         # Locked, so that two messages sent at once cannot both pass the daily limit.
-        match = Match.objects.select_for_update().select_related("white", "black").get(pk=match_id)
+        # Only the match's row: locking the joined players too would take their rows in
+        # white-black order, not the pk order that start_match locks them in.
+        match = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("white", "black")
+            .get(pk=match_id)
+        )
         if not match.is_player(user):
             raise NotAllowed("only the match's players write in it")
         reason = _closed_because(match, user, now)
@@ -111,12 +132,15 @@ def _opponent(match: Match, player: User) -> User:
 def _closed_because(match: Match, player: User, now: datetime) -> str:
     """Why ``player`` may not write in ``match`` now ("" if they may)."""
     opponent = _opponent(match, player)
+    # Reasons do not start with a name: a page makes them sentences (capfirst).
     if not player.shows_messages:
         return "you have turned messages off in your settings"
+    if not opponent.is_active:
+        return f"messages are off: {opponent.username} has closed their account"
     if not opponent.shows_messages:
-        return f"{opponent} has turned messages off"
+        return f"messages are off: {opponent} has turned them off"
     if opponent.is_bot:
-        return f"{opponent} is a computer player and does not read messages"
+        return f"messages are off: {opponent} is a computer player"
     if match.finished_at is not None and now - match.finished_at > AFTER_THE_END:
         return "this match ended more than a week ago"
     return ""

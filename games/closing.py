@@ -19,12 +19,13 @@ have less to do. They are the site's own services, each in its own transaction, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
 
 from . import services
 from .models import Challenge, Match, Message, Notification
@@ -57,14 +58,22 @@ def close_account(user: User) -> Closure:
 
     organised = Tournament.objects.filter(organiser=user, status=Tournament.Status.OPEN)
     for tournament_id in organised.values_list("pk", flat=True):
-        done.tournaments_called_off += _ended(tournaments.cancel_tournament, tournament_id, user)
+        # Only while it is open, under its lock: one that started meanwhile is left to
+        # its players (and left, below, if the organiser plays in it).
+        call_off = partial(tournaments.cancel_tournament, only_open=True)
+        done.tournaments_called_off += _ended(call_off, tournament_id, user)
     entered = Tournament.objects.filter(
         status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],
         entries__user=user,
         entries__withdrawn=False,
     )
     for tournament_id in entered.values_list("pk", flat=True):
-        done.tournaments_left += _ended(tournaments.withdraw, tournament_id, user)
+        try:
+            done.tournaments_left += _ended(tournaments.withdraw, tournament_id, user)
+        except tournaments.StartedMeanwhile:
+            # It started between reading its state and locking it: now it is a
+            # withdrawal from a running tournament, out of the draw as well.
+            done.tournaments_left += _ended(tournaments.withdraw, tournament_id, user)
 
     # Last, the matches outside tournaments (leaving a tournament resigned its own).
     for match_id in Match.objects.active().involving(user).values_list("pk", flat=True):
@@ -82,26 +91,32 @@ def _deactivate(user: User) -> None:
         account.display_name = ""
         account.about = ""
         account.country = ""
+        account.timezone = "UTC"  # shown on the profile, and says where they live
         account.away_until = None
         account.email_preference = account.EmailPreference.NONE
         account.set_unusable_password()
         account.save()
         account.api_tokens.all().delete()
-        # What they wrote to opponents is theirs, and may say who they are.
+        # What they wrote to opponents is theirs, and may say who they are; so do the
+        # emails to them, sent or not (their bodies greet them by name). A sender that
+        # claims one meanwhile finds the address erased and sends nothing.
         Message.objects.filter(author=account).delete()
-        Notification.objects.filter(user=account, sent_at=None, cancelled_at=None).update(
-            cancelled_at=timezone.now(), claimed_until=None
-        )
+        Notification.objects.filter(user=account).delete()
     # The caller's object too: the request that closed the account still holds it.
     for field in ("is_active", "email", "display_name", "about", "country", "password"):
         setattr(user, field, getattr(account, field))
 
 
-def _ended(action, object_id: int, user: User) -> int:
+def _ended(action: Callable[..., object], object_id: int, user: User) -> int:
     """Carry out one of the player's own actions; 0 if it was already over (it ended
-    meanwhile, or an earlier, interrupted closure did it)."""
+    meanwhile, or an earlier, interrupted closure did it). A tournament that started
+    meanwhile is the caller's to handle (StartedMeanwhile)."""
     try:
         action(object_id, user=user)
+    except tournaments.StartedMeanwhile:
+        if action is tournaments.withdraw:
+            raise
+        return 0
     except (services.TurnError, tournaments.TournamentRefused):
         return 0
     return 1

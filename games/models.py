@@ -38,7 +38,14 @@ def new_invite_token() -> str:
 class ChallengeQuerySet(models.QuerySet["Challenge"]):
     def open_in_lobby(self) -> ChallengeQuerySet:
         """Open challenges anyone may accept (not addressed to someone, not private)."""
-        return self.filter(status=Challenge.Status.OPEN, opponent=None, private=False)
+        return self.filter(
+            status=Challenge.Status.OPEN,
+            opponent=None,
+            private=False,
+            # A closed account's challenges are withdrawn as it closes (games.closing); this
+            # keeps them out of the lobby should that be interrupted.
+            challenger__is_active=True,
+        )
 
     def addressed_to(self, user: User) -> ChallengeQuerySet:
         return self.filter(status=Challenge.Status.OPEN, opponent=user)

@@ -338,7 +338,9 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     )
     if not claimed:
         return False
-    notification = Notification.objects.select_related("user").get(pk=notification_id)
+    notification = Notification.objects.select_related("user").filter(pk=notification_id).first()
+    if notification is None:
+        return False  # deleted since the claim (its addressee closed their account)
     # A turn email nobody waits for now, or an email queued just before its addressee
     # closed their account (games.closing erased the address), is not sent.
     if not notification.user.email or (

@@ -86,6 +86,10 @@ def create_challenge(
         raise IllegalTurn(f"days per move must be one of {', '.join(map(str, DAYS_PER_MOVE))}")
     if opponent is not None and opponent.pk == challenger.pk:
         raise IllegalTurn("you cannot challenge yourself")
+    if opponent is not None and not opponent.is_active:
+        # Found by name, the account would not be (accounts.services.player_named); a
+        # rematch names the opponent of a finished match, who may have gone since.
+        raise IllegalTurn(f"you cannot challenge {opponent.username}: the account is closed")
     with transaction.atomic():
         challenge = Challenge.objects.create(
             challenger=challenger,

@@ -336,13 +336,7 @@ def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
             context = _chat_context(request, match, message_error=error, message_text=text)
             return render(request, "games/match.html#chat", context, status=refusal.status)
         # Without JavaScript the whole page is drawn, as a form with errors is.
-        context = _match_context(
-            request,
-            match,
-            conversation=chat.conversation(match, request.user),
-            message_error=error,
-            message_text=text,
-        )
+        context = _match_context(request, match, message_error=error, message_text=text)
         return render(request, "games/match.html", context, status=refusal.status)
     if not request.htmx:
         return redirect(match.get_absolute_url() + "#messages")

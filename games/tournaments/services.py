@@ -40,6 +40,11 @@ class TournamentRefused(Exception):
     status = 400
 
 
+class StartedMeanwhile(TournamentRefused):
+    """Leaving before the start was asked for, but the tournament started first: leaving
+    now is a withdrawal from a running tournament (ask again)."""
+
+
 class NotOrganiser(TournamentRefused):
     """Only the organiser may do this (HTTP 403)."""
 
@@ -138,14 +143,18 @@ def add_bot(tournament_id: int, *, user: User, bot: User) -> Entry:
         _check_organiser(tournament, user)
         if not bot.is_bot:
             raise TournamentRefused(f"only a bot can be entered this way, and {bot} is not one")
-        return _enter(tournament, bot)
+        return _enter(tournament, bot, by_themselves=False)
 
 
-def _enter(tournament: Tournament, user: User) -> Entry:
+def _enter(tournament: Tournament, user: User, *, by_themselves: bool = True) -> Entry:
     _check_open(tournament)
     if tournament.entries.filter(user=user).exists():
-        # Not starting with the name: the page makes the reason a sentence (capfirst).
-        raise TournamentRefused(f"this tournament already has {user} signed up")
+        # Not starting with a name: the page makes the reason a sentence (capfirst).
+        raise TournamentRefused(
+            "you have already signed up"
+            if by_themselves
+            else f"this tournament already has {user} signed up"
+        )
     if tournament.entries.count() >= tournament.max_players:
         raise TournamentRefused("this tournament is full")
     return Entry.objects.create(tournament=tournament, user=user)
@@ -427,7 +436,7 @@ def withdraw(tournament_id: int, *, user: User) -> None:
 def _leave_before_start(tournament_id: int, user: User) -> None:
     tournament = _locked(tournament_id)
     if not tournament.is_open:
-        raise TournamentRefused("the tournament has started meanwhile: withdraw again")
+        raise StartedMeanwhile("the tournament has started meanwhile: withdraw again")
     deleted, _ = Entry.objects.filter(tournament=tournament, user=user).delete()
     if not deleted:
         raise TournamentRefused("you have not signed up for this tournament")
@@ -462,12 +471,15 @@ def _withdraw_from_draw(tournament: Tournament, draw: Draw, player: int) -> None
         draw.withdraw(player)
 
 
-def cancel_tournament(tournament_id: int, *, user: User) -> Tournament:
+def cancel_tournament(tournament_id: int, *, user: User, only_open: bool = False) -> Tournament:
     """The organiser calls a tournament off. Matches under way are left to finish, but the
-    draw advances no further."""
+    draw advances no further. ``only_open``: not once it has started (an organiser
+    closing their account leaves a running tournament to its players)."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _check_organiser(tournament, user)
+        if only_open and tournament.status == Tournament.Status.RUNNING:
+            raise StartedMeanwhile("the tournament has started")
         if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
             raise TournamentRefused(f"this tournament is already {tournament.status}")
         _cancel(tournament, reason=f"{user} cancelled it")

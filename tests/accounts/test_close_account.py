@@ -70,3 +70,15 @@ def test_it_needs_a_login(client):
 
     assert response.status_code == 302
     assert response.url.startswith(reverse("login"))
+
+
+def test_it_warns_an_organiser_of_the_open_tournaments_it_calls_off(client, alice, bob):
+    from tests.tournaments_site.helpers import open_tournament
+
+    cup = open_tournament(alice, name="Harbour cup")  # alice organises it, without playing
+    client.force_login(alice)
+
+    response = client.get(URL)
+
+    assert "called off for everyone signed up" in response.text
+    assert f'<a href="{cup.get_absolute_url()}">Harbour cup</a>' in response.text

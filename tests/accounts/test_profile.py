@@ -103,7 +103,11 @@ def test_it_answers_404_for_an_unknown_player(client):
 
 
 def test_a_closed_accounts_page_stays_and_says_it_is_closed(client, alice, bob):
-    # Its username stays on the matches that link here.
+    # Its username stays on the matches that link here. An account the staff deactivated
+    # reads the same, and shows nothing its owner wrote about themselves.
+    alice.display_name = "Alice the Great"
+    alice.about = "Write to me at alice@home.example"
+    alice.country = "Wonderland"
     alice.is_active = False
     alice.save()
     client.force_login(bob)
@@ -113,6 +117,8 @@ def test_a_closed_accounts_page_stays_and_says_it_is_closed(client, alice, bob):
     assert response.status_code == 200
     assert "This account is closed." in response.text
     assert "Challenge alice" not in response.text
+    for private in ("Alice the Great", "alice@home.example", "Wonderland"):
+        assert private not in response.text
 
 
 @pytest.mark.parametrize("count", [3, 30])

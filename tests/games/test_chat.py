@@ -65,6 +65,24 @@ def test_control_and_direction_characters_are_dropped(match, alice):
     assert message.text == "nice roll"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family: emoji joined by ZWJ
+        "\U0001f3f3\ufe0f\u200d\U0001f308",  # the rainbow flag
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # Persian, with a ZWNJ
+    ],
+)
+def test_joiners_that_spell_emoji_and_words_are_kept(match, alice, text):
+    assert chat.post_message(match.pk, user=alice, text=text).text == text
+
+
+@pytest.mark.parametrize("text", ["\u2060\ufeff", "\u3164", "\u2800\u2800", "\u200d"])
+def test_a_message_with_nothing_to_see_is_refused(match, alice, text):
+    with pytest.raises(chat.ChatRefused, match="write something first"):
+        chat.post_message(match.pk, user=alice, text=text)
+
+
 def test_a_day_holds_a_limited_number_of_messages(match, alice):
     now = timezone.now()
     Message.objects.bulk_create(
@@ -88,8 +106,8 @@ def test_a_player_who_turned_messages_off_sees_none_and_the_opponent_is_told(mat
 
     assert bobs is not None and bobs.messages == [] and not bobs.can_write
     assert alices is not None and not alices.can_write
-    assert alices.closed_because == "bob has turned messages off"
-    with pytest.raises(chat.ChatRefused, match="bob has turned messages off"):
+    assert alices.closed_because == "messages are off: bob has turned them off"
+    with pytest.raises(chat.ChatRefused, match="bob has turned them off"):
         chat.post_message(match.pk, user=alice, text="Are you there?")
 
 
@@ -102,11 +120,22 @@ def test_after_a_week_past_the_end_the_match_takes_no_more(match, alice, bob):
         chat.post_message(match.pk, user=alice, text="Rematch?", now=ended + timedelta(days=8))
 
 
+def test_nobody_writes_to_a_closed_account(match, alice, bob):
+    from games import closing
+
+    closing.close_account(bob)
+
+    conversation = chat.conversation(_loaded(match), alice)
+    assert conversation is not None and not conversation.can_write
+    with pytest.raises(chat.ChatRefused, match="bob has closed their account"):
+        chat.post_message(match.pk, user=alice, text="Are you there?")
+
+
 def test_nobody_writes_to_a_bot(alice, django_user_model):
     bot = django_user_model.objects.get(username="beginner-bot")
     match = opened_by_white(alice, bot)
 
-    with pytest.raises(chat.ChatRefused, match="does not read messages"):
+    with pytest.raises(chat.ChatRefused, match="is a computer player"):
         chat.post_message(match.pk, user=alice, text="hello")
 
 

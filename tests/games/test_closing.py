@@ -3,6 +3,8 @@ again."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from django.contrib.auth import authenticate
 
@@ -43,6 +45,7 @@ def test_it_erases_the_person_and_keeps_the_username(alice, bob):
     assert (alice.email, alice.display_name, alice.about, alice.country) == ("", "", "", "")
     assert not alice.has_usable_password()
     assert alice.email_preference == alice.EmailPreference.NONE
+    assert alice.timezone == "UTC"
     assert not ApiToken.objects.filter(user=alice).exists()
     assert authenticate(username="alice", password=PASSWORD) is None
     assert player_named("alice") is None  # nobody can challenge her by name
@@ -104,21 +107,38 @@ def test_it_takes_her_out_of_tournaments_and_calls_off_the_one_she_organises(ali
     assert running.status == Tournament.Status.RUNNING  # the others play on
 
 
-def test_it_cancels_the_email_still_waiting_for_her(alice, bob):
+def test_it_deletes_the_emails_to_her_and_a_queued_one_is_not_sent(alice, bob):
     match = opened_by_white(bob, alice)
     unsent = Notification.objects.create(
         user=alice, kind=Notification.Kind.TURN, key="turn:x", subject="s", body="b", match=match
     )
+    to_bob = Notification.objects.create(
+        user=bob, kind=Notification.Kind.TURN, key="turn:y", subject="s", body="b", match=match
+    )
 
     closing.close_account(alice)
 
-    unsent.refresh_from_db()
-    assert unsent.cancelled_at is not None and unsent.sent_at is None
-    # A sender that claims it anyway (its task was already queued) does not send it.
-    Notification.objects.filter(pk=unsent.pk).update(cancelled_at=None)
+    # Their bodies greet her by name.
+    assert not Notification.objects.filter(user=alice).exists()
+    assert Notification.objects.filter(pk=to_bob.pk).exists()
+    # The task already queued for hers finds nothing to send.
     assert notifications.send_notification(unsent.pk) is False
-    unsent.refresh_from_db()
-    assert unsent.sent_at is None and unsent.cancelled_at is not None
+
+
+def test_an_email_queued_just_before_she_closed_is_not_sent(alice, bob):
+    match = opened_by_white(bob, alice)
+    queued = Notification.objects.create(
+        user=alice, kind=Notification.Kind.TURN, key="turn:x", subject="s", body="b", match=match
+    )
+    closing._deactivate(alice)
+    # As if it had been written between her closing and its deletion.
+    Notification.objects.create(
+        pk=queued.pk, user=alice, kind="turn", key="turn:x", subject="s", body="b", match=match
+    )
+
+    assert notifications.send_notification(queued.pk) is False
+    queued.refresh_from_db()
+    assert queued.sent_at is None and queued.cancelled_at is not None
 
 
 def test_her_challenge_cannot_be_accepted_once_she_has_gone(alice, bob):
@@ -155,3 +175,60 @@ def services_sign_up(tournament: Tournament, player) -> None:
     from games.tournaments import services as tournaments
 
     tournaments.sign_up(tournament.pk, user=player)
+
+
+def test_a_tournament_that_starts_as_she_leaves_it_loses_her_from_its_draw(alice, bob, monkeypatch):
+    from games.tournaments import services as tournaments
+
+    others = make_users(3)
+    cup = open_tournament(bob, format=Format.DOUBLE_ELIMINATION)
+    for player in (alice, *others):
+        services_sign_up(cup, player)
+    withdraw, calls = tournaments.withdraw, []
+
+    def started_meanwhile(tournament_id, *, user):
+        # The first time, the organiser starts it after the withdrawal read it as open
+        # and before it took its lock: the withdrawal is refused, as it then is.
+        calls.append(tournament_id)
+        if len(calls) == 1:
+            tournaments.start_tournament(tournament_id, user=bob)
+            raise tournaments.StartedMeanwhile("the tournament has started meanwhile")
+        return withdraw(tournament_id, user=user)
+
+    monkeypatch.setattr(tournaments, "withdraw", started_meanwhile)
+
+    done = closing.close_account(alice)
+
+    assert done.tournaments_left == 1
+    cup.refresh_from_db()
+    assert cup.status == Tournament.Status.RUNNING
+    assert Entry.objects.get(tournament=cup, user=alice).withdrawn
+    assert alice.pk in cup.draw().withdrawn
+    assert not Match.objects.active().involving(alice).exists()
+
+
+def test_an_organisers_tournament_that_started_meanwhile_is_not_called_off(alice, bob):
+    from games.tournaments import services as tournaments
+
+    cup = started_tournament(alice, [bob, *make_users(2)], format=Format.ROUND_ROBIN)
+
+    # As the closure would, had the tournament started after it read it as open.
+    refused = closing._ended(partial(tournaments.cancel_tournament, only_open=True), cup.pk, alice)
+
+    assert refused == 0
+    cup.refresh_from_db()
+    assert cup.status == Tournament.Status.RUNNING
+
+
+def test_nobody_can_challenge_her_after_nor_offer_her_a_rematch(client, alice, bob):
+    finished = opened_by_white(alice, bob)
+    services.resign(finished.pk, user=alice)
+    services.create_challenge(alice, variant="greek")  # in the lobby
+
+    closing._deactivate(alice)  # as if the closure stopped before withdrawing it
+
+    assert not Challenge.objects.open_in_lobby().exists()
+    with pytest.raises(services.IllegalTurn, match="the account is closed"):
+        services.offer_rematch(Match.objects.get(pk=finished.pk), user=bob)
+    client.force_login(bob)
+    assert "Offer a rematch" not in client.get(finished.get_absolute_url()).text

@@ -771,7 +771,7 @@ def test_a_rematch_asked_by_an_outsider_is_refused(world):
 @pytest.mark.parametrize(
     ("who", "action", "data", "said"),
     [
-        ("alice", "sign-up", {}, "already has alice signed up"),
+        ("alice", "sign-up", {}, "You have already signed up."),
         ("bob", "start", {}, "only the organiser"),
         ("bob", "cancel", {}, "only the organiser"),
         ("bob", "add-bot", {"bot": "(the bot)"}, "only the organiser"),

@@ -208,7 +208,7 @@ def test_it_shows_why_a_sign_up_was_refused(client, alice, bob):
 
     response = client.post(reverse("tournament_sign_up", args=[tournament.pk]), follow=True)
 
-    assert "This tournament already has bob signed up." in response.text
+    assert "You have already signed up." in response.text
     assert Entry.objects.filter(tournament=tournament).count() == 1
 
 
