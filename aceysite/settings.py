@@ -206,6 +206,8 @@ EMAIL_CLAIM_SECONDS = envint("ACEY_EMAIL_CLAIM_SECONDS", "300")
 DIGEST_HOUR = envint("ACEY_DIGEST_HOUR", "8")
 # Days of time away (games.away) a player may take each calendar year.
 AWAY_DAYS_PER_YEAR = envint("ACEY_AWAY_DAYS_PER_YEAR", "30")
+# How often a match page asks for new messages between the players (games.chat).
+CHAT_POLL_SECONDS = envint("ACEY_CHAT_POLL_SECONDS", "30")
 # Deadlines live in the database and are found by these sweeps, never as long countdowns.
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {

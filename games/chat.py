@@ -68,6 +68,11 @@ class Conversation:
     #: Why not, when the viewer is a player who may not ("" otherwise).
     closed_because: str
 
+    @property
+    def last_id(self) -> int:
+        """The newest message shown, from which the page asks for newer ones."""
+        return self.messages[-1].pk if self.messages else 0
+
 
 def tidy(text: str) -> str:
     """``text`` as it is stored: line breaks as ``\\n``, no control or direction-changing
@@ -123,6 +128,20 @@ def conversation(match: Match, viewer: User, now: datetime | None = None) -> Con
         return Conversation([], opponent, False, reason)
     messages = list(match.messages.select_related("author").order_by("pk"))
     return Conversation(messages, opponent, not reason, reason)
+
+
+def newer_messages(match: Match, viewer: User, *, after: int) -> Conversation | None:
+    """The messages of ``match`` after the one numbered ``after`` (the newest a page
+    shows, which polls for more), or None when there are none for ``viewer``: one query.
+
+    ``match`` must come with ``white`` and ``black`` loaded.
+    """
+    if not viewer.is_authenticated or not match.is_player(viewer):
+        return None
+    if _closed_because(match, viewer, timezone.now()):
+        return None
+    newer = list(match.messages.filter(pk__gt=after).select_related("author").order_by("pk"))
+    return Conversation(newer, _opponent(match, viewer), True, "") if newer else None
 
 
 def _opponent(match: Match, player: User) -> User:

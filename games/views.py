@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -213,14 +214,11 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         ),
         "typed_play": "",
         "play_error": None,
-        # The players' messages, on a page drawn whole or redrawn by the waiting page's
-        # poll (which may bring new ones); not on each click's redraw, which cannot.
-        "conversation": (
-            chat.conversation(match, request.user)
-            if request.method == "GET" or not request.htmx
-            else None
-        ),
+        # The players' messages, on a page drawn whole (HTMX redraws only the board; the
+        # messages have a poll of their own).
+        "conversation": None if request.htmx else chat.conversation(match, request.user),
         "chat_max_length": chat.MAX_LENGTH,
+        "chat_poll_seconds": settings.CHAT_POLL_SECONDS,
         **extra,
     }
     if typed_play and board["playing"]:
@@ -321,11 +319,24 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Write a message to the opponent (games.chat). With HTMX the messages section is
-    drawn again in place; without, the match page, at the messages."""
+    """POST: write a message to the opponent (games.chat). With HTMX the messages section
+    is drawn again in place; without, the match page, at the messages.
+
+    GET ``?after=<id>``: the page's poll for newer messages; 204 while there are none."""
     match = _get_match_for_player(request, match_id)
+    if request.method == "GET":
+        after = whole_number(request.GET.get("after"))
+        newer = chat.newer_messages(match, request.user, after=after or 0)
+        if newer is None:
+            return HttpResponse(status=204)
+        context = {
+            "match": match,
+            "conversation": newer,
+            "chat_poll_seconds": settings.CHAT_POLL_SECONDS,
+        }
+        return render(request, "games/match.html#chat_new", context)
     text = request.POST.get("text", "")
     try:
         chat.post_message(match.pk, user=request.user, text=text)
@@ -350,6 +361,7 @@ def _chat_context(request: HttpRequest, match: Match, **extra) -> dict:
         "match": match,
         "conversation": chat.conversation(match, request.user),
         "chat_max_length": chat.MAX_LENGTH,
+        "chat_poll_seconds": settings.CHAT_POLL_SECONDS,
         **extra,
     }
 

@@ -50,3 +50,28 @@ def test_a_player_writes_and_the_opponent_reads(page: Page, browser: Browser, li
     widths = opponent.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     assert widths[0] <= widths[1], widths
     opponent.context.close()
+
+
+def test_a_message_reaches_the_other_players_open_page(
+    page: Page, browser: Browser, live_server, match, settings
+):
+    settings.CHAT_POLL_SECONDS = 1  # the live server runs in this process
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")  # alice is to move: her board does not poll
+    page.goto(live_server.url + match.get_absolute_url())
+    page.get_by_label("Message to bob").fill("Half a thought")  # typed, not sent
+
+    writer = browser.new_context(viewport=PHONE).new_page()
+    log_in(writer, live_server.url, "bob")
+    writer.goto(live_server.url + match.get_absolute_url())
+    writer.get_by_label("Message to alice").fill("Take your time!")
+    writer.get_by_role("button", name="Send message").click()
+    expect(writer.locator("#announce")).to_have_text("Message sent.")
+    writer.context.close()
+
+    expect(page.locator("#chat-list li.chat-theirs")).to_contain_text("Take your time!")
+    expect(page.locator("#announce")).to_contain_text("bob wrote: Take your time!")
+    expect(page.locator(".chat-empty")).to_be_hidden()
+    expect(page.get_by_label("Message to bob")).to_have_value("Half a thought")
+    page.wait_for_timeout(2500)  # two more polls: the message is not appended again
+    expect(page.locator("#chat-list li")).to_have_count(1)

@@ -3,6 +3,7 @@ sees them, and the match page's part in it."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -202,12 +203,36 @@ def test_only_the_players_may_post(client, match, charlie):
     assert not Message.objects.exists()
 
 
-def test_the_waiting_pages_poll_brings_new_messages(client, match, alice, bob):
-    client.force_login(bob)  # waiting: alice is to move
-    chat.post_message(match.pk, user=alice, text="Thinking...")
+def test_both_players_pages_poll_for_new_messages(client, match, alice, bob):
+    chat.post_message(match.pk, user=bob, text="Good luck")
+    first = Message.objects.get()
+    client.force_login(alice)  # alice is to move: her page has no board poll, but this one
 
-    response = client.get(match.get_absolute_url(), HTTP_HX_REQUEST="true")
+    page = client.get(match.get_absolute_url()).text
+    poll = re.search(r'<span id="chat-poll" hidden hx-get="([^"]+)"', page).group(1)
+    nothing_new = client.get(poll.replace("&amp;", "&"), HTTP_HX_REQUEST="true")
+    chat.post_message(match.pk, user=bob, text="Take your time <3")
+    news = client.get(poll.replace("&amp;", "&"), HTTP_HX_REQUEST="true")
 
-    assert response.status_code == 200
-    assert 'id="chat-list" class="chat" hx-swap-oob="true"' in response.text
-    assert "Thinking..." in response.text
+    assert poll.endswith(f"?after={first.pk}")
+    assert nothing_new.status_code == 204
+    assert news.status_code == 200
+    assert news.text.count("<li ") == 1 and "Take your time &lt;3" in news.text
+    newest = Message.objects.latest("pk")
+    assert 'id="chat-poll" hidden hx-swap-oob="true"' in news.text
+    assert f"?after={newest.pk}" in news.text  # the next poll starts after it
+    assert "bob wrote: Take your time &lt;3" in news.text  # said in the live region
+
+
+def test_the_poll_shows_nothing_to_a_spectator_or_a_player_with_messages_off(
+    client, match, alice, bob, charlie
+):
+    chat.post_message(match.pk, user=alice, text="Hello")
+    url = reverse("match_messages", args=[match.pk]) + "?after=0"
+
+    client.force_login(charlie)
+    assert client.get(url, HTTP_HX_REQUEST="true").status_code == 403
+    bob.shows_messages = False
+    bob.save()
+    client.force_login(bob)
+    assert client.get(url, HTTP_HX_REQUEST="true").status_code == 204
