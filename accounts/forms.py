@@ -230,12 +230,23 @@ class CloseAccountForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
-    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: User, ip: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.user = user
+        self.user, self.ip = user, ip
+        # The page is about this one field: the focus starts there, and goes back to it
+        # with the reason when the password was wrong.
+        self.fields["password"].widget.attrs["autofocus"] = True
 
     def clean_password(self) -> str:
+        # Counted with the login form's failures: a session left open must not become a
+        # way round the login's limit on guessing the password.
+        username = self.user.get_username()
+        if throttle.is_login_blocked(username=username, ip=self.ip):
+            raise ValidationError(
+                "Too many wrong passwords: try again in a quarter of an hour.", code="throttled"
+            )
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
+            throttle.record_failed_login(username=username, ip=self.ip)
             raise ValidationError("That is not your password.", code="wrong_password")
         return password

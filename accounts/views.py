@@ -215,7 +215,7 @@ def close_account(request: HttpRequest) -> HttpResponse:
     """Close the account (games.closing), once the player has seen what it ends and given
     their password; then log them out, with a word on what was done."""
     user = request.user
-    form = CloseAccountForm(request.POST or None, user=user)
+    form = CloseAccountForm(request.POST or None, user=user, ip=throttle.client_ip(request))
     if request.method == "POST" and form.is_valid():
         done = closing.close_account(user)
         logout(request)

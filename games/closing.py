@@ -51,6 +51,7 @@ def close_account(user: User) -> Closure:
     module's docstring). Safe to run again on a closed account: it finishes what is left."""
     _deactivate(user)
     done = Closure()
+    in_play = list(Match.objects.active().involving(user).values_list("pk", flat=True))
     for challenge in Challenge.objects.filter(status=Challenge.Status.OPEN, challenger=user):
         done.challenges_withdrawn += _ended(services.cancel_challenge, challenge.pk, user)
     for challenge in Challenge.objects.filter(status=Challenge.Status.OPEN, opponent=user):
@@ -77,7 +78,9 @@ def close_account(user: User) -> Closure:
 
     # Last, the matches outside tournaments (leaving a tournament resigned its own).
     for match_id in Match.objects.active().involving(user).values_list("pk", flat=True):
-        done.matches_resigned += _ended(services.resign, match_id, user)
+        _ended(services.resign, match_id, user)
+    # Counted as the page that asked for the password counted them: all that were in play.
+    done.matches_resigned = Match.objects.finished().filter(pk__in=in_play).count()
     return done
 
 

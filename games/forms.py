@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.urls import reverse_lazy
 
 from accounts.services import player_named
@@ -80,6 +81,8 @@ class ChallengeForm(forms.Form):
             return None
         opponent = player_named(name)
         if opponent is None:
+            if get_user_model().objects.filter(username__iexact=name, is_active=False).exists():
+                raise forms.ValidationError(f"{name} no longer plays here: the account is closed.")
             raise forms.ValidationError(f"There is no player called {name}.")
         if self.user is not None and opponent.pk == self.user.pk:
             raise forms.ValidationError("You cannot challenge yourself.")

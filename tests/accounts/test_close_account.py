@@ -82,3 +82,15 @@ def test_it_warns_an_organiser_of_the_open_tournaments_it_calls_off(client, alic
 
     assert "called off for everyone signed up" in response.text
     assert f'<a href="{cup.get_absolute_url()}">Harbour cup</a>' in response.text
+
+
+def test_wrong_passwords_count_with_the_logins_and_are_limited(client, alice):
+    client.force_login(alice)
+    for _ in range(5):
+        client.post(URL, {"password": "a guess"})
+
+    response = client.post(URL, {"password": PASSWORD})  # right, but too late
+
+    assert "Too many wrong passwords" in response.text
+    alice.refresh_from_db()
+    assert alice.is_active

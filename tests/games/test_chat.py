@@ -236,3 +236,32 @@ def test_the_poll_shows_nothing_to_a_spectator_or_a_player_with_messages_off(
     bob.save()
     client.force_login(bob)
     assert client.get(url, HTTP_HX_REQUEST="true").status_code == 204
+
+
+def test_a_refusal_that_takes_the_box_away_keeps_what_was_written(client, match, alice, bob):
+    client.force_login(alice)
+    bob.shows_messages = False  # meanwhile, while alice was typing
+    bob.save()
+
+    response = client.post(
+        reverse("match_messages", args=[match.pk]),
+        {"text": "A long and careful note"},
+        HTTP_HX_REQUEST="true",
+    )
+
+    assert response.status_code == 400
+    assert "Messages are off: bob has turned them off." in response.text
+    assert "A long and careful note" in response.text
+    assert 'name="text"' not in response.text  # no box to write in
+
+
+def test_a_player_with_messages_off_is_told_where_to_turn_them_on(client, match, bob):
+    bob.shows_messages = False
+    bob.save()
+    client.force_login(bob)
+
+    text = client.get(match.get_absolute_url()).text
+
+    assert "You have turned messages off" in text
+    assert reverse("settings") in text
+    assert "Only you and" not in text

@@ -232,3 +232,13 @@ def test_nobody_can_challenge_her_after_nor_offer_her_a_rematch(client, alice, b
         services.offer_rematch(Match.objects.get(pk=finished.pk), user=bob)
     client.force_login(bob)
     assert "Offer a rematch" not in client.get(finished.get_absolute_url()).text
+
+
+def test_the_count_of_resigned_matches_takes_in_her_tournament_matches(alice, bob):
+    opened_by_white(alice, bob)
+    started_tournament(bob, [alice, *make_users(1)], format=Format.SINGLE_ELIMINATION)
+
+    done = closing.close_account(alice)
+
+    assert done.matches_resigned == 2
+    assert done.tournaments_left == 1

@@ -569,3 +569,17 @@ def test_the_unsubscribe_page_says_when_emails_are_already_off_and_whose_link_it
     assert "Game emails to alice are already off." in again
     assert "Stop all game emails" not in again
     assert reverse("settings") in again
+
+
+def test_challenging_a_closed_account_by_name_says_it_is_closed(client, alice, bob):
+    from games import closing
+
+    closing.close_account(bob)
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("challenge_new"),
+        {"opponent": "BOB", "variant": "american", "points": 1, "days_per_move": 2},
+    )
+
+    assert "BOB no longer plays here: the account is closed." in response.text
