@@ -24,11 +24,11 @@ from django.views.decorators.csrf import csrf_exempt
 from accounts.models import ApiToken
 from accounts.services import player_named
 
-from . import services
+from . import chat, services
 from .engine import format_play
 from .engine.game import Phase
 from .forms import MAX_WHOLE_NUMBER, whole_number
-from .models import Challenge, Match, Segment
+from .models import Challenge, Match, Message, Segment
 
 MAX_BODY = 64 * 1024
 MAX_PLAY_LENGTH = 200
@@ -412,6 +412,57 @@ def match_resign(request: HttpRequest, match_id: int, body: JsonObject) -> JsonR
     match = _get_match(match_id)
     services.resign(match.pk, user=request.user)
     return JsonResponse(match_state(_get_match(match.pk)))
+
+
+def _message(message: Message) -> JsonObject:
+    return {
+        "id": message.pk,
+        "author": message.author.username,
+        "text": message.text,
+        "created_at": message.created_at.isoformat(),
+    }
+
+
+def _players_match(request: HttpRequest, match_id: int) -> Match:
+    match = _get_match(match_id)
+    if not match.is_player(request.user):
+        raise ApiError(403, "only the match's two players read and write its messages")
+    return match
+
+
+@api_get
+def _messages_read(request: HttpRequest, match_id: int) -> JsonResponse:
+    match = _players_match(request, match_id)
+    raw = request.GET.get("after", "0")
+    after = whole_number(raw)
+    if after is None:
+        raise ApiError(400, f"after must be a message id, not {_quote(raw)}")
+    conversation = chat.conversation(match, request.user)
+    assert conversation is not None  # a player's
+    return JsonResponse(
+        {
+            "messages": [_message(m) for m in conversation.messages if m.pk > after],
+            "can_write": conversation.can_write,
+            "closed_because": conversation.closed_because or None,
+        }
+    )
+
+
+@api_post("text")
+def _messages_write(request: HttpRequest, match_id: int, body: JsonObject) -> JsonResponse:
+    match = _players_match(request, match_id)
+    text = _str(body, "text", max_length=4 * chat.MAX_LENGTH, required=True)
+    assert text is not None
+    message = chat.post_message(match.pk, user=request.user, text=text)
+    return JsonResponse({"message": _message(message)}, status=201)
+
+
+@csrf_exempt  # each method's view below does its own checks
+def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The messages between the match's players (games.chat), to them only. GET
+    ``?after=<id>``: those after that one, oldest first; POST ``{"text"}``: write one."""
+    view = _messages_write if request.method == "POST" else _messages_read
+    return view(request, match_id)
 
 
 @api_get

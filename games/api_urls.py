@@ -14,6 +14,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", api.match_detail, name="api_match"),
     path("matches/<int:match_id>/turn/", api.match_turn, name="api_match_turn"),
     path("matches/<int:match_id>/resign/", api.match_resign, name="api_match_resign"),
+    path("matches/<int:match_id>/messages/", api.match_messages, name="api_match_messages"),
     path("me/", api.me, name="api_me"),
     # Anything else under /api/v1/ answers in JSON too (and is never redirected to add a
     # slash, which Django cannot do for a POST).

@@ -158,6 +158,19 @@ CASES = [
     ),
     Case("api_me", "GET", "/api/v1/me/", every(200, anonymous=401)),
     Case(
+        "api_match_messages",
+        "GET",
+        "/api/v1/matches/{match}/messages/",
+        every(403, anonymous=401, player=200, opponent=200),
+    ),
+    Case(
+        "api_match_messages",
+        "POST",
+        "/api/v1/matches/{match}/messages/",
+        every(403, anonymous=401, player=201, opponent=201),
+        body={"text": "Good luck"},
+    ),
+    Case(
         "api_challenge_accept",
         "POST",
         "/api/v1/challenges/{challenge}/accept/",

@@ -1,0 +1,66 @@
+"""The match's messages through the API: the two players read and write them, nobody else."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import chat
+from games.models import Message
+
+from .conftest import post_json
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(match) -> str:
+    return f"/api/v1/matches/{match.pk}/messages/"
+
+
+def test_a_player_writes_and_the_other_reads_after_what_they_had(alice_api, bob_api, match):
+    first = post_json(alice_api, _url(match), {"text": "Good luck!"})
+    second = post_json(alice_api, _url(match), {"text": "  Have fun.  "})
+
+    everything = bob_api.get(_url(match)).json()
+    newer = bob_api.get(_url(match) + f"?after={first.json()['message']['id']}").json()
+
+    assert first.status_code == second.status_code == 201
+    assert [m["text"] for m in everything["messages"]] == ["Good luck!", "Have fun."]
+    assert [m["author"] for m in everything["messages"]] == ["alice", "alice"]
+    assert everything["can_write"] is True and everything["closed_because"] is None
+    assert [m["text"] for m in newer["messages"]] == ["Have fun."]
+
+
+def test_an_outsider_neither_reads_nor_writes(charlie_api, alice, match):
+    chat.post_message(match.pk, user=alice, text="Good luck!")
+
+    read = charlie_api.get(_url(match))
+    write = post_json(charlie_api, _url(match), {"text": "Hello"})
+
+    assert read.status_code == write.status_code == 403
+    assert "only the match's two players" in read.json()["error"]
+    assert Message.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ({}, "text is required"),
+        ({"text": 5}, "text must be a string"),
+        ({"text": "   "}, "write something first"),
+        ({"text": "x" * 501}, "at most 500 characters"),
+        ({"text": "hi", "extra": 1}, "unknown field"),
+    ],
+)
+def test_a_bad_message_gets_a_reason_and_stores_nothing(alice_api, match, body, reason):
+    response = post_json(alice_api, _url(match), body)
+
+    assert response.status_code == 400
+    assert reason in response.json()["error"]
+    assert not Message.objects.exists()
+
+
+def test_after_must_be_a_number(alice_api, match):
+    response = alice_api.get(_url(match) + "?after=yesterday")
+
+    assert response.status_code == 400
+    assert "after must be a message id" in response.json()["error"]
