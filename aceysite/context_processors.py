@@ -10,14 +10,18 @@ from django.http import HttpRequest
 _NOT_BACK_TO = {"home", "login", "signup"}
 
 
-def site(request: HttpRequest) -> dict[str, str]:
+def site(request: HttpRequest) -> dict[str, object]:
     """``site_title``: the site's name (settings.SITE_NAME), for page titles. Not
     ``site_name``: Django's auth views set that to the host's name.
 
     ``back_here``: for a visitor who is not logged in, this page, for the header's "Log in"
     and "Sign up" to come back to (a match opened from an email, an invite); "" where
-    there is no point in coming back."""
-    back_here = ""
+    there is no point in coming back. A callable, which templates call only if they use
+    it: working it out reads the session, which a page fragment need not."""
+    return {"site_title": settings.SITE_NAME, "back_here": lambda: _back_here(request)}
+
+
+def _back_here(request: HttpRequest) -> str:
     match = request.resolver_match
     name = match.url_name if match else None
     user = getattr(request, "user", None)
@@ -28,5 +32,5 @@ def site(request: HttpRequest) -> dict[str, str]:
         and not name.startswith("password_")
         and not (user and user.is_authenticated)
     ):
-        back_here = request.get_full_path()
-    return {"site_title": settings.SITE_NAME, "back_here": back_here}
+        return request.get_full_path()
+    return ""

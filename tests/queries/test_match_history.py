@@ -76,3 +76,16 @@ def test_one_games_turns_take_as_many_queries_for_a_long_game(
 
     with django_assert_num_queries(short):
         get_ok(client, long_url, **HTMX)()
+
+
+def test_one_games_turns_are_four_queries_for_a_logged_in_reader(
+    client, alice, two_games, django_assert_num_queries
+):
+    # The session and its user (for the reader's timezone), the match and the game's
+    # segments; nothing for the page around it (the header's back_here is worked out only
+    # by a page that shows it).
+    client.force_login(alice)
+    url = reverse("match_history_game", args=[two_games.pk, 1])
+
+    with django_assert_num_queries(4):
+        get_ok(client, url, **HTMX)()
