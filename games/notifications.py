@@ -21,13 +21,14 @@ from django.conf import settings
 from django.core import mail, signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.db.models import F, OuterRef, Q, Subquery
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import Position
 
-from .models import Challenge, Match, Notification, Segment
+from .models import Challenge, Match, Message, Notification, Segment
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -351,9 +352,10 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
         )
         return False
     unsubscribe = absolute_url(reverse("unsubscribe", args=[unsubscribe_token(notification.user)]))
+    written = _messages_with_the_move(notification) if notification.kind == "turn" else ""
     message = EmailMultiAlternatives(
         subject=notification.subject,
-        body=notification.body + f"\n\nTo stop these emails: {unsubscribe}\n",
+        body=notification.body + written + f"\n\nTo stop these emails: {unsubscribe}\n",
         to=[notification.user.email],
         headers={
             **list_unsubscribe_headers(unsubscribe),
@@ -432,6 +434,41 @@ def _server_closed(error: Exception) -> bool:
     if isinstance(error, SMTPServerDisconnected | ConnectionError):
         return True
     return isinstance(error, SMTPResponseException) and error.smtp_code == 421
+
+
+#: The most messages a turn email quotes (the newest); the match page has them all.
+MESSAGES_IN_A_TURN_EMAIL = 5
+
+
+def _messages_with_the_move(notification: Notification) -> str:
+    """What the opponent wrote since the addressee last played in the match (games.chat),
+    quoted at the end of their turn email: correspondence players write with their moves.
+    Read when the email is sent, not when the turn queued it, so a message written just
+    after the move is in it too. One query; "" when there is nothing to quote."""
+    user = notification.user
+    if notification.match_id is None or not user.shows_messages:
+        return ""
+    last_played = (
+        Segment.objects.filter(match=OuterRef("match"))
+        .filter(Q(player="white", match__white=user) | Q(player="black", match__black=user))
+        .order_by("-number")
+        .values("created_at")[:1]
+    )
+    newest = list(
+        Message.objects.filter(match_id=notification.match_id)
+        .exclude(author=user)
+        .annotate(since=Subquery(last_played))
+        .filter(Q(since=None) | Q(created_at__gt=F("since")))
+        .select_related("author")
+        .order_by("-pk")[:MESSAGES_IN_A_TURN_EMAIL]
+    )
+    if not newest:
+        return ""
+    quoted = []
+    for message in reversed(newest):
+        lines = "\n".join(f"> {line}" for line in message.text.splitlines())
+        quoted.append(f"{message.author} wrote:\n{lines}")
+    return "\n\n" + "\n\n".join(quoted) + "\n(Answer on the match page.)"
 
 
 def _still_waiting(notification: Notification) -> bool:
