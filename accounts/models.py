@@ -82,6 +82,14 @@ class User(AbstractUser):
         default=True,
         help_text="Show the messages opponents write beside the board, and let me write to them",
     )
+    # After a change of email address, the address before it can be put back for a while
+    # by a link sent to it (accounts.services.undo_email_change): the address, until when,
+    # and the SHA-256 of the link's secret. One window per run of changes: a later change
+    # within it keeps the first address, so no link sent to a taker's address can ever
+    # restore the taker's address over the owner's.
+    email_undo_address = models.EmailField(blank=True)
+    email_undo_until = models.DateTimeField(null=True, blank=True)
+    email_undo_key = models.CharField(max_length=64, blank=True)
     away_until = models.DateTimeField(
         null=True,
         blank=True,

@@ -7,6 +7,7 @@ once the address has changed (it cannot be replayed later to switch back).
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -19,6 +20,8 @@ from django.db.models import QuerySet, Value
 from django.db.models.functions import Lower
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from .models import User, name_as_read, tidy_name
 
@@ -60,8 +63,15 @@ def player_named(name: str) -> User | None:
 
 
 def email_in_use(email: str, *, except_user: User | None = None) -> bool:
-    """Whether another account has ``email``, whatever its case."""
-    return _taken("email", email, except_user=except_user)
+    """Whether another account has ``email``, whatever its case, or holds it to put back
+    (an email change that can still be undone): nobody may sign up with an address to
+    keep its owner from taking their account back."""
+    if _taken("email", email, except_user=except_user):
+        return True
+    held = _in_any_case("email_undo_address", email).filter(email_undo_until__gt=timezone.now())
+    if except_user is not None:
+        held = held.exclude(pk=except_user.pk)
+    return held.exists()
 
 
 def username_in_use(username: str) -> bool:
@@ -140,23 +150,48 @@ def confirm_email_change(user: User, *, token: str) -> str:
         user = User.objects.select_for_update().get(pk=user.pk)
         change = pending_email_change(user, token=token)
         user.email = change.new_email
+        secret = _open_undo_window(user, old_email=change.old_email)
         try:
-            user.save(update_fields=["email"])
+            user.save(
+                update_fields=["email", "email_undo_address", "email_undo_until", "email_undo_key"]
+            )
         except IntegrityError:
             # Another account took the address since the check above; the database's
             # unique constraint caught it.
             raise EmailChangeError("Another account now uses that address.") from None
         if change.old_email:
             # robust: a mail server error must not turn the applied change into a 500.
-            transaction.on_commit(lambda: _tell_old_address(user, change), robust=True)
+            transaction.on_commit(
+                lambda: _tell_old_address(user, change, secret=secret), robust=True
+            )
     return change.new_email
 
 
-def _tell_old_address(user: User, change: EmailChange) -> None:
+def _open_undo_window(user: User, *, old_email: str) -> str | None:
+    """Let ``old_email`` take the account back for EMAIL_UNDO_MAX_AGE, and return the
+    secret of its link; or None, when a window is open already (a second change within
+    it): the first address stays the one to put back, and only it has a link."""
+    if not old_email or (user.email_undo_until and user.email_undo_until > timezone.now()):
+        return None
+    secret = secrets.token_urlsafe(32)
+    user.email_undo_address = old_email
+    user.email_undo_until = timezone.now() + EMAIL_UNDO_MAX_AGE
+    user.email_undo_key = _undo_key(secret)
+    return secret
+
+
+def _undo_key(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _tell_old_address(user: User, change: EmailChange, *, secret: str | None) -> None:
     # So that someone who took over the account cannot quietly move it to their address:
-    # the old address is told, with a link that puts it back (undo_email_change).
-    token = signing.TimestampSigner(salt=EMAIL_UNDO_SALT).sign_object(
-        {"user": user.pk, "old": change.old_email, "new": change.new_email}
+    # the old address is told, with a link that puts it back (undo_email_change), when it
+    # is the address before a run of changes (``secret``).
+    undo_url = (
+        settings.SITE_URL.rstrip("/") + reverse("email_change_undo", args=[user.pk, secret])
+        if secret
+        else ""
     )
     body = render_to_string(
         "accounts/email/email_changed.txt",
@@ -164,57 +199,49 @@ def _tell_old_address(user: User, change: EmailChange) -> None:
             "user": user,
             "change": change,
             "site_url": settings.SITE_URL,
-            "undo_url": settings.SITE_URL.rstrip("/") + reverse("email_change_undo", args=[token]),
+            "undo_url": undo_url,
             "days": EMAIL_UNDO_MAX_AGE.days,
         },
     )
     send_mail("Your email address was changed", body, None, [change.old_email])
 
 
-EMAIL_UNDO_SALT = "accounts.email_change_undo"
 EMAIL_UNDO_MAX_AGE = timedelta(days=7)
 
 
-def read_email_undo_token(token: str) -> EmailChange:
-    """The change an undo link (sent to the old address) would take back, or
-    :class:`EmailChangeError` if the link is forged, expired or already used."""
-    signer = signing.TimestampSigner(salt=EMAIL_UNDO_SALT)
-    try:
-        payload = signer.unsign_object(token, max_age=EMAIL_UNDO_MAX_AGE)
-    except signing.SignatureExpired:
-        raise EmailChangeError("This link has expired.") from None
-    except signing.BadSignature:
-        raise EmailChangeError("This link is not valid.") from None
-    change = EmailChange(
-        user_id=payload["user"], new_email=payload["new"], old_email=payload["old"]
-    )
-    user = User.objects.filter(pk=change.user_id, is_active=True).first()
-    if user is None:
-        raise EmailChangeError("This link is not valid.")
-    if user.email.casefold() == change.old_email.casefold():
-        raise EmailChangeError(f"The account already uses {change.old_email}.")
-    return change
+def undo_pending(user_id: int, secret: str) -> User:
+    """The account whose undo link this is, while the link can be used; else
+    :class:`EmailChangeError` (forged, used, or expired)."""
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if (
+        user is None
+        or not user.email_undo_key
+        or not constant_time_compare(user.email_undo_key, _undo_key(secret))
+    ):
+        raise EmailChangeError("This link is not valid, or has been used.")
+    if user.email_undo_until is None or user.email_undo_until <= timezone.now():
+        raise EmailChangeError("This link has expired.")
+    return user
 
 
-def undo_email_change(token: str) -> User:
-    """Take back a change of address from the old address's link: the old address is the
-    account's again, its password is replaced by a random one nobody knows (which ends
-    every session, the taker's too; an unusable one would stop Django's password reset
-    from sending a link) and its API keys are revoked; the caller sends a password reset
-    link to the old address. It applies even if the address has changed again since
-    (a taker may have moved it twice), but not once the old address is back, and only
-    for a week (EMAIL_UNDO_MAX_AGE)."""
-    change = read_email_undo_token(token)
+def undo_email_change(user_id: int, secret: str) -> User:
+    """Take back a run of address changes from the link sent to the address before it:
+    that address is the account's again, its password is replaced by a random one nobody
+    knows (which ends every session, the taker's too; an unusable one would stop Django's
+    password reset from sending a link), its API keys are revoked, and the link is used
+    up. The caller sends a password reset link to the address put back.
+
+    Whatever changes followed within the window, it is the first address that comes back
+    (and no other account could take it meanwhile: email_in_use holds it)."""
     with transaction.atomic():
-        user = User.objects.select_for_update().get(pk=change.user_id)
-        if user.email.casefold() == change.old_email.casefold():
-            raise EmailChangeError(f"The account already uses {change.old_email}.")
-        if email_in_use(change.old_email, except_user=user):
-            raise EmailChangeError("Another account now uses that address.")
-        user.email = change.old_email
+        user = undo_pending(user_id, secret)
+        user = User.objects.select_for_update().get(pk=user.pk)
+        undo_pending(user.pk, secret)  # again, under the lock: a link is used once
+        user.email = user.email_undo_address
+        user.email_undo_address, user.email_undo_until, user.email_undo_key = "", None, ""
         user.set_password(secrets.token_urlsafe(32))
         try:
-            user.save(update_fields=["email", "password"])
+            user.save()
         except IntegrityError:
             raise EmailChangeError("Another account now uses that address.") from None
         user.api_tokens.all().delete()

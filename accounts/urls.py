@@ -37,7 +37,11 @@ urlpatterns = [
     path("settings/away/end/", views.away_end, name="away_end"),
     path("settings/email/", views.email_change, name="email_change"),
     path("email/confirm/<str:token>/", views.email_change_confirm, name="email_change_confirm"),
-    path("email/undo/<str:token>/", views.email_change_undo, name="email_change_undo"),
+    path(
+        "email/undo/<int:user_id>/<str:secret>/",
+        views.email_change_undo,
+        name="email_change_undo",
+    ),
     path("settings/tokens/", views.token_create, name="token_create"),
     path("settings/tokens/new/", views.token_created, name="token_created"),
     path("settings/tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),

@@ -313,15 +313,15 @@ def email_change_confirm(request: HttpRequest, token: str) -> HttpResponse:
 
 @never_cache
 @require_http_methods(["GET", "POST"])
-def email_change_undo(request: HttpRequest, token: str) -> HttpResponse:
-    """The link sent to the old address when the address changed: GET asks, POST puts the
-    old address back, ends every session and sends it a password reset link. No login: the
-    owner of the old address may no longer be able to log in. Unusable links get 200, as
-    email_change_confirm's do."""
+def email_change_undo(request: HttpRequest, user_id: int, secret: str) -> HttpResponse:
+    """The link sent to the address an account had before its address changed: GET asks,
+    POST puts that address back, ends every session and sends it a password reset link.
+    No login: its owner may no longer be able to log in. Unusable links get 200, as
+    email_change_confirm's do (the path holds the secret; see aceysite.log_filters)."""
     template = "accounts/email_change_undo.html"
     try:
         if request.method == "POST":
-            user = services.undo_email_change(token)
+            user = services.undo_email_change(user_id, secret)
             reset = PasswordResetForm({"email": user.email})
             if reset.is_valid():
                 reset.save(
@@ -331,11 +331,10 @@ def email_change_undo(request: HttpRequest, token: str) -> HttpResponse:
                     extra_email_context={"site_url": settings.SITE_URL.rstrip("/")},
                 )
             return render(request, template, {"undone": user})
-        change = services.read_email_undo_token(token)
+        person = services.undo_pending(user_id, secret)
     except services.EmailChangeError as error:
         return render(request, template, {"error": str(error)})
-    user = User.objects.get(pk=change.user_id)
-    return render(request, template, {"change": change, "person": user})
+    return render(request, template, {"person": person})
 
 
 @login_required

@@ -1,14 +1,18 @@
-"""The link sent to the old address when an account's address changes: it puts the old
-address back, ends every session and API key, and sends a password reset link there."""
+"""The link sent to the old address when an account's address changes: it puts that
+address back, ends every session and API key, and sends a password reset link there.
+It is the taker's tools that it must outlast: a second change, a sign-up with the old
+address, a link of their own."""
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts import services
 from accounts.models import ApiToken, User
@@ -16,75 +20,105 @@ from accounts.models import ApiToken, User
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "correct horse battery"
+UNDO = re.compile(r"http://\S+/accounts/email/undo/\S+/")
+
+
+def _change(client: Client, user: User, new: str, capture) -> list[mail.EmailMessage]:
+    """``user``'s address changed to ``new`` from ``client``'s session; the emails sent."""
+    mail.outbox.clear()
+    user.refresh_from_db()
+    token = services.email_change_token(user, new_email=new)
+    with capture(execute=True):
+        client.post(reverse("email_change_confirm", args=[token]))
+    return list(mail.outbox)
 
 
 @pytest.fixture
-def taken_over(client, alice, django_capture_on_commit_callbacks) -> str:
-    """Someone logged in as alice moves her account to their address; the undo link the
-    old address was sent."""
+def taker(client, alice) -> Client:
+    """Someone logged in as alice (her password stolen)."""
     client.force_login(alice)
-    token = services.email_change_token(alice, new_email="taker@evil.example")
-    with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("email_change_confirm", args=[token]))
+    return client
+
+
+@pytest.fixture
+def link(taker, alice, django_capture_on_commit_callbacks) -> str:
+    """The taker moves alice's account to their address; the link alice@ was sent."""
+    [told] = _change(taker, alice, "taker@evil.example", django_capture_on_commit_callbacks)
+    assert told.to == ["alice@example.com"]
     ApiToken.issue(User.objects.get(pk=alice.pk), "the taker's key")
-    [told] = [m for m in mail.outbox if m.to == ["alice@example.com"]]
-    return re.search(r"http://\S+/accounts/email/undo/\S+/", told.body).group(0)
+    return UNDO.search(told.body).group(0)
 
 
-def test_the_old_address_is_told_with_a_link_that_puts_it_back(client, alice, taken_over):
-    visitor = Client()  # the owner of the old address, not logged in
+def test_the_old_address_takes_the_account_back(taker, alice, link):
+    owner = Client()  # not logged in: she may not be able to
     mail.outbox.clear()
 
-    asked = visitor.get(taken_over)
-    done = visitor.post(taken_over)
+    asked = owner.get(link)
+    done = owner.post(link)
 
     assert "Make <strong>alice@example.com</strong> the address" in asked.text
     assert "uses alice@example.com again" in done.text
     alice.refresh_from_db()
     assert alice.email == "alice@example.com"
-    assert not alice.check_password(PASSWORD)  # whoever knew the password knows it no more
+    assert not alice.check_password(PASSWORD)  # the stolen password no longer works
     assert not ApiToken.objects.filter(user=alice).exists()
-    assert client.get(reverse("settings")).status_code == 302  # the taker's session ended
+    assert taker.get(reverse("settings")).status_code == 302  # the taker's session ended
     [reset] = mail.outbox
     assert reset.to == ["alice@example.com"]
     assert "/accounts/password/reset/" in reset.body
 
 
-def test_the_link_works_once(alice, taken_over):
-    visitor = Client()
-    visitor.post(taken_over)
-    mail.outbox.clear()
+def test_the_link_works_once_and_not_after_a_later_change(
+    alice, link, django_capture_on_commit_callbacks
+):
+    Client().post(link)
+    assert "not valid, or has been used" in Client().post(link).text
 
-    again = visitor.post(taken_over)
+    # alice, back in, changes her address herself: the old link does not come back to life.
+    owner = Client()
+    owner.force_login(User.objects.get(pk=alice.pk))
+    User.objects.filter(pk=alice.pk).update(email_undo_until=None)  # her window, used up
+    _change(owner, alice, "alice@new.example", django_capture_on_commit_callbacks)
+    assert "not valid, or has been used" in Client().post(link).text
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example"
 
-    assert "The account already uses alice@example.com." in again.text
-    assert mail.outbox == []
+
+def test_a_second_change_by_the_taker_sends_no_link_and_hers_still_works(
+    taker, alice, link, django_capture_on_commit_callbacks
+):
+    [told] = _change(taker, alice, "second@evil.example", django_capture_on_commit_callbacks)
+
+    assert told.to == ["taker@evil.example"]
+    assert not UNDO.search(told.body)  # the taker gets no link of their own
+    Client().post(link)
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"  # the first address, not the taker's
 
 
-def test_it_still_works_after_the_address_was_moved_again(alice, taken_over):
-    User.objects.filter(pk=alice.pk).update(email="second@evil.example")
+def test_nobody_can_sign_up_with_the_address_being_held(alice, link):
+    response = Client().post(
+        reverse("signup"),
+        {
+            "username": "squatter",
+            "email": "ALICE@example.com",
+            "password1": "a long enough passphrase",
+            "password2": "a long enough passphrase",
+        },
+    )
 
-    Client().post(taken_over)
-
+    assert "An account with this email address already exists" in response.text
+    assert not User.objects.filter(username="squatter").exists()
+    Client().post(link)
     alice.refresh_from_db()
     assert alice.email == "alice@example.com"
 
 
-def test_not_if_another_account_took_the_old_address_meanwhile(alice, bob, taken_over):
-    User.objects.filter(pk=bob.pk).update(email="Alice@Example.com")
+def test_an_expired_or_forged_link_changes_nothing(alice, link):
+    forged = re.sub(r"/[^/]+/$", "/not-the-secret/", link)
+    assert "not valid, or has been used" in Client().post(forged).text
 
-    response = Client().post(taken_over)
-
-    assert "Another account now uses that address." in response.text
-    alice.refresh_from_db()
-    assert alice.email == "taker@evil.example"
-
-
-def test_a_forged_link_changes_nothing(alice, taken_over):
-    forged = taken_over.rstrip("/")[:-3] + "xyz/"
-
-    response = Client().post(forged)
-
-    assert "This link is not valid." in response.text
+    User.objects.filter(pk=alice.pk).update(email_undo_until=timezone.now() - timedelta(1))
+    assert "This link has expired." in Client().post(link).text
     alice.refresh_from_db()
     assert alice.email == "taker@evil.example"

@@ -33,6 +33,8 @@ def alice(alice):
 
 def test_it_erases_the_person_and_keeps_the_username(alice, bob):
     ApiToken.issue(alice, "my bot")
+    alice.email_undo_address, alice.email_undo_key = "alice@old.example", "0" * 64
+    alice.save()
     match = opened_by_white(alice, bob)
     chat.post_message(match.pk, user=alice, text="I live at 12 Harbour Lane")
     chat.post_message(match.pk, user=bob, text="Good luck")
@@ -46,6 +48,7 @@ def test_it_erases_the_person_and_keeps_the_username(alice, bob):
     assert not alice.has_usable_password()
     assert alice.email_preference == alice.EmailPreference.NONE
     assert alice.timezone == "UTC"
+    assert (alice.email_undo_address, alice.email_undo_key) == ("", "")
     assert not ApiToken.objects.filter(user=alice).exists()
     assert authenticate(username="alice", password=PASSWORD) is None
     assert player_named("alice") is None  # nobody can challenge her by name

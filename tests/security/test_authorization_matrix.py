@@ -68,7 +68,7 @@ CASES = [
     Case("close_account", "POST", "/accounts/settings/close/", PRIVATE, body={"password": "x"}),
     Case("email_change", "POST", "/accounts/settings/email/", PRIVATE, body={}),
     Case("email_change_confirm", "GET", "/accounts/email/confirm/forged/", PRIVATE),
-    Case("email_change_undo", "GET", "/accounts/email/undo/forged/", every(200)),
+    Case("email_change_undo", "GET", "/accounts/email/undo/1/forged/", every(200)),
     Case("token_create", "POST", "/accounts/settings/tokens/", PRIVATE, body={}),
     Case("token_created", "GET", "/accounts/settings/tokens/new/", every(302)),
     Case(

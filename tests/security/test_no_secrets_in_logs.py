@@ -41,4 +41,6 @@ def test_the_filter_redacts_every_kind_of_secret_link():
     assert redact("Not Found: /unsubscribe/abc:def/") == "Not Found: /unsubscribe/[redacted]"
     assert redact("Forbidden: /invite/s3cret/") == "Forbidden: /invite/[redacted]"
     assert "MQ" not in redact("/accounts/password/reset/MQ/abc-123/")
+    undo = redact("Method Not Allowed (HEAD): /accounts/email/undo/4/s3cret-Secret_x/")
+    assert undo == "Method Not Allowed (HEAD): /accounts/email/undo/[redacted]"
     assert redact("Not Found: /matches/7/") == "Not Found: /matches/7/"
