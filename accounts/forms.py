@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import secrets
 import zoneinfo
 from datetime import date, datetime, time, timedelta
 from functools import cache
@@ -186,10 +187,19 @@ class EmailChangeForm(forms.Form):
 
 
 class ApiTokenForm(forms.ModelForm):
+    # A fresh value each time the form is drawn, spent when a key is created with it: the
+    # same form sent again (a reload of the page that shows the new key) creates nothing.
+    once = forms.CharField(widget=forms.HiddenInput, required=False)
+
     class Meta:
         model = ApiToken
         fields = ("name",)
         labels: ClassVar[dict[str, str]] = {"name": "Name of the new key"}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial["once"] = secrets.token_urlsafe(16)
 
 
 class AwayForm(forms.Form):

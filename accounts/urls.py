@@ -43,6 +43,5 @@ urlpatterns = [
         name="email_change_undo",
     ),
     path("settings/tokens/", views.token_create, name="token_create"),
-    path("settings/tokens/new/", views.token_created, name="token_created"),
     path("settings/tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),
 ]

@@ -341,40 +341,31 @@ def email_change_undo(request: HttpRequest, user_id: int, secret: str) -> HttpRe
 @never_cache
 @require_POST
 def token_create(request: HttpRequest) -> HttpResponse:
-    """Issue an API key, then show it on the next page, this once: only its hash is kept.
-
-    The key goes to that page through the session and is taken out as it is shown, so
-    that reloading the page cannot issue a second key (it did, when this POST showed it).
-    """
+    """Issue an API key and show it, this once: only its hash is kept (and the key itself
+    never leaves this response). The form's ``once`` value is spent with it, so that the
+    same form sent again (reloading this page) issues no second key."""
     form = ApiTokenForm(request.POST)
+    once = request.POST.get("once", "")
+    spent = request.session.get(SPENT_KEY_FORMS, [])
+    if once and once in spent:
+        messages.info(
+            request,
+            "That key was created already, and a key is shown only once. If you did not"
+            " copy it, revoke it and create another.",
+        )
+        return redirect("settings")
     if form.is_valid() and request.user.api_tokens.filter(name=form.cleaned_data["name"]).exists():
         # Keys are told apart by name on the settings page and in its Revoke buttons.
         form.add_error("name", "You already have a key with this name: choose another.")
     if not form.is_valid():
         return _render_settings(request, token_form=form)
+    if once:
+        request.session[SPENT_KEY_FORMS] = [*spent[-19:], once]
     token, key = ApiToken.issue(request.user, form.cleaned_data["name"])
-    request.session[NEW_KEY] = {"id": token.pk, "key": key}
-    return redirect("token_created")
+    return render(request, "accounts/token_created.html", {"token": token, "key": key})
 
 
-NEW_KEY = "new_api_key"
-
-
-@login_required
-@never_cache
-@require_GET
-def token_created(request: HttpRequest) -> HttpResponse:
-    """The key just issued, shown once; after that, a word on why it is not shown again."""
-    new = request.session.pop(NEW_KEY, None)
-    token = ApiToken.objects.filter(user=request.user, pk=new["id"]).first() if new else None
-    if token is None:
-        messages.info(
-            request,
-            "A key is shown only once, when it is created. If you have lost one, revoke it"
-            " and create another.",
-        )
-        return redirect("settings")
-    return render(request, "accounts/token_created.html", {"token": token, "key": new["key"]})
+SPENT_KEY_FORMS = "spent_api_key_forms"
 
 
 @login_required

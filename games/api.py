@@ -441,6 +441,8 @@ def _messages_read(request: HttpRequest, match_id: int) -> JsonResponse:
     assert conversation is not None  # a player's
     return JsonResponse(
         {
+            # The conversation is short (40 messages a day at most): filtered here, it
+            # costs no second query.
             "messages": [_message(m) for m in conversation.messages if m.pk > after],
             "can_write": conversation.can_write,
             "closed_because": conversation.closed_because or None,
@@ -461,6 +463,8 @@ def _messages_write(request: HttpRequest, match_id: int, body: JsonObject) -> Js
 def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
     """The messages between the match's players (games.chat), to them only. GET
     ``?after=<id>``: those after that one, oldest first; POST ``{"text"}``: write one."""
+    if request.method not in ("GET", "POST"):
+        return _error(405, f"use GET or POST here, not {request.method}", {"Allow": "GET, POST"})
     view = _messages_write if request.method == "POST" else _messages_read
     return view(request, match_id)
 

@@ -130,6 +130,13 @@ def conversation(match: Match, viewer: User, now: datetime | None = None) -> Con
     return Conversation(messages, opponent, not reason, reason)
 
 
+def is_open(match: Match, viewer: User) -> bool:
+    """Whether ``viewer`` plays in ``match`` and the two may write to each other now."""
+    if not viewer.is_authenticated or not match.is_player(viewer):
+        return False
+    return not _closed_because(match, viewer, timezone.now())
+
+
 def newer_messages(match: Match, viewer: User, *, after: int) -> Conversation | None:
     """The messages of ``match`` after the one numbered ``after`` (the newest a page
     shows, which polls for more), or None when there are none for ``viewer``: one query.

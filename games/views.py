@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
@@ -318,15 +319,27 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, template, context, status=status)
 
 
-@login_required
+# htmx stops polling when a poll is answered with this status.
+STOP_POLLING = 286
+
+
 @require_http_methods(["GET", "POST"])
 def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
     """POST: write a message to the opponent (games.chat). With HTMX the messages section
     is drawn again in place; without, the match page, at the messages.
 
     GET ``?after=<id>``: the page's poll for newer messages; 204 while there are none."""
+    if not request.user.is_authenticated:
+        if request.method == "GET":
+            # A poll from a page whose session has ended (logged out in another tab):
+            # stop it quietly rather than take the page, and a half-typed message, to
+            # the login page, as login_required's redirect would through HTMX.
+            return HttpResponse(status=STOP_POLLING)
+        return redirect_to_login(request.get_full_path())
     match = _get_match_for_player(request, match_id)
     if request.method == "GET":
+        if not chat.is_open(match, request.user):
+            return HttpResponse(status=STOP_POLLING)  # no new message can come now
         after = whole_number(request.GET.get("after"))
         newer = chat.newer_messages(match, request.user, after=after or 0)
         if newer is None:

@@ -64,3 +64,10 @@ def test_after_must_be_a_number(alice_api, match):
 
     assert response.status_code == 400
     assert "after must be a message id" in response.json()["error"]
+
+
+def test_other_methods_are_told_which_to_use(alice_api, match):
+    response = alice_api.delete(_url(match))
+
+    assert response.status_code == 405
+    assert response["Allow"] == "GET, POST"

@@ -3,10 +3,13 @@ section is drawn again in place with the focus back in the box, and the other re
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
-from .helpers import axe_violations, log_in
+from .helpers import axe_violations, held_request, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -75,3 +78,38 @@ def test_a_message_reaches_the_other_players_open_page(
     expect(page.get_by_label("Message to bob")).to_have_value("Half a thought")
     page.wait_for_timeout(2500)  # two more polls: the message is not appended again
     expect(page.locator("#chat-list li")).to_have_count(1)
+
+
+def test_a_poll_in_flight_when_the_player_sends_brings_nothing_twice(
+    page: Page, live_server, match, settings
+):
+    from games import chat
+
+    settings.CHAT_POLL_SECONDS = 1
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+    held: list = []
+
+    def hold_the_first_poll(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/messages/?after=*", hold_the_first_poll)
+    page.goto(live_server.url + match.get_absolute_url())
+    poll = held_request(page, held)  # the first poll, in flight
+    chat.post_message(match.pk, user=match.black, text="from bob")
+    answer = poll.fetch()  # the server's answer now: bob's message, and ?after= it
+
+    page.get_by_label("Message to bob").fill("from alice")
+    page.get_by_role("button", name="Send message").click()
+    expect(page.locator("#announce")).to_have_text("Message sent.")
+    # The poll's answer comes late, after the send's; if the send cancelled the poll (as
+    # it should), nothing is waiting for it.
+    with contextlib.suppress(PlaywrightError):
+        poll.fulfill(response=answer)
+    page.wait_for_timeout(2500)  # two more polls
+
+    texts = page.locator("#chat-list li p").all_inner_texts()
+    assert texts == ["from bob", "from alice"]

@@ -235,7 +235,16 @@ def test_the_poll_shows_nothing_to_a_spectator_or_a_player_with_messages_off(
     bob.shows_messages = False
     bob.save()
     client.force_login(bob)
-    assert client.get(url, HTTP_HX_REQUEST="true").status_code == 204
+    assert client.get(url, HTTP_HX_REQUEST="true").status_code == 286  # htmx: stop polling
+
+
+def test_a_poll_from_a_page_whose_session_ended_stops_without_a_redirect(client, match):
+    url = reverse("match_messages", args=[match.pk]) + "?after=0"
+
+    response = client.get(url, HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 286
+    assert "HX-Redirect" not in response.headers
 
 
 def test_a_refusal_that_takes_the_box_away_keeps_what_was_written(client, match, alice, bob):

@@ -307,7 +307,7 @@ FORMS = [
         poster=None,
         success_renders=True,
     ),
-    Form("token_create", "/accounts/settings/tokens/", {"name": "my bot"}),
+    Form("token_create", "/accounts/settings/tokens/", {"name": "my bot"}, success_renders=True),
     Form("token_revoke", "/accounts/settings/tokens/{token}/revoke/", {}),
     Form(
         "challenge_new",
@@ -546,7 +546,6 @@ GET_ONLY = {
     "player_dice",
     "tournament_list",
     "tournament",
-    "token_created",
 }
 
 
