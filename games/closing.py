@@ -69,18 +69,19 @@ def close_account(user: User) -> Closure:
         entries__withdrawn=False,
     )
     for tournament_id in entered.values_list("pk", flat=True):
-        try:
-            done.tournaments_left += _ended(tournaments.withdraw, tournament_id, user)
-        except tournaments.StartedMeanwhile:
-            # It started between reading its state and locking it: now it is a
-            # withdrawal from a running tournament, out of the draw as well.
-            done.tournaments_left += _ended(tournaments.withdraw, tournament_id, user)
+        done.tournaments_left += _ended(_leave, tournament_id, user)
 
     # Last, the matches outside tournaments (leaving a tournament resigned its own).
     for match_id in Match.objects.active().involving(user).values_list("pk", flat=True):
         _ended(services.resign, match_id, user)
-    # Counted as the page that asked for the password counted them: all that were in play.
-    done.matches_resigned = Match.objects.finished().filter(pk__in=in_play).count()
+    # Counted as the page that asked for the password counted them: all that were in play
+    # (a tournament's too), and that her resignation ended.
+    done.matches_resigned = (
+        Match.objects.finished()
+        .filter(pk__in=in_play, ending=Match.Ending.RESIGNATION)
+        .exclude(winner=user)
+        .count()
+    )
     return done
 
 
@@ -113,14 +114,18 @@ def _deactivate(user: User) -> None:
 
 def _ended(action: Callable[..., object], object_id: int, user: User) -> int:
     """Carry out one of the player's own actions; 0 if it was already over (it ended
-    meanwhile, or an earlier, interrupted closure did it). A tournament that started
-    meanwhile is the caller's to handle (StartedMeanwhile)."""
+    meanwhile, or an earlier, interrupted closure did it)."""
     try:
         action(object_id, user=user)
-    except tournaments.StartedMeanwhile:
-        if action is tournaments.withdraw:
-            raise
-        return 0
     except (services.TurnError, tournaments.TournamentRefused):
         return 0
     return 1
+
+
+def _leave(tournament_id: int, *, user: User) -> None:
+    """Withdraw from a tournament; one that started between reading its state and locking
+    it refuses the early withdrawal (StartedMeanwhile), and is left as a running one."""
+    try:
+        tournaments.withdraw(tournament_id, user=user)
+    except tournaments.StartedMeanwhile:
+        tournaments.withdraw(tournament_id, user=user)
