@@ -16,6 +16,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from .models import Match, Message
@@ -111,7 +112,9 @@ def post_message(match_id: int, *, user: User, text: str, now: datetime | None =
         ).count()
         if recent >= MAX_PER_DAY:
             raise ChatRefused(f"you have written {MAX_PER_DAY} messages here today: wait a while")
-        return Message.objects.create(match=match, author=user, text=text, created_at=now)
+        message = Message.objects.create(match=match, author=user, text=text, created_at=now)
+        Match.objects.filter(pk=match.pk).update(message_count=F("message_count") + 1)
+        return message
 
 
 def conversation(match: Match, viewer: User, now: datetime | None = None) -> Conversation | None:

@@ -195,6 +195,11 @@ class Match(models.Model):
         max_length=64, default=new_seed, help_text="Secret until the match ends (games.dice)"
     )
     rolls = models.PositiveIntegerField(default=0, help_text="Dice pairs rolled so far")
+    message_count = models.PositiveIntegerField(
+        default=0,
+        help_text="Messages the players have written (games.chat): a turn email looks for"
+        " some to quote only when there are any",
+    )
     remind_at = models.DateTimeField(
         null=True, blank=True, help_text="When to send the 80% reminder; cleared once sent"
     )

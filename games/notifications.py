@@ -339,7 +339,12 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     )
     if not claimed:
         return False
-    notification = Notification.objects.select_related("user").filter(pk=notification_id).first()
+    notification = (
+        Notification.objects.select_related("user")
+        .annotate(match_messages=F("match__message_count"))
+        .filter(pk=notification_id)
+        .first()
+    )
     if notification is None:
         return False  # deleted since the claim (its addressee closed their account)
     # A turn email nobody waits for now, or an email queued just before its addressee
@@ -352,7 +357,9 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
         )
         return False
     unsubscribe = absolute_url(reverse("unsubscribe", args=[unsubscribe_token(notification.user)]))
-    written = _messages_with_the_move(notification) if notification.kind == "turn" else ""
+    # Most matches have no messages: then there is nothing to look for.
+    quoting = notification.kind == "turn" and notification.match_messages  # type: ignore[attr-defined]
+    written = _messages_with_the_move(notification) if quoting else ""
     message = EmailMultiAlternatives(
         subject=notification.subject,
         body=notification.body + written + f"\n\nTo stop these emails: {unsubscribe}\n",

@@ -53,3 +53,22 @@ def test_a_reader_with_messages_off_gets_none_quoted(alice, bob):
     _play(match, alice, [4, 1])
 
     assert "wrote:" not in _turn_email_to("bob@example.com")
+
+
+def test_a_turn_email_in_a_match_without_messages_does_not_look_for_any(alice, bob):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import notifications
+    from games.models import Match, Notification
+
+    match = opened_by_white(alice, bob)
+    email = Notification.objects.create(
+        user=bob, kind="turn", key="turn:test", subject="s", body="b", match=match
+    )
+    with CaptureQueriesContext(connection) as queries:
+        assert notifications.send_notification(email.pk)
+    assert not any("games_message" in query["sql"] for query in queries)
+
+    chat.post_message(match.pk, user=alice, text="Good luck!")
+    assert Match.objects.get(pk=match.pk).message_count == 1
