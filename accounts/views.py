@@ -327,7 +327,9 @@ def email_change_undo(request: HttpRequest, user_id: int, secret: str) -> HttpRe
                 reset.save(
                     request=request,
                     use_https=request.is_secure(),
-                    email_template_name=PasswordResetView.email_template_name,
+                    # Not the usual "ignore this if you did not ask": the old password
+                    # is gone, and this link is the way back in.
+                    email_template_name="accounts/email/undo_password_reset.txt",
                     extra_email_context={"site_url": settings.SITE_URL.rstrip("/")},
                 )
             return render(request, template, {"undone": user})

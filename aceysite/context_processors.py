@@ -6,8 +6,16 @@ from django.conf import settings
 from django.http import HttpRequest
 
 # Pages that a login or sign-up should not lead back to: the home page (the dashboard is
-# better), the login and sign-up pages themselves, and the password pages.
-_NOT_BACK_TO = {"home", "login", "signup"}
+# better), the login and sign-up pages themselves, and the password pages; and pages whose
+# address holds a secret, which ?next= would carry into the login page's address.
+_NOT_BACK_TO = {
+    "home",
+    "login",
+    "signup",
+    "email_change_confirm",
+    "email_change_undo",
+    "unsubscribe",
+}
 
 
 def site(request: HttpRequest) -> dict[str, object]:

@@ -278,6 +278,8 @@ LOGGING = {
         # Django logs the path of every 4xx/5xx response; some paths carry emailed tokens.
         "django.request": {"filters": ["redact_tokens"]},
         "django.security": {"filters": ["redact_tokens"]},
+        # runserver's request log (bin/serve) prints every path, 200s too.
+        "django.server": {"filters": ["redact_tokens"]},
     },
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
 }

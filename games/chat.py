@@ -161,15 +161,15 @@ def _opponent(match: Match, player: User) -> User:
 def _closed_because(match: Match, player: User, now: datetime) -> str:
     """Why ``player`` may not write in ``match`` now ("" if they may)."""
     opponent = _opponent(match, player)
-    # Reasons do not start with a name: a page makes them sentences (capfirst).
+    # Reasons do not start with a name: pages make them sentences (capfirst).
     if not player.shows_messages:
         return "you have turned messages off in your settings"
     if not opponent.is_active:
-        return f"messages are off: {opponent.username} has closed their account"
+        return f"no more messages here: {opponent.username} has closed their account"
     if not opponent.shows_messages:
-        return f"messages are off: {opponent} has turned them off"
+        return f"messages are off here: {opponent} has turned them off"
     if opponent.is_bot:
-        return f"messages are off: {opponent} is a computer player"
+        return f"no messages here: {opponent} is a computer player"
     if match.finished_at is not None and now - match.finished_at > AFTER_THE_END:
         return "this match ended more than a week ago"
     return ""

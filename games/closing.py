@@ -61,7 +61,11 @@ def close_account(user: User) -> Closure:
     for tournament_id in organised.values_list("pk", flat=True):
         # Only while it is open, under its lock: one that started meanwhile is left to
         # its players (and left, below, if the organiser plays in it).
-        call_off = partial(tournaments.cancel_tournament, only_open=True)
+        call_off = partial(
+            tournaments.cancel_tournament,
+            only_open=True,
+            reason="its organiser has closed their account",
+        )
         done.tournaments_called_off += _ended(call_off, tournament_id, user)
     entered = Tournament.objects.filter(
         status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],

@@ -471,10 +471,13 @@ def _withdraw_from_draw(tournament: Tournament, draw: Draw, player: int) -> None
         draw.withdraw(player)
 
 
-def cancel_tournament(tournament_id: int, *, user: User, only_open: bool = False) -> Tournament:
+def cancel_tournament(
+    tournament_id: int, *, user: User, only_open: bool = False, reason: str = ""
+) -> Tournament:
     """The organiser calls a tournament off. Matches under way are left to finish, but the
     draw advances no further. ``only_open``: not once it has started (an organiser
-    closing their account leaves a running tournament to its players)."""
+    closing their account leaves a running tournament to its players). ``reason``: what
+    the entrants are told (by default, that the organiser cancelled it)."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _check_organiser(tournament, user)
@@ -482,7 +485,7 @@ def cancel_tournament(tournament_id: int, *, user: User, only_open: bool = False
             raise StartedMeanwhile("the tournament has started")
         if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
             raise TournamentRefused(f"this tournament is already {tournament.status}")
-        _cancel(tournament, reason=f"{user} cancelled it")
+        _cancel(tournament, reason=reason or f"{user} cancelled it")
     return tournament
 
 

@@ -38,3 +38,12 @@ def test_from_the_home_and_account_pages_it_does_not(client, name):
 
     assert f'href="{reverse("login")}"' in text
     assert "?next=" not in text
+
+
+def test_not_from_a_page_whose_address_holds_a_secret(client, alice):
+    from games.notifications import unsubscribe_token
+
+    text = client.get(reverse("unsubscribe", args=[unsubscribe_token(alice)])).text
+
+    assert f'href="{reverse("login")}"' in text
+    assert "?next=" not in text

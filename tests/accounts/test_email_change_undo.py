@@ -66,6 +66,8 @@ def test_the_old_address_takes_the_account_back(taker, alice, link):
     [reset] = mail.outbox
     assert reset.to == ["alice@example.com"]
     assert "/accounts/password/reset/" in reset.body
+    assert "To log in again, choose a new password" in reset.body
+    assert "ignore this email" not in reset.body
 
 
 def test_the_link_works_once_and_not_after_a_later_change(

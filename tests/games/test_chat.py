@@ -107,7 +107,7 @@ def test_a_player_who_turned_messages_off_sees_none_and_the_opponent_is_told(mat
 
     assert bobs is not None and bobs.messages == [] and not bobs.can_write
     assert alices is not None and not alices.can_write
-    assert alices.closed_because == "messages are off: bob has turned them off"
+    assert alices.closed_because == "messages are off here: bob has turned them off"
     with pytest.raises(chat.ChatRefused, match="bob has turned them off"):
         chat.post_message(match.pk, user=alice, text="Are you there?")
 
@@ -259,7 +259,7 @@ def test_a_refusal_that_takes_the_box_away_keeps_what_was_written(client, match,
     )
 
     assert response.status_code == 400
-    assert "Messages are off: bob has turned them off." in response.text
+    assert "Messages are off here: bob has turned them off." in response.text
     assert "A long and careful note" in response.text
     assert 'name="text"' not in response.text  # no box to write in
 

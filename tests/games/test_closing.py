@@ -245,3 +245,19 @@ def test_the_count_of_resigned_matches_takes_in_her_tournament_matches(alice, bo
 
     assert done.matches_resigned == 2
     assert done.tournaments_left == 1
+
+
+def test_the_entrants_of_a_tournament_she_organised_are_told_why_it_was_called_off(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    from django.core import mail
+
+    cup = open_tournament(alice, name="Harbour cup")
+    services_sign_up(cup, bob)
+    mail.outbox.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        closing.close_account(alice)
+
+    [told] = [m for m in mail.outbox if m.to == ["bob@example.com"]]
+    assert "its organiser has closed their account" in told.body

@@ -16,7 +16,12 @@
   // Redrawing the board replaces the focused element. If the player was working on the
   // board, put the focus where the next action is, so keyboard play flows on.
   let refocus = false;
+  // The messages below the board poll and swap on their own: they must neither clear nor
+  // spend the flag while the board is being redrawn.
+  const fromMessages = (event) =>
+    event.target instanceof Element && event.target.closest("#messages") !== null;
   document.addEventListener("htmx:beforeRequest", function (event) {
+    if (fromMessages(event)) return;
     const live = document.getElementById("live");
     const active = document.activeElement;
     const polling = event.detail.elt.hasAttribute("hx-get");
@@ -25,8 +30,8 @@
     );
   });
 
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!refocus) return;
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!refocus || fromMessages(event)) return;
     refocus = false;
     const live = document.getElementById("live");
     if (!live) return;
