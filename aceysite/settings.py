@@ -226,6 +226,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.task_queue_stuck_bot_turns",
         "schedule": 120.0,
     },
+    "finish-account-closures": {"task": "games.tasks.task_finish_closures", "schedule": 600.0},
 }
 
 # The cache holds the failed-login counters: shared through Redis when there is one, so

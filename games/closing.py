@@ -50,6 +50,13 @@ def close_account(user: User) -> Closure:
     """Deactivate and erase ``user``'s account, then end what they had in play (see the
     module's docstring). Safe to run again on a closed account: it finishes what is left."""
     _deactivate(user)
+    return end_play(user)
+
+
+def end_play(user: User) -> Closure:
+    """End what an inactive ``user`` still has in play, as they could have ended it
+    themselves: challenges withdrawn or declined, open tournaments they organise called
+    off, tournaments left, matches resigned."""
     done = Closure()
     in_play = list(Match.objects.active().involving(user).values_list("pk", flat=True))
     for challenge in Challenge.objects.filter(status=Challenge.Status.OPEN, challenger=user):
@@ -87,6 +94,44 @@ def close_account(user: User) -> Closure:
         .count()
     )
     return done
+
+
+def finish_interrupted() -> int:
+    """Beat (games.tasks): end the play of inactive players that something is still
+    waiting on, a closure interrupted after its first step or an account the staff
+    deactivated; return how many players. Their opponents are not left to wait for a
+    timeout, nor the lobby and tournaments to hold them."""
+    gone = {"is_active": False, "is_bot": False}
+    waiting_on = set()
+    for field in ("white", "black"):
+        waiting_on |= set(
+            Match.objects.active()
+            .filter(**{f"{field}__{key}": value for key, value in gone.items()})
+            .values_list(f"{field}_id", flat=True)
+        )
+    open_challenges = Challenge.objects.filter(status=Challenge.Status.OPEN)
+    waiting_on |= set(
+        open_challenges.filter(challenger__is_active=False).values_list("challenger_id", flat=True)
+    )
+    waiting_on |= set(
+        open_challenges.filter(opponent__is_active=False).values_list("opponent_id", flat=True)
+    )
+    waiting_on |= set(
+        Tournament.objects.filter(
+            status=Tournament.Status.OPEN, organiser__is_active=False
+        ).values_list("organiser_id", flat=True)
+    )
+    waiting_on |= set(
+        Tournament.objects.filter(
+            status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],
+            entries__withdrawn=False,
+            entries__user__is_active=False,
+            entries__user__is_bot=False,
+        ).values_list("entries__user_id", flat=True)
+    )
+    for user in get_user_model().objects.filter(pk__in=waiting_on, is_active=False):
+        end_play(user)
+    return len(waiting_on)
 
 
 def _deactivate(user: User) -> None:

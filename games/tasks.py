@@ -9,7 +9,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import notifications, services
+from . import closing, notifications, services
 from .models import Notification
 
 log = logging.getLogger(__name__)
@@ -92,3 +92,10 @@ def task_start_due_tournaments() -> dict[str, int]:
     from .tournaments.services import start_due_tournaments
 
     return start_due_tournaments()
+
+
+@shared_task
+def task_finish_closures() -> int:
+    """Beat: end the play of closed or deactivated accounts that something still waits on
+    (games.closing.finish_interrupted)."""
+    return closing.finish_interrupted()

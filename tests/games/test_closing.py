@@ -261,3 +261,32 @@ def test_the_entrants_of_a_tournament_she_organised_are_told_why_it_was_called_o
 
     [told] = [m for m in mail.outbox if m.to == ["bob@example.com"]]
     assert "its organiser has closed their account" in told.body
+
+
+def test_the_sweep_finishes_a_closure_that_stopped_after_its_first_step(alice, bob, charlie):
+    match = opened_by_white(alice, bob)
+    lobby = services.create_challenge(alice, variant="greek")
+    cup = open_tournament(bob)
+    services_sign_up(cup, alice)
+    untouched = opened_by_white(bob, charlie)
+    closing._deactivate(alice)  # and then the process died
+
+    assert closing.finish_interrupted() == 1
+    assert closing.finish_interrupted() == 0  # nothing left
+
+    assert Match.objects.get(pk=match.pk).winner == bob
+    assert Challenge.objects.get(pk=lobby.pk).status == Challenge.Status.CANCELLED
+    assert not Entry.objects.filter(tournament=cup, user=alice).exists()
+    assert Match.objects.get(pk=untouched.pk).status == Match.Status.ACTIVE
+
+
+def test_the_sweep_ends_the_play_of_an_account_the_staff_deactivated(alice, bob):
+    match = opened_by_white(alice, bob)
+    alice.is_active = False  # in the admin: nothing erased, but nobody waits on her
+    alice.save()
+
+    closing.finish_interrupted()
+
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+    assert Match.objects.get(pk=match.pk).winner == bob
