@@ -13,11 +13,14 @@ from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.db.models import Q
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.csp import CSP
@@ -361,9 +364,17 @@ def token_create(request: HttpRequest) -> HttpResponse:
         form.add_error("name", "You already have a key with this name: choose another.")
     if not form.is_valid():
         return _render_settings(request, token_form=form)
+    with transaction.atomic():
+        # Read afresh, under its lock: a closure or an email-change undo that committed
+        # after this request was let in revokes every key, and must not be outlived by one
+        # made now (both lock the account, and change its password).
+        account = User.objects.select_for_update().get(pk=request.user.pk)
+        if not account.is_active or account.password != request.user.password:
+            logout(request)
+            return redirect_to_login(reverse("settings"))
+        token, key = ApiToken.issue(account, form.cleaned_data["name"])
     if once:
         request.session[SPENT_KEY_FORMS] = [*spent[-19:], once]
-    token, key = ApiToken.issue(request.user, form.cleaned_data["name"])
     return render(request, "accounts/token_created.html", {"token": token, "key": key})
 
 

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from accounts.models import ApiToken
+from accounts.models import ApiToken, User
 
 pytestmark = pytest.mark.django_db
 
@@ -155,3 +155,21 @@ def test_a_key_used_lately_says_so_rather_than_0_minutes_ago(client, alice):
     assert "used in the last 10 minutes" in text
     assert "last used <time" in text and "3\xa0hours ago" in text
     assert "0\xa0minutes ago" not in text
+
+
+def test_a_key_asked_for_as_an_undo_ends_the_session_is_not_made(client, alice, monkeypatch):
+    from accounts.forms import ApiTokenForm
+
+    def undone_meanwhile(form):
+        # As an email-change undo committing while this request runs: a new password.
+        User.objects.filter(pk=alice.pk).update(password="!changed")
+        return form.cleaned_data
+
+    monkeypatch.setattr(ApiTokenForm, "clean", undone_meanwhile)
+    client.force_login(alice)
+
+    response = client.post(reverse("token_create"), {"name": "the taker's key"})
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    assert not ApiToken.objects.filter(user=alice).exists()
