@@ -218,7 +218,10 @@ def close_account(request: HttpRequest) -> HttpResponse:
     """Close the account (games.closing), once the player has seen what it ends and given
     their password; then log them out, with a word on what was done."""
     user = request.user
-    form = CloseAccountForm(request.POST or None, user=user, ip=throttle.client_ip(request))
+    # Bound to any POST, an empty one too (not ``request.POST or None``): a POST without a
+    # password is answered with "This field is required.", not with the blank form.
+    data = request.POST if request.method == "POST" else None
+    form = CloseAccountForm(data, user=user, ip=throttle.client_ip(request))
     if request.method == "POST" and form.is_valid():
         done = closing.close_account(user)
         logout(request)

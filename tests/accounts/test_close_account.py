@@ -94,3 +94,14 @@ def test_wrong_passwords_count_with_the_logins_and_are_limited(client, alice):
     assert "Too many wrong passwords" in response.text
     alice.refresh_from_db()
     assert alice.is_active
+
+
+def test_an_empty_post_is_told_what_is_missing(client, alice):
+    client.force_login(alice)
+
+    response = client.post(URL, {})
+
+    assert response.status_code == 200
+    assert "This field is required." in response.text
+    alice.refresh_from_db()
+    assert alice.is_active
