@@ -102,6 +102,10 @@ class User(AbstractUser):
         times; None if the name is not a known zone."""
         return known_zone(self.timezone)
 
+    def forget_email_undo(self) -> None:
+        """Drop the address held for an email-change undo, and the link's key (not saved)."""
+        self.email_undo_address, self.email_undo_until, self.email_undo_key = "", None, ""
+
     def is_away(self, now: datetime | None = None) -> bool:
         """Whether the player is taking time away (their match clocks stand still)."""
         return self.away_until is not None and self.away_until > (now or timezone.now())

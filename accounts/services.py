@@ -48,9 +48,10 @@ def _in_any_case(field: str, value: str) -> QuerySet[User]:
     return User.objects.alias(lowered=Lower(field)).filter(lowered=Lower(Value(value)))
 
 
-def _taken(field: str, value: str, *, except_user: User | None = None) -> bool:
-    """Whether another account has ``value`` in ``field``, whatever its case."""
-    users = _in_any_case(field, value)
+def _taken(field: str, value: str, *, except_user: User | None = None, **more: object) -> bool:
+    """Whether another account has ``value`` in ``field``, whatever its case (and matches
+    the ``more`` filters)."""
+    users = _in_any_case(field, value).filter(**more)
     if except_user is not None:
         users = users.exclude(pk=except_user.pk)
     return users.exists()
@@ -66,12 +67,9 @@ def email_in_use(email: str, *, except_user: User | None = None) -> bool:
     """Whether another account has ``email``, whatever its case, or holds it to put back
     (an email change that can still be undone): nobody may sign up with an address to
     keep its owner from taking their account back."""
-    if _taken("email", email, except_user=except_user):
-        return True
-    held = _in_any_case("email_undo_address", email).filter(email_undo_until__gt=timezone.now())
-    if except_user is not None:
-        held = held.exclude(pk=except_user.pk)
-    return held.exists()
+    return _taken("email", email, except_user=except_user) or _taken(
+        "email_undo_address", email, except_user=except_user, email_undo_until__gt=timezone.now()
+    )
 
 
 def username_in_use(username: str) -> bool:
@@ -209,10 +207,11 @@ def _tell_old_address(user: User, change: EmailChange, *, secret: str | None) ->
 EMAIL_UNDO_MAX_AGE = timedelta(days=7)
 
 
-def undo_pending(user_id: int, secret: str) -> User:
-    """The account whose undo link this is, while the link can be used; else
-    :class:`EmailChangeError` (forged, used, or expired)."""
-    user = User.objects.filter(pk=user_id, is_active=True).first()
+def undo_pending(user_id: int, secret: str, *, lock: bool = False) -> User:
+    """The account whose undo link this is, while the link can be used (``lock``: its row
+    locked); else :class:`EmailChangeError` (forged, used, or expired)."""
+    users = User.objects.select_for_update() if lock else User.objects
+    user = users.filter(pk=user_id, is_active=True).first()
     if (
         user is None
         or not user.email_undo_key
@@ -234,11 +233,10 @@ def undo_email_change(user_id: int, secret: str) -> User:
     Whatever changes followed within the window, it is the first address that comes back
     (and no other account could take it meanwhile: email_in_use holds it)."""
     with transaction.atomic():
-        user = undo_pending(user_id, secret)
-        user = User.objects.select_for_update().get(pk=user.pk)
-        undo_pending(user.pk, secret)  # again, under the lock: a link is used once
+        # Checked on the locked row: a link is used once, however many requests bring it.
+        user = undo_pending(user_id, secret, lock=True)
         user.email = user.email_undo_address
-        user.email_undo_address, user.email_undo_until, user.email_undo_key = "", None, ""
+        user.forget_email_undo()
         user.set_password(secrets.token_urlsafe(32))
         try:
             user.save()

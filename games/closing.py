@@ -146,7 +146,7 @@ def _deactivate(user: User) -> None:
         account.country = ""
         account.timezone = "UTC"  # shown on the profile, and says where they live
         account.away_until = None
-        account.email_undo_address, account.email_undo_until, account.email_undo_key = "", None, ""
+        account.forget_email_undo()
         account.email_preference = account.EmailPreference.NONE
         account.set_unusable_password()
         account.save()
