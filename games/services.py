@@ -132,12 +132,6 @@ def accept_challenge(
             raise NotAllowed("you cannot accept your own challenge")
         if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
             raise NotAllowed("this challenge is addressed to someone else")
-        # Locked in start_match's order: a challenger closing their account meanwhile has
-        # either finished (and is refused here) or waits, and then resigns this match.
-        players_ids = sorted({challenge.challenger_id, user.pk})
-        accounts = get_user_model().objects.select_for_update().filter(pk__in=players_ids)
-        if not all(accounts.order_by("pk").values_list("is_active", flat=True)):
-            raise StaleSegment("this challenge's player has closed their account")
         players = [challenge.challenger, user]
         random.SystemRandom().shuffle(players)
         match = start_match(
@@ -148,6 +142,7 @@ def accept_challenge(
             days_per_move=challenge.days_per_move,
             rated=challenge.rated,
             dice=dice,
+            players_active=True,
         )
         challenge.status = Challenge.Status.ACCEPTED
         challenge.opponent = user
@@ -212,14 +207,20 @@ def start_match(
     days_per_move: int,
     rated: bool = True,
     dice: DiceSource | None = None,
+    players_active: bool = False,
 ) -> Match:
-    """Create a match and play its first game's opening roll (R1)."""
+    """Create a match and play its first game's opening roll (R1). ``players_active``:
+    refuse (StaleSegment) if either player has closed their account (games.closing)."""
     with transaction.atomic():
         # Lock the players' rows (in one order, as everyone does): a player going away or
         # coming back meanwhile either finishes first, and the new clock reads their
-        # return, or waits, and then moves the new match's clock with their others.
-        players = get_user_model().objects.filter(pk__in=[white.pk, black.pk])
-        list(players.select_for_update().order_by("pk"))
+        # return, or waits, and then moves the new match's clock with their others; one
+        # closing their account either finished first (and is refused here) or waits,
+        # and then resigns this match.
+        players = get_user_model().objects.filter(pk__in=[white.pk, black.pk]).order_by("pk")
+        active = list(players.select_for_update().values_list("is_active", flat=True))
+        if players_active and not all(active):
+            raise StaleSegment("a player of this challenge has closed their account")
         seed = new_seed()
         game = Game(variant, dice or SeededDice(seed))
         match = Match(
