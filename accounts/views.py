@@ -25,11 +25,11 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.csp import CSP
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.text import capfirst
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from aceysite.text import sentence
 from games import away, closing
 from games.models import Challenge, Match
 from games.ratings.profile import head_to_head, rating_chart_svg, variant_records
@@ -193,7 +193,7 @@ def away_start(request: HttpRequest) -> HttpResponse:
         try:
             away.go_away(request.user, until=form.until())
         except away.AwayError as error:
-            form.add_error("back_on", f"{capfirst(str(error))}.")
+            form.add_error("back_on", sentence(error))
         else:
             messages.success(
                 request,
@@ -265,7 +265,7 @@ def away_end(request: HttpRequest) -> HttpResponse:
     try:
         away.come_back(request.user)
     except away.AwayError as error:
-        messages.error(request, f"{capfirst(str(error))}.")
+        messages.error(request, sentence(error))
     else:
         messages.success(request, "Welcome back: your clocks run again.")
     next_url = _safe_next(request, request.POST.get("next", ""))

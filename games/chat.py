@@ -146,9 +146,7 @@ def newer_messages(match: Match, viewer: User, *, after: int) -> Conversation | 
 
     ``match`` must come with ``white`` and ``black`` loaded.
     """
-    if not viewer.is_authenticated or not match.is_player(viewer):
-        return None
-    if _closed_because(match, viewer, timezone.now()):
+    if not is_open(match, viewer):
         return None
     newer = list(match.messages.filter(pk__gt=after).select_related("author").order_by("pk"))
     return Conversation(newer, _opponent(match, viewer), True, "") if newer else None

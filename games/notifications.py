@@ -358,7 +358,7 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
         return False
     unsubscribe = absolute_url(reverse("unsubscribe", args=[unsubscribe_token(notification.user)]))
     # Most matches have no messages: then there is nothing to look for.
-    quoting = notification.kind == "turn" and notification.match_messages  # type: ignore[attr-defined]
+    quoting = notification.kind == Notification.Kind.TURN and notification.match_messages  # type: ignore[attr-defined]
     written = _messages_with_the_move(notification) if quoting else ""
     message = EmailMultiAlternatives(
         subject=notification.subject,

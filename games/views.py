@@ -18,10 +18,10 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.text import capfirst
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from aceysite.text import sentence
 from games.engine import EngineError
 
 from . import chat, services
@@ -138,7 +138,7 @@ def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
     except services.NotAllowed as error:
         raise PermissionDenied(str(error)) from None
     except TurnError as error:
-        messages.error(request, f"{capfirst(str(error))}.")
+        messages.error(request, sentence(error))
         return redirect("dashboard")
     return redirect(match)
 
@@ -162,7 +162,7 @@ def _close(request: HttpRequest, challenge_id: int, close, done: str) -> HttpRes
     except services.NotAllowed as error:
         raise PermissionDenied(str(error)) from None
     except TurnError as error:
-        messages.error(request, f"{capfirst(str(error))}.")
+        messages.error(request, sentence(error))
     else:
         messages.success(request, done)
     return redirect("dashboard")
@@ -217,9 +217,11 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         "play_error": None,
         # The players' messages, on a page drawn whole (HTMX redraws only the board; the
         # messages have a poll of their own).
-        "conversation": None if request.htmx else chat.conversation(match, request.user),
-        "chat_max_length": chat.MAX_LENGTH,
-        "chat_poll_seconds": settings.CHAT_POLL_SECONDS,
+        **_chat_context(
+            request,
+            match,
+            conversation=None if request.htmx else chat.conversation(match, request.user),
+        ),
         **extra,
     }
     if typed_play and board["playing"]:
@@ -344,18 +346,14 @@ def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
         newer = chat.newer_messages(match, request.user, after=after or 0)
         if newer is None:
             return HttpResponse(status=204)
-        context = {
-            "match": match,
-            "conversation": newer,
-            "chat_poll_seconds": settings.CHAT_POLL_SECONDS,
-        }
+        context = _chat_context(request, match, conversation=newer)
         return render(request, "games/match.html#chat_new", context)
     text = request.POST.get("text", "")
     try:
         chat.post_message(match.pk, user=request.user, text=text)
     except TurnError as refusal:
         # The text stays in the box, with the reason beside it, to be put right.
-        error = f"{capfirst(str(refusal))}."
+        error = sentence(refusal)
         if request.htmx:
             context = _chat_context(request, match, message_error=error, message_text=text)
             return render(request, "games/match.html#chat", context, status=refusal.status)
@@ -369,10 +367,12 @@ def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _chat_context(request: HttpRequest, match: Match, **extra) -> dict:
-    """What the messages section needs on its own (no board)."""
+    """What the messages section needs, on its own or on the match page; the viewer's
+    conversation unless ``extra`` gives one (or None)."""
+    if "conversation" not in extra:
+        extra["conversation"] = chat.conversation(match, request.user)
     return {
         "match": match,
-        "conversation": chat.conversation(match, request.user),
         "chat_max_length": chat.MAX_LENGTH,
         "chat_poll_seconds": settings.CHAT_POLL_SECONDS,
         **extra,
@@ -388,7 +388,7 @@ def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
         try:
             services.resign(match.pk, user=request.user)
         except TurnError as error:
-            messages.error(request, f"{capfirst(str(error))}.")
+            messages.error(request, sentence(error))
         else:
             messages.info(request, "You resigned the match.")
         return redirect(match)
@@ -402,7 +402,7 @@ def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         challenge = services.offer_rematch(match, user=request.user)
     except TurnError as error:
-        messages.error(request, f"{capfirst(str(error))}.")
+        messages.error(request, sentence(error))
         return redirect(match)
     if challenge.match_id is not None:  # a bot accepted at once
         messages.success(request, "Rematch started.")

@@ -16,9 +16,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from aceysite.text import sentence
 from games.models import Match
 
 from . import services
@@ -180,7 +180,7 @@ def _act(
     except services.NotOrganiser as error:
         raise PermissionDenied(str(error)) from None
     except TournamentRefused as error:
-        messages.error(request, f"{capfirst(str(error))}.")
+        messages.error(request, sentence(error))
     else:
         messages.success(request, done)
     return redirect(tournament)
