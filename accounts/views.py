@@ -16,7 +16,6 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Q
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
@@ -31,9 +30,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from aceysite.text import sentence
 from games import away, closing
-from games.models import Challenge, Match
+from games.models import Match
 from games.ratings.profile import head_to_head, rating_chart_svg, variant_records
-from games.tournaments.models import Tournament
 
 from . import services, throttle
 from .forms import (
@@ -103,11 +101,19 @@ class _FocusFirstField:
 
     def get_form(self, form_class: type[Form] | None = None) -> Form:
         form = super().get_form(form_class)  # type: ignore[misc]
-        names = list(form.fields)
-        field = next((name for name in names if name in form.errors), names[0] if names else None)
-        if field is not None:
-            form.fields[field].widget.attrs["autofocus"] = True
+        _focus(form, or_first=True)
         return form
+
+
+def _focus(form: Form, *, or_first: bool = False) -> None:
+    """Give the focus to the form's first field with an error (``or_first``: else to its
+    first field): a form drawn again with a reason, often far down a phone's screen, takes
+    the player, and a screen reader, there."""
+    names = list(form.fields)
+    fallback = names[0] if or_first and names else None
+    field = next((name for name in names if name in form.errors), fallback)
+    if field is not None:
+        form.fields[field].widget.attrs["autofocus"] = True
 
 
 class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
@@ -164,11 +170,7 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
         "last_used_minutes": int(LAST_USED_RESOLUTION.total_seconds() // 60),
     }
     for form in forms.values():
-        # The page is drawn again with the reason beside the field, often far down a
-        # phone's screen: take the player (and a screen reader) to the first such field.
-        field = next((name for name in form.fields if name in form.errors), None)
-        if field is not None:
-            form.fields[field].widget.attrs["autofocus"] = True
+        _focus(form)
     return render(request, "accounts/settings.html", context)
 
 
@@ -238,19 +240,8 @@ def close_account(request: HttpRequest) -> HttpResponse:
             " and thank you for playing.",
         )
         return redirect("home")
-    in_play = {
-        "matches": Match.objects.active().involving(user).count(),
-        "challenges": Challenge.objects.filter(status=Challenge.Status.OPEN)
-        .filter(Q(challenger=user) | Q(opponent=user))
-        .count(),
-        "tournaments": user.tournament_entries.filter(
-            withdrawn=False,
-            tournament__status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],
-        ).count(),
-        # Called off for everyone signed up, whether or not the organiser plays in them.
-        "organised": Tournament.objects.filter(organiser=user, status=Tournament.Status.OPEN),
-    }
-    return render(request, "accounts/close.html", {"form": form, "in_play": in_play})
+    context = {"form": form, "in_play": closing.in_play(user)}
+    return render(request, "accounts/close.html", context)
 
 
 def _count(n: int, one: str, many: str) -> str:

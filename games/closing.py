@@ -5,16 +5,16 @@ The username stays, on the player's past matches and reserved, so that records s
 and nobody else can take the name and pass for them. What identifies the person (email
 address, display name, about text, country, the messages they wrote) is erased, the
 password made unusable, and the account deactivated, which ends its sessions and API keys
-at once. Then everything still in
-play is ended the way the player could have ended it themselves: challenges withdrawn or
-declined, tournaments left (an open tournament they organise is called off), active
-matches resigned.
+at once. Then everything still in play is ended the way the player could have ended it
+themselves: challenges withdrawn or declined, tournaments left (an open tournament they
+organise is called off), active matches resigned.
 
 Deactivating comes first and commits on its own: from then on nobody can challenge the
-player, accept their challenge (accept_challenge refuses an inactive player) or email them
-(send_notification cancels mail to an inactive account), so the steps after it only ever
+player, accept their challenge (start_match refuses an inactive player) or email them
+(send_notification drops mail to an erased address), so the steps after it only ever
 have less to do. They are the site's own services, each in its own transaction, and
-:func:`close_account` can run again to finish them should it be interrupted.
+:func:`close_account` can run again to finish them should it be interrupted (and
+:func:`finish_interrupted`, a beat task, does).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q, QuerySet
 
 from . import services
 from .models import Challenge, Match, Message, Notification
@@ -53,19 +54,53 @@ def close_account(user: User) -> Closure:
     return end_play(user)
 
 
+def _open_challenges(user: User) -> QuerySet[Challenge]:
+    return Challenge.objects.filter(
+        Q(challenger=user) | Q(opponent=user), status=Challenge.Status.OPEN
+    )
+
+
+def _organised(user: User) -> QuerySet[Tournament]:
+    """Open tournaments ``user`` organises: called off for everyone signed up."""
+    return Tournament.objects.filter(organiser=user, status=Tournament.Status.OPEN)
+
+
+def _entered(user: User) -> QuerySet[Tournament]:
+    """Tournaments ``user`` is still in (open or running, not withdrawn)."""
+    return Tournament.objects.filter(
+        status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],
+        entries__user=user,
+        entries__withdrawn=False,
+    )
+
+
+def in_play(user: User) -> dict[str, object]:
+    """What closing ``user``'s account would end, for the page that asks: counts of their
+    matches in play, open challenges and tournaments, and the tournaments it calls off."""
+    return {
+        "matches": Match.objects.active().involving(user).count(),
+        "challenges": _open_challenges(user).count(),
+        "tournaments": _entered(user).count(),
+        "organised": _organised(user),
+    }
+
+
 def end_play(user: User) -> Closure:
     """End what an inactive ``user`` still has in play, as they could have ended it
     themselves: challenges withdrawn or declined, open tournaments they organise called
     off, tournaments left, matches resigned."""
     done = Closure()
     in_play = list(Match.objects.active().involving(user).values_list("pk", flat=True))
-    for challenge in Challenge.objects.filter(status=Challenge.Status.OPEN, challenger=user):
-        done.challenges_withdrawn += _ended(services.cancel_challenge, challenge.pk, user)
-    for challenge in Challenge.objects.filter(status=Challenge.Status.OPEN, opponent=user):
-        done.challenges_withdrawn += _ended(services.decline_challenge, challenge.pk, user)
+    for challenge in _open_challenges(user):
+        # Withdrawn if theirs, declined if addressed to them.
+        answer = (
+            services.cancel_challenge
+            if challenge.challenger_id == user.pk
+            else services.decline_challenge
+        )
+        done.challenges_withdrawn += _ended(answer, challenge.pk, user)
 
-    organised = Tournament.objects.filter(organiser=user, status=Tournament.Status.OPEN)
-    for tournament_id in organised.values_list("pk", flat=True):
+    for tournament_id in _organised(user).values_list("pk", flat=True):
         # Only while it is open, under its lock: one that started meanwhile is left to
         # its players (and left, below, if the organiser plays in it).
         call_off = partial(
@@ -74,12 +109,7 @@ def end_play(user: User) -> Closure:
             reason="its organiser has closed their account",
         )
         done.tournaments_called_off += _ended(call_off, tournament_id, user)
-    entered = Tournament.objects.filter(
-        status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],
-        entries__user=user,
-        entries__withdrawn=False,
-    )
-    for tournament_id in entered.values_list("pk", flat=True):
+    for tournament_id in _entered(user).values_list("pk", flat=True):
         done.tournaments_left += _ended(_leave, tournament_id, user)
 
     # Last, the matches outside tournaments (leaving a tournament resigned its own).
