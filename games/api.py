@@ -439,6 +439,7 @@ def _messages_read(request: HttpRequest, match_id: int) -> JsonResponse:
         raise ApiError(400, f"after must be a message id, not {_quote(raw)}")
     conversation = chat.conversation(match, request.user)
     assert conversation is not None  # a player's
+    chat.mark_read(match, request.user, conversation.last_id)
     return JsonResponse(
         {
             # The conversation is short (40 messages a day at most): filtered here, it
@@ -471,14 +472,24 @@ def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @api_get
 def me(request: HttpRequest) -> JsonResponse:
-    """Who I am, my active matches, and those waiting for my move (most urgent first)."""
+    """Who I am, my active matches, those waiting for my move (most urgent first), and
+    the matches with messages I have not read (match id: how many)."""
     user = request.user
     active = Match.objects.active().involving(user).order_by("pk")
+    unread = (
+        Match.objects.involving(user)
+        .filter(message_count__gt=0)
+        .with_unread_messages(user)
+        .filter(unread_messages__gt=0)
+        .order_by("pk")
+    )
     return JsonResponse(
         {
             "username": user.get_username(),
             "matches": list(active.values_list("pk", flat=True)),
             "to_move": list(Match.objects.awaiting(user).values_list("pk", flat=True)),
+            # Keys are strings, as JSON's are; read with GET .../messages/.
+            "unread_messages": dict(unread.values_list("pk", "unread_messages")),
         }
     )
 

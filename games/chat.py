@@ -152,6 +152,25 @@ def newer_messages(match: Match, viewer: User, *, after: int) -> Conversation | 
     return Conversation(newer, _opponent(match, viewer), True, "") if newer else None
 
 
+def read_to(match: Match, player: User) -> int:
+    """The newest message of ``match`` that ``player`` has seen (its id; 0 for none)."""
+    return match.white_read_to if match.white_id == player.pk else match.black_read_to
+
+
+def mark_read(match: Match, player: User, up_to: int) -> None:
+    """Record that ``player`` has seen ``match``'s messages up to the one numbered
+    ``up_to``: they are no longer new on the dashboard. One UPDATE, only when that is news.
+
+    The marker only moves forward: two pages of one player (a tab and its poll) may
+    report out of order.
+    """
+    if not match.is_player(player) or up_to <= read_to(match, player):
+        return
+    field = "white_read_to" if match.white_id == player.pk else "black_read_to"
+    Match.objects.filter(pk=match.pk, **{f"{field}__lt": up_to}).update(**{field: up_to})
+    setattr(match, field, up_to)
+
+
 def _opponent(match: Match, player: User) -> User:
     return match.black if match.white_id == player.pk else match.white
 

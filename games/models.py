@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, Count, F, OuterRef, Q, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
@@ -132,6 +133,30 @@ class MatchQuerySet(models.QuerySet["Match"]):
     def waiting_for_opponent(self, user: User) -> MatchQuerySet:
         return self.active().involving(user).exclude(to_move=user).order_by("deadline")
 
+    def with_unread_messages(self, user: User) -> MatchQuerySet:
+        """Each match annotated with ``unread_messages``: how many messages its other
+        player has written that ``user`` has not seen yet (0 for a player who has turned
+        messages off). In the same query: a subquery, looked at only in a match that has
+        messages."""
+        if not user.shows_messages:
+            return self.annotate(unread_messages=Value(0))
+        read_to = Case(When(white=user, then=F("white_read_to")), default=F("black_read_to"))
+        newer = (
+            Message.objects.filter(match=OuterRef("pk"), pk__gt=OuterRef("read_to"))
+            .exclude(author=user)
+            .order_by()
+            .values("match")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        return self.annotate(
+            read_to=read_to,
+            unread_messages=Case(
+                When(message_count=0, then=Value(0)),
+                default=Coalesce(Subquery(newer), Value(0)),
+            ),
+        )
+
     def overdue(self, now=None) -> MatchQuerySet:
         return self.active().filter(deadline__lt=now or timezone.now())
 
@@ -199,6 +224,15 @@ class Match(models.Model):
         default=0,
         help_text="Messages the players have written (games.chat): a turn email looks for"
         " some to quote only when there are any",
+    )
+    # The newest message each player has seen (games.chat.mark_read), by id: the dashboard
+    # counts the opponent's messages after it as new. An id rather than a count, because
+    # a closed account's messages are deleted.
+    white_read_to = models.PositiveBigIntegerField(
+        default=0, help_text="The newest message white has seen (its id)"
+    )
+    black_read_to = models.PositiveBigIntegerField(
+        default=0, help_text="The newest message black has seen (its id)"
     )
     remind_at = models.DateTimeField(
         null=True, blank=True, help_text="When to send the 80% reminder; cleared once sent"

@@ -46,15 +46,17 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """The player's matches: their turn first (by deadline), then waiting, then finished."""
+    """The player's matches: their turn first (by deadline), then waiting, then finished;
+    each with the opponent's messages the player has not read yet."""
     user = request.user
     related = ("white", "black", "to_move")
+    matches = Match.objects.with_unread_messages(user).select_related(*related)
     context = {
-        "my_turn": Match.objects.awaiting(user).select_related(*related),
-        "waiting": Match.objects.waiting_for_opponent(user).select_related(*related),
-        "finished": Match.objects.finished()
+        "my_turn": matches.awaiting(user),
+        "waiting": matches.waiting_for_opponent(user),
+        "finished": matches.finished()
         .involving(user)
-        .select_related(*related, "winner")
+        .select_related("winner")
         .order_by("-finished_at")[:10],
         "received": Challenge.objects.addressed_to(user).select_related("challenger"),
         "sent": Challenge.objects.issued_by(user).select_related("opponent"),
@@ -371,8 +373,16 @@ def _chat_context(request: HttpRequest, match: Match, **extra) -> dict:
     conversation unless ``extra`` gives one (or None)."""
     if "conversation" not in extra:
         extra["conversation"] = chat.conversation(match, request.user)
+    conversation = extra["conversation"]
+    read_to = 0
+    if conversation and conversation.messages:
+        # Drawn for the player, so seen: marked as read, and those new until now marked
+        # on the page (chat_item).
+        read_to = chat.read_to(match, request.user)
+        chat.mark_read(match, request.user, conversation.last_id)
     return {
         "match": match,
+        "read_to": read_to,
         "chat_max_length": chat.MAX_LENGTH,
         "chat_poll_seconds": settings.CHAT_POLL_SECONDS,
         **extra,

@@ -71,3 +71,16 @@ def test_other_methods_are_told_which_to_use(alice_api, match):
 
     assert response.status_code == 405
     assert response["Allow"] == "GET, POST"
+
+
+def test_me_lists_unread_messages_until_the_player_reads_them(alice_api, bob_api, match):
+    post_json(alice_api, _url(match), {"text": "Good luck!"})
+    post_json(alice_api, _url(match), {"text": "Have fun."})
+
+    before = bob_api.get("/api/v1/me/").json()
+    bob_api.get(_url(match))
+    after = bob_api.get("/api/v1/me/").json()
+
+    assert before["unread_messages"] == {str(match.pk): 2}
+    assert after["unread_messages"] == {}
+    assert alice_api.get("/api/v1/me/").json()["unread_messages"] == {}  # her own

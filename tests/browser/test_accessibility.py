@@ -12,6 +12,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from games import chat
+
 from .helpers import PASSWORD, act, axe_violations, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -72,6 +74,14 @@ def test_the_states_a_player_brings_about_pass_axe(page: Page, live_server, matc
     page.get_by_role("button", name="Create a key").click()
     expect(page.locator("#api-key")).to_be_focused()  # ready to copy
     check("a new API key shown")
+
+    chat.post_message(match.pk, user=match.black, text="Good luck!")
+    page.goto(base + "/dashboard/")
+    expect(page.locator(".card-news")).to_have_text(f"1 new message in match #{match.pk}")
+    check("a message unread on the dashboard")
+    page.goto(base + match.get_absolute_url())
+    expect(page.locator("#messages .chat-new")).to_be_visible()
+    check("a new message marked on the match page")
 
     page.goto(base + match.get_absolute_url())
     act(page, page.locator("rect.target-source").first)

@@ -274,3 +274,76 @@ def test_a_player_with_messages_off_is_told_where_to_turn_them_on(client, match,
     assert "You have turned messages off" in text
     assert reverse("settings") in text
     assert "Only you and" not in text
+
+
+# -- unread messages: marked on the dashboard until the match page has shown them ----------
+
+
+def _dashboard_news(client, user) -> list[str]:
+    client.force_login(user)
+    page = client.get(reverse("dashboard")).text
+    return re.findall(r'class="card-news"[^>]*>(\d+ new messages?)<', page)
+
+
+def test_the_dashboard_counts_the_opponents_unread_messages_until_the_page_shows_them(
+    client, match, alice, bob
+):
+    chat.post_message(match.pk, user=alice, text="Good luck!")
+    chat.post_message(match.pk, user=alice, text="Have fun.")
+    chat.post_message(match.pk, user=bob, text="You too.")
+
+    # Bob's own message is not news to him; Alice's two are. Alice has none to read.
+    assert _dashboard_news(client, bob) == ["2 new messages"]
+    assert _dashboard_news(client, alice) == ["1 new message"]
+
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).text
+    assert page.count('class="chat-new"') == 2  # marked on the page that shows them
+    assert _dashboard_news(client, bob) == []
+    again = client.get(match.get_absolute_url()).text
+    assert 'class="chat-new"' not in again
+    # Alice's marker is her own.
+    assert _dashboard_news(client, alice) == ["1 new message"]
+
+
+def test_the_poll_that_brings_a_message_marks_it_read(client, match, alice, bob):
+    first = chat.post_message(match.pk, user=alice, text="Good luck!")
+    client.force_login(bob)
+    client.get(match.get_absolute_url())
+    chat.post_message(match.pk, user=alice, text="Your move.")
+    assert _dashboard_news(client, bob) == ["1 new message"]
+
+    poll = client.get(
+        reverse("match_messages", args=[match.pk]) + f"?after={first.pk}", HTTP_HX_REQUEST="true"
+    )
+
+    assert poll.status_code == 200 and "Your move." in poll.text
+    assert 'class="chat-new"' in poll.text
+    assert _dashboard_news(client, bob) == []
+
+
+def test_the_read_marker_never_moves_back(match, alice, bob):
+    first = chat.post_message(match.pk, user=alice, text="One")
+    second = chat.post_message(match.pk, user=alice, text="Two")
+    chat.mark_read(_loaded(match), bob, second.pk)
+
+    chat.mark_read(_loaded(match), bob, first.pk)  # a page drawn earlier reports late
+
+    assert chat.read_to(_loaded(match), bob) == second.pk
+    assert Match.objects.with_unread_messages(bob).get(pk=match.pk).unread_messages == 0
+
+
+def test_a_player_with_messages_off_is_shown_nothing_new(client, match, alice, bob):
+    chat.post_message(match.pk, user=alice, text="Good luck!")
+    bob.shows_messages = False
+    bob.save(update_fields=["shows_messages"])
+
+    assert _dashboard_news(client, bob) == []
+    assert Match.objects.with_unread_messages(bob).get(pk=match.pk).unread_messages == 0
+
+
+def test_messages_deleted_with_a_closed_account_are_not_counted(match, alice, bob):
+    chat.post_message(match.pk, user=alice, text="Good luck!")
+    Message.objects.filter(author=alice).delete()  # as closing an account does
+
+    assert Match.objects.with_unread_messages(bob).get(pk=match.pk).unread_messages == 0
