@@ -43,6 +43,12 @@ def database_from_url(url: str) -> dict:
     # Persistent connections help PostgreSQL; SQLite gains nothing from them.
     conn_max_age = 0 if url.startswith("sqlite") else envint("DB_CONN_MAX_AGE", "600")
     config = dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=True)
+    if url.startswith("sqlite"):
+        # A transaction that reads and then writes (a turn: the match row, then the new
+        # segment) must take SQLite's write lock when it begins: begun as a reader, it
+        # fails at once with "database is locked" when another request writes first,
+        # which no busy timeout can wait out. Writers queue instead, for up to 20 s.
+        config["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
     if os.getenv("DB_APPLICATION_NAME") and not url.startswith("sqlite"):
         # Names this process's connections in pg_stat_activity (e.g. "web", "worker").
         config.setdefault("OPTIONS", {})["application_name"] = os.environ["DB_APPLICATION_NAME"]

@@ -12,3 +12,6 @@ urlpatterns = [
     path("players/", include("accounts.profile_urls")),
     path("admin/", admin.site.urls),
 ]
+
+# The JSON API answers a server error in JSON too.
+handler500 = "aceysite.views.server_error"

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views import defaults
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -20,3 +21,14 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     if request.headers.get("HX-Request") == "true":
         return HttpResponse(status=403, headers={"HX-Refresh": "true"})
     return render(request, "403_csrf.html", status=403)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """A server error (handler500): the site's page, or for the JSON API the JSON error
+    every other answer of the API is, so that a client reads it as it reads the others."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"error": "the server failed to answer (its administrators are told): try again"},
+            status=500,
+        )
+    return defaults.server_error(request)

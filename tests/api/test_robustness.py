@@ -46,10 +46,17 @@ def test_it_takes_json_with_a_charset(alice_api):
     assert response.status_code == 201
 
 
-def test_it_takes_an_empty_body_without_a_content_type(bob_api, match):
-    response = bob_api.generic("POST", reverse("api_match_resign", args=[match.pk]))
+@pytest.mark.parametrize(
+    "content_type",
+    # None: no header; the others are what curl -d '' and many HTTP libraries send.
+    [None, "application/x-www-form-urlencoded", "text/plain"],
+)
+def test_it_takes_an_empty_body_whatever_its_content_type(bob_api, match, content_type):
+    headers = {"content_type": content_type} if content_type else {}
+    response = bob_api.generic("POST", reverse("api_match_resign", args=[match.pk]), **headers)
 
     assert response.status_code == 200
+    assert response.json()["winner"] == "alice"
 
 
 def test_it_answers_413_for_a_body_over_64_kib(alice_api, match):

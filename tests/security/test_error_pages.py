@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.defaults import server_error
 
 from games import services
+from games import views as game_views
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +79,25 @@ def test_a_board_click_after_the_session_ended_loads_the_login_page_as_a_page(cl
         reverse("login") + "?next=" + quote(f"{match.get_absolute_url()}?replay=1", safe="")
     )
     assert plain.status_code == 302 and plain["Location"].startswith(reverse("login"))
+
+
+def test_a_server_error_in_the_api_is_answered_in_json_and_elsewhere_with_the_page(
+    alice, bob, monkeypatch
+):
+    match = services.start_match(
+        white=alice, black=bob, variant="american", points=1, days_per_move=2
+    )
+    browser = Client(raise_request_exception=False)
+    browser.force_login(alice)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a fault injected into the match's state")
+
+    monkeypatch.setattr(services, "load_game", broken)  # the API's state reads the game
+    monkeypatch.setattr(game_views, "_match_context", broken)
+    api = browser.get(reverse("api_match", args=[match.pk]))
+    page = browser.get(match.get_absolute_url())
+
+    assert api.status_code == 500 and api["Content-Type"] == "application/json"
+    assert "the server failed to answer" in api.json()["error"]
+    assert page.status_code == 500 and "Something went wrong on our side" in page.text
