@@ -454,23 +454,49 @@ def _save_state(match: Match, game: Game) -> None:
 
 
 def _record(match: Match, events: list[Event], *, automatic: bool = False) -> list[Segment]:
-    """Store engine events as numbered segments of the match; return the new rows."""
+    """Store engine events as numbered segments of the match; return the new rows.
+
+    ``events`` follow on from ``match.position`` as last saved (the position the action
+    began from), which is not yet the position the events lead to: each row's position
+    is worked out along them (:func:`_positions_after`).
+    """
     rows = []
-    for event in events:
+    for event, position in zip(events, _positions_after(match, events), strict=True):
         match.segment_count += 1
-        rows.append(_segment_row(match, event, automatic))
+        rows.append(_segment_row(match, event, position, automatic))
     Segment.objects.bulk_create(rows)
     return rows
 
 
-def _segment_row(match: Match, event: Event, automatic: bool) -> Segment:
+def _positions_after(match: Match, events: list[Event]) -> list[dict]:
+    """The position after each of ``events``, as stored with its segment.
+
+    An opening roll leads to the new game's first position, with the winner of the roll
+    to move (a tied roll, rolled again, to the same one: nobody moves in between). A
+    named double changes nothing on the board: the position is the one it was named in.
+    """
+    positions: list[dict] = []
+    current = match.position
+    for index, event in enumerate(events):
+        if isinstance(event, OpeningRoll):
+            winner = next(
+                e.winner for e in events[index:] if isinstance(e, OpeningRoll) and e.winner
+            )
+            current = Position.initial(match.variant, winner).to_dict()
+        elif isinstance(event, SegmentPlayed):
+            current = event.position.to_dict()
+        positions.append(current)
+    return positions
+
+
+def _segment_row(match: Match, event: Event, position: dict, automatic: bool) -> Segment:
     common = {"match": match, "number": match.segment_count, "game_number": match.game_number}
     if isinstance(event, OpeningRoll):
         return Segment(
             **common,
             kind=Segment.Kind.OPENING,
             dice=[event.white, event.black],
-            position=match.position,
+            position=position,
             automatic=True,
         )
     if isinstance(event, DoubleNamed):
@@ -479,7 +505,7 @@ def _segment_row(match: Match, event: Event, automatic: bool) -> Segment:
             kind=Segment.Kind.DOUBLE,
             player=event.player,
             dice=[event.value, event.value],
-            position=match.position,
+            position=position,
             automatic=automatic,
         )
     assert isinstance(event, SegmentPlayed)
@@ -490,7 +516,7 @@ def _segment_row(match: Match, event: Event, automatic: bool) -> Segment:
         dice=list(event.dice),
         play=event.notation,
         named_blot=event.named_blot,
-        position=event.position.to_dict(),
+        position=position,
         automatic=automatic,
     )
 

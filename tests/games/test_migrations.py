@@ -1,0 +1,121 @@
+"""Data migrations, run on rows written before them: each test migrates back, writes rows
+as the older schema held them, migrates forward and reads what the migration made."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.apps.registry import Apps
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from games.engine import Position
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def migrate() -> Iterator[Callable[[str], Apps]]:
+    """Migrate the games app to a migration (by name); answer the models as they were
+    then. Afterwards the database is migrated to the latest again, for the other tests."""
+
+    def to(name: str) -> Apps:
+        target = [("games", name)]
+        executor = MigrationExecutor(connection)
+        executor.migrate(target)
+        return executor.loader.project_state(target).apps
+
+    yield to
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.fixture
+def players(django_user_model) -> tuple[int, int]:
+    # Accounts are not migrated back: today's model writes them.
+    alice = django_user_model.objects.create_user("alice", "a@example.com")
+    bob = django_user_model.objects.create_user("bob", "b@example.com")
+    return alice.pk, bob.pk
+
+
+def test_0014_counts_the_messages_written_before_the_markers_as_read(migrate, players):
+    alice, bob = players
+    apps = migrate("0013_match_message_count")
+    match_model = apps.get_model("games", "Match")
+    message_model = apps.get_model("games", "Message")
+    talked = match_model.objects.create(
+        variant="american", points=1, position={}, white_id=alice, black_id=bob, message_count=2
+    )
+    message_model.objects.create(match=talked, author_id=alice, text="Good luck!")
+    newest = message_model.objects.create(match=talked, author_id=bob, text="You too.")
+    # A match whose only messages were a closed account's (deleted; the count stays).
+    emptied = match_model.objects.create(
+        variant="greek", points=1, position={}, white_id=alice, black_id=bob, message_count=1
+    )
+    quiet = match_model.objects.create(
+        variant="greek", points=1, position={}, white_id=bob, black_id=alice
+    )
+
+    apps = migrate("0014_match_read_to")
+
+    markers = {
+        pk: (white, black)
+        for pk, white, black in apps.get_model("games", "Match").objects.values_list(
+            "pk", "white_read_to", "black_read_to"
+        )
+    }
+    assert markers == {
+        talked.pk: (newest.pk, newest.pk),
+        emptied.pk: (0, 0),
+        quiet.pk: (0, 0),
+    }
+
+
+def test_0015_gives_later_openings_and_automatic_doubles_the_position_after_them(migrate, players):
+    alice, bob = players
+    apps = migrate("0014_match_read_to")
+    match = apps.get_model("games", "Match").objects.create(
+        variant="american", points=3, position={}, white_id=alice, black_id=bob
+    )
+    first = Position.initial("american", "white").to_dict()
+    played = {**first, "turn": "black", "waiting": {"white": 13, "black": 15}}
+    after_the_1_2 = {**played, "turn": "white", "waiting": {"white": 11, "black": 15}}
+    wrong = {**played, "turn": "white", "named_blot": 3}  # from before the last play
+    rows = [
+        # number, game, kind, dice, automatic, position
+        (1, 1, "opening", [5, 2], True, first),
+        (2, 1, "roll", [6, 3], False, played),
+        (3, 1, "acey_deucey", [1, 2], False, after_the_1_2),
+        (4, 1, "double", [6, 6], True, wrong),
+        (5, 2, "opening", [3, 3], True, wrong),  # a tie, rolled again
+        (6, 2, "opening", [2, 4], True, wrong),
+    ]
+    segment_model = apps.get_model("games", "Segment")
+    for number, game, kind, dice, automatic, position in rows:
+        segment_model.objects.create(
+            match=match,
+            number=number,
+            game_number=game,
+            kind=kind,
+            dice=dice,
+            automatic=automatic,
+            position=position,
+        )
+
+    apps = migrate("0015_repair_segment_positions")
+
+    stored = dict(
+        apps.get_model("games", "Segment")
+        .objects.order_by("number")
+        .values_list("number", "position")
+    )
+    black_opens = Position.initial("american", "black").to_dict()
+    assert stored == {
+        1: first,
+        2: played,
+        3: after_the_1_2,
+        4: after_the_1_2,
+        5: black_opens,
+        6: black_opens,
+    }
