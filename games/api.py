@@ -40,17 +40,27 @@ JsonObject = dict[str, Any]
 class ApiError(Exception):
     """A request the API refuses: ``status`` and a reason the caller can read."""
 
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        headers: dict[str, str] | None = None,
+        **fields: Any,
+    ):
         super().__init__(message)
         self.status = status
         self.headers = headers or {}
+        self.fields = fields
 
     def response(self) -> JsonResponse:
-        return _error(self.status, str(self), self.headers)
+        return _error(self.status, str(self), self.headers, **self.fields)
 
 
-def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JsonResponse:
-    return JsonResponse({"error": message}, status=status, headers=headers)
+def _error(
+    status: int, message: str, headers: dict[str, str] | None = None, **fields: Any
+) -> JsonResponse:
+    """The API's refusal: ``{"error": message}``, and any ``fields`` a client can act on."""
+    return JsonResponse({"error": message, **fields}, status=status, headers=headers)
 
 
 # -- authentication, CSRF, bodies ------------------------------------------------------------
@@ -149,7 +159,9 @@ def _api_view(method: str, view: View, fields: frozenset[str] | None) -> View:
         except ApiError as error:
             return error.response()
         except services.TurnError as error:
-            return _error(error.status, str(error))
+            retry_after = getattr(error, "retry_after", None)  # a limit reached (429)
+            headers = {"Retry-After": str(retry_after)} if retry_after else None
+            return _error(error.status, str(error), headers)
         except Match.DoesNotExist:
             return _error(404, "there is no such match")
         except Challenge.DoesNotExist:
@@ -402,6 +414,19 @@ def match_turn(request: HttpRequest, match_id: int, body: JsonObject) -> JsonRes
         match = services.submit_segment(match_id, user=request.user, action=action, stored=stored)
     except Match.DoesNotExist:
         raise ApiError(404, f"there is no match #{match_id}") from None
+    except services.StaleSegment as stale:
+        # A client needs to know which: its own turn sent again (its first answer lost on
+        # the way), played once, or a turn that came too late. Both stay 409, as a
+        # duplicate is; the number to send now comes with either.
+        match = _get_match(match_id)
+        if services.already_played(match_id, user=request.user, action=action):
+            raise ApiError(
+                409,
+                f"segment {segment} was already played, as this turn: it was played once",
+                segment=match.segment_count,
+                already_played=True,
+            ) from None
+        raise ApiError(409, str(stale), segment=match.segment_count, already_played=False) from None
     # The service's match row is the one it saved, with both players loaded, and the
     # segments it stored are the history a client that sent ?since=<segment> lacks.
     return JsonResponse(match_state(match, since=since, fresh=stored))

@@ -9,6 +9,7 @@ told so instead of writing into the void.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -55,6 +56,17 @@ def _visible(char: str) -> bool:
 
 class ChatRefused(TurnError):
     """A message that cannot be written, with the reason for the player (HTTP 400)."""
+
+
+class TooManyMessages(ChatRefused):
+    """The day's messages are written (HTTP 429); ``retry_after``: the seconds until the
+    oldest of them is a day old and one more may be written."""
+
+    status = 429
+
+    def __init__(self, message: str, *, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)
@@ -109,9 +121,15 @@ def post_message(match_id: int, *, user: User, text: str, now: datetime | None =
             raise ChatRefused(reason)
         recent = Message.objects.filter(
             match=match, author=user, created_at__gt=now - timedelta(days=1)
-        ).count()
-        if recent >= MAX_PER_DAY:
-            raise ChatRefused(f"you have written {MAX_PER_DAY} messages here today: wait a while")
+        ).order_by("-created_at")
+        # The 40th newest: once it is a day old, there is room for one more.
+        oldest_counted = recent.values_list("created_at", flat=True)[MAX_PER_DAY - 1 : MAX_PER_DAY]
+        if oldest_counted:
+            wait = oldest_counted[0] + timedelta(days=1) - now
+            raise TooManyMessages(
+                f"you have written {MAX_PER_DAY} messages here today: wait a while",
+                retry_after=max(1, math.ceil(wait.total_seconds())),
+            )
         message = Message.objects.create(match=match, author=user, text=text, created_at=now)
         Match.objects.filter(pk=match.pk).update(message_count=F("message_count") + 1)
         return message

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from games.engine import EngineError, Position
+from games.engine import EngineError, Position, format_play
 from games.engine.game import (
     DiceSource,
     DoubleNamed,
@@ -32,6 +32,7 @@ from games.engine.game import (
     SegmentPlayed,
 )
 from games.engine.moves import partial_play
+from games.engine.notation import parse_play
 
 from . import away, notifications
 from .dice import SeededDice, new_seed
@@ -303,6 +304,43 @@ def submit_segment(
     if stored is not None:
         stored += recorded
     return match
+
+
+def already_played(match_id: int, *, user: User, action: TurnAction) -> bool:
+    """Whether ``action`` is what ``user`` already played as segment ``action.segment``:
+    a request sent again because its answer was lost. The caller, which got
+    :class:`StaleSegment` for it, can then answer as it answered the first time.
+
+    Only the same play (the same checkers moved, however written) or the same named
+    double of that segment counts; anything else was stale indeed.
+    """
+    if action.play is None and action.double is None:
+        return False
+    rows = {
+        row.number: row
+        for row in Segment.objects.filter(
+            match_id=match_id, number__in=(action.segment, action.segment + 1)
+        ).select_related("match")
+    }
+    before, done = rows.get(action.segment), rows.get(action.segment + 1)
+    if before is None or done is None or done.automatic:
+        return False
+    if done.player != done.match.color_of(user):
+        return False
+    if action.double is not None:
+        return done.kind == Segment.Kind.DOUBLE and done.dice == [action.double] * 2
+    if done.kind == Segment.Kind.DOUBLE or action.name_blot not in (None, done.named_blot):
+        return False
+    try:
+        play = parse_play(
+            Position.from_dict(before.position),
+            done.dice,
+            action.play or "",
+            named_double=done.kind == Segment.Kind.NAMED_DOUBLE,
+        )
+    except EngineError:
+        return False
+    return format_play(play) == done.play
 
 
 def _check_turn(match: Match, user: User, segment: int) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games import chat
 from games.models import Message
@@ -84,3 +87,19 @@ def test_me_lists_unread_messages_until_the_player_reads_them(alice_api, bob_api
     assert before["unread_messages"] == {str(match.pk): 2}
     assert after["unread_messages"] == {}
     assert alice_api.get("/api/v1/me/").json()["unread_messages"] == {}  # her own
+
+
+def test_the_days_last_message_answers_429_with_when_to_write_again(alice_api, alice, match):
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    Message.objects.bulk_create(
+        Message(match=match, author=alice, text="hi", created_at=an_hour_ago)
+        for _ in range(chat.MAX_PER_DAY)
+    )
+
+    response = post_json(alice_api, _url(match), {"text": "one more"})
+
+    assert response.status_code == 429
+    assert "wait a while" in response.json()["error"]
+    # 23 hours, less the moment the request took.
+    assert 23 * 3600 - 60 < int(response["Retry-After"]) <= 23 * 3600
+    assert Message.objects.count() == chat.MAX_PER_DAY

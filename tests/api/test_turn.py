@@ -45,18 +45,46 @@ def test_it_reads_notation_the_way_players_write_it(alice_api, match):
     assert response.json()["history"][1]["play"] == "in/19 19/16"
 
 
-def test_it_applies_the_same_submission_once(alice_api, match):
-    submission = {"segment": 1, "play": "in/22 in/19"}
-    first = _turn(alice_api, match, submission)
+def test_the_same_turn_sent_again_is_played_once_and_the_client_told_so(alice_api, match):
+    # Sent again as a client does when the first answer is lost, and written another way.
+    first = _turn(alice_api, match, {"segment": 1, "play": "in/22 in/19"})
     match.refresh_from_db()
 
-    second = _turn(alice_api, match, submission)
+    again = _turn(alice_api, match, {"segment": 1, "play": "IN/19 in/22"})
 
     assert first.status_code == 200
-    assert second.status_code == 409
-    assert "reload" in second.json()["error"]
+    assert again.status_code == 409
+    assert again.json() == {
+        "error": "segment 1 was already played, as this turn: it was played once",
+        "segment": first.json()["segment"],
+        "already_played": True,
+    }
     _assert_unchanged(match)
     assert Segment.objects.filter(match=match, player="white").count() == 1
+
+
+def test_another_play_for_a_segment_already_played_is_stale(alice_api, match):
+    _turn(alice_api, match, {"segment": 1, "play": "in/22 in/19"})
+    match.refresh_from_db()
+
+    other = _turn(alice_api, match, {"segment": 1, "play": "in/19 19/16"})
+
+    assert other.status_code == 409
+    assert "reload" in other.json()["error"]
+    assert other.json()["segment"] == match.segment_count  # the number to send now
+    assert other.json()["already_played"] is False
+    _assert_unchanged(match)
+
+
+def test_the_opponent_sending_the_played_turn_is_refused(alice_api, bob_api, match):
+    _turn(alice_api, match, {"segment": 1, "play": "in/22 in/19"})
+    match.refresh_from_db()
+
+    response = _turn(bob_api, match, {"segment": 1, "play": "in/22 in/19"})
+
+    assert response.status_code == 409
+    assert response.json()["already_played"] is False
+    _assert_unchanged(match)
 
 
 @pytest.mark.parametrize(
@@ -120,6 +148,13 @@ def test_it_names_a_double_after_an_acey_deucey(alice, bob, alice_api):
     assert named.status_code == 200
     double = named.json()["history"][2]
     assert (double["kind"], double["player"], double["dice"]) == ("double", "white", [6, 6])
+    # Sent again: played once; another double for that segment is stale.
+    again = _turn(alice_api, match, {"segment": match.segment_count, "double": 6})
+    other = _turn(alice_api, match, {"segment": match.segment_count, "double": 5})
+    assert again.json()["already_played"] is True
+    assert again.json()["segment"] == named.json()["segment"]
+    assert other.json()["already_played"] is False
+    assert Segment.objects.filter(match=match, kind="double").count() == 1
 
 
 def test_it_refuses_a_double_outside_an_acey_deucey(alice_api, match):
@@ -140,6 +175,12 @@ def test_it_names_a_blot_in_greek(alice, bob, alice_api):
     state = response.json()
     assert state["history"][1]["named_blot"] == 18
     assert state["history"][1]["play"] == "24/21 24/18"
+    # Sent again, it was played once; naming another blot is another turn, and stale.
+    again = _turn(alice_api, match, {"segment": 1, "play": "24/18 24/21", "name_blot": 18})
+    other = _turn(alice_api, match, {"segment": 1, "play": "24/18 24/21", "name_blot": 21})
+    assert again.status_code == other.status_code == 409
+    assert again.json()["already_played"] is True and again.json()["segment"] == state["segment"]
+    assert other.json()["already_played"] is False
 
 
 def test_it_refuses_to_name_a_point_that_is_not_a_blot(alice, bob, alice_api):

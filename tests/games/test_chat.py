@@ -91,8 +91,10 @@ def test_a_day_holds_a_limited_number_of_messages(match, alice):
         for _ in range(chat.MAX_PER_DAY)
     )
 
-    with pytest.raises(chat.ChatRefused, match="wait a while"):
+    with pytest.raises(chat.TooManyMessages, match="wait a while") as refused:
         chat.post_message(match.pk, user=alice, text="one more", now=now)
+    assert refused.value.status == 429
+    assert refused.value.retry_after == 23 * 3600  # when the first of them is a day old
     # A day later, the count starts again.
     chat.post_message(match.pk, user=alice, text="next day", now=now + timedelta(days=1))
 
