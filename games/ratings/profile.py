@@ -123,7 +123,13 @@ def rating_chart_svg(person: User, variant: str) -> bytes:
     # Four dates fit across a phone at this size: short ones within a year, else months.
     within_a_year = changes and changes[-1][0] - changes[0][0] < timedelta(days=330)
     when_format = "%-d %b" if within_a_year else "%b %Y"
-    chart.x_labels = [when.strftime(when_format) for when, _ in changes]
-    chart.x_labels_major_every = max(1, math.ceil(len(changes) / 4))
+    # Every k-th point is labelled, the others get a blank label that pygal does not draw.
+    # Not x_labels_major_every alone: pygal draws every label whose *text* is a major
+    # label's, so twenty matches on one date drew that date twenty times, overlapping.
+    every = max(1, math.ceil(len(changes) / 4))
+    chart.x_labels = [
+        when.strftime(when_format) if i % every == 0 else "" for i, (when, _) in enumerate(changes)
+    ]
+    chart.x_labels_major_every = every
     chart.add("rating", [round(rating) for _, rating in changes] or [None])
     return chart.render()

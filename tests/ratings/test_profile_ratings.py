@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
+from datetime import datetime, timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
+from games.engine import Position
 from games.engine.game import ScriptedDice
+from games.models import Match, RatingChange
 from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +50,53 @@ def test_the_rating_charts_labels_are_readable_once_shrunk_to_a_phone(client, ra
     sizes = [int(size) for size in re.findall(axis, svg) + re.findall(title, svg)]
     # Shown 390 px wide of its 640: a 16 px label reads at about 10 px.
     assert len(sizes) == 3 and min(sizes) >= 16, sizes
+
+
+def _history(white, black, times: list[datetime]) -> None:
+    """A rated history of ``white``'s, one match at each of ``times``: rows written
+    directly, as rating them one by one through services would take long."""
+    for n, when in enumerate(times):
+        match = Match.objects.create(
+            variant="american",
+            points=1,
+            white=white,
+            black=black,
+            position=Position.initial("american").to_dict(),
+            status=Match.Status.FINISHED,
+            winner=white,
+            finished_at=when,
+        )
+        RatingChange.objects.create(
+            match=match,
+            user=white,
+            variant="american",
+            rating_before=1500 + n,
+            rating_after=1501 + n,
+            rd_before=100,
+            rd_after=100,
+            created_at=when,
+        )
+
+
+def _x_labels(svg: bytes) -> list[str]:
+    """The x-axis labels the chart draws, in order."""
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    axis = ET.fromstring(svg).find(".//svg:g[@class='axis x']", ns)
+    assert axis is not None
+    return [text.text or "" for text in axis.iterfind(".//svg:text", ns)]
+
+
+@pytest.mark.parametrize("days", [0, 1, 30], ids=["one-day", "daily", "monthly"])
+def test_the_rating_chart_shows_about_four_date_labels(client, alice, bob, days):
+    # Twenty matches on one date (or one month) drew twenty overlapping labels: pygal
+    # takes every label whose text is a major label's for major.
+    start = timezone.now().replace(hour=12) - timedelta(days=700)
+    _history(alice, bob, [start + timedelta(days=days * n, minutes=n) for n in range(20)])
+
+    labels = _x_labels(client.get(reverse("rating_chart", args=["alice", "american"])).content)
+
+    assert 3 <= len(labels) <= 4, labels
+    assert all(labels), labels
 
 
 def test_the_finished_match_page_shows_both_rating_changes(client, rated_result):
