@@ -18,6 +18,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
+from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.csrf import csrf_exempt
 
@@ -33,6 +34,7 @@ from .models import Challenge, Match, Message, Segment
 MAX_BODY = 64 * 1024
 MAX_PLAY_LENGTH = 200
 MAX_INT = MAX_WHOLE_NUMBER  # larger numbers are never a valid segment, id or option
+MAX_MESSAGES = 100  # in one answer of the messages endpoint; ?after= pages on
 
 JsonObject = dict[str, Any]
 
@@ -142,8 +144,10 @@ def _api_view(method: str, view: View, fields: frozenset[str] | None) -> View:
     @csrf_exempt  # token requests need none; session requests are checked below
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.method != method:
-            return _error(405, f"use {method} here, not {request.method}", {"Allow": method})
+        # HEAD is a GET whose body the server leaves out (monitors, link checkers).
+        if request.method != method and not (method == "GET" and request.method == "HEAD"):
+            allow = "GET, HEAD" if method == "GET" else method
+            return _error(405, f"use {method} here, not {request.method}", {"Allow": allow})
         try:
             by_token = _authenticate(request)
             if fields is not None:
@@ -278,6 +282,9 @@ def match_state(match: Match, *, since: int = 0, fresh: list[Segment] | None = N
         "winner": usernames.get(match.winner_id),
         "to_move": usernames.get(match.to_move_id),
         "phase": match.phase,
+        # How the match ended (borne_off, resignation, timeout); null while in play.
+        "ending": match.ending or None,
+        "game": match.game_number,
         "segment": match.segment_count,
         "dice": list(match.dice) if match.is_active and match.dice else None,
         "position": match.position,
@@ -290,6 +297,11 @@ def match_state(match: Match, *, since: int = 0, fresh: list[Segment] | None = N
             if player.is_away() and player.away_until
         },
         "history": _history(match, since, fresh or ()),
+        # Fair dice (games.dice): the seed's SHA-256 from the start, the seed itself once
+        # the match is over, to recompute every roll (the dice page gives the formula).
+        "seed_sha256": match.seed_hash,
+        "seed": None if match.is_active else match.server_seed,
+        "dice_url": reverse("match_dice", args=[match.pk]),
     }
     if match.is_active:
         game = services.load_game(match)
@@ -463,14 +475,15 @@ def _messages_read(request: HttpRequest, match_id: int) -> JsonResponse:
     after = whole_number(raw)
     if after is None:
         raise ApiError(400, f"after must be a message id, not {_quote(raw)}")
-    conversation = chat.conversation(match, request.user)
+    conversation = chat.conversation(match, request.user, after=after, limit=MAX_MESSAGES)
     assert conversation is not None  # a player's
-    chat.mark_read(match, request.user, conversation.last_id)
+    if request.method == "GET":  # not a HEAD: that reads nothing
+        chat.mark_read(match, request.user, conversation.last_id)
     return JsonResponse(
         {
-            # The conversation is short (40 messages a day at most): filtered here, it
-            # costs no second query.
-            "messages": [_message(m) for m in conversation.messages if m.pk > after],
+            "messages": [_message(m) for m in conversation.messages],
+            # Newer ones wait: ask again with ?after= the last id here.
+            "more": conversation.more,
             "can_write": conversation.can_write,
             "closed_because": conversation.closed_because or None,
         }
@@ -490,8 +503,9 @@ def _messages_write(request: HttpRequest, match_id: int, body: JsonObject) -> Js
 def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
     """The messages between the match's players (games.chat), to them only. GET
     ``?after=<id>``: those after that one, oldest first; POST ``{"text"}``: write one."""
-    if request.method not in ("GET", "POST"):
-        return _error(405, f"use GET or POST here, not {request.method}", {"Allow": "GET, POST"})
+    if request.method not in ("GET", "HEAD", "POST"):
+        allow = {"Allow": "GET, HEAD, POST"}
+        return _error(405, f"use GET or POST here, not {request.method}", allow)
     view = _messages_write if request.method == "POST" else _messages_read
     return view(request, match_id)
 

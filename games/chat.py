@@ -80,6 +80,8 @@ class Conversation:
     can_write: bool
     #: Why not, when the viewer is a player who may not ("" otherwise).
     closed_because: str
+    #: Whether newer messages were left out (``conversation(limit=...)``).
+    more: bool = False
 
     @property
     def last_id(self) -> int:
@@ -135,10 +137,19 @@ def post_message(match_id: int, *, user: User, text: str, now: datetime | None =
         return message
 
 
-def conversation(match: Match, viewer: User, now: datetime | None = None) -> Conversation | None:
+def conversation(
+    match: Match,
+    viewer: User,
+    now: datetime | None = None,
+    *,
+    after: int = 0,
+    limit: int | None = None,
+) -> Conversation | None:
     """The messages ``viewer`` sees in ``match``, or None for anyone but its two players
     (spectators see no messages). One query, none when the viewer has turned them off.
 
+    ``after``: only the messages after the one with that id; ``limit``: at most that
+    many of them, the oldest first (``more`` says whether there were others).
     ``match`` must come with ``white`` and ``black`` loaded.
     """
     if not viewer.is_authenticated or not match.is_player(viewer):
@@ -147,8 +158,10 @@ def conversation(match: Match, viewer: User, now: datetime | None = None) -> Con
     opponent = _opponent(match, viewer)
     if not viewer.shows_messages:
         return Conversation([], opponent, False, reason)
-    messages = list(match.messages.select_related("author").order_by("pk"))
-    return Conversation(messages, opponent, not reason, reason)
+    found = match.messages.filter(pk__gt=after).select_related("author").order_by("pk")
+    messages = list(found if limit is None else found[: limit + 1])
+    more = limit is not None and len(messages) > limit
+    return Conversation(messages[:limit], opponent, not reason, reason, more)
 
 
 def is_open(match: Match, viewer: User) -> bool:

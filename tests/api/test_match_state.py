@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 
 import pytest
@@ -29,6 +30,8 @@ def test_it_shows_the_state_of_a_match(alice_api, match):
         "winner": None,
         "to_move": "alice",
         "phase": "play",
+        "ending": None,
+        "game": 1,
         "segment": 1,
         "dice": [6, 3],
         "position": match.position,
@@ -44,6 +47,9 @@ def test_it_shows_the_state_of_a_match(alice_api, match):
                 "named_blot": None,
             }
         ],
+        "seed_sha256": hashlib.sha256(bytes.fromhex(match.server_seed)).hexdigest(),
+        "seed": None,  # secret while the match is in play
+        "dice_url": f"/matches/{match.pk}/dice/",
     }
     assert sorted(legal_plays) == ["in/19 19/16", "in/22 in/19"]
     assert datetime.fromisoformat(deadline) == match.deadline
@@ -140,3 +146,18 @@ def test_a_malformed_since_is_a_readable_400(alice_api, match, since):
 
     assert response.status_code == 400
     assert "since must be a segment number" in response.json()["error"]
+
+
+def test_a_finished_match_says_how_it_ended_and_reveals_its_seed(alice_api, bob_api, match):
+    post_json(bob_api, reverse("api_match_resign", args=[match.pk]), {})
+
+    state = alice_api.get(reverse("api_match", args=[match.pk])).json()
+
+    match.refresh_from_db()
+    assert (state["status"], state["ending"], state["winner"]) == (
+        "finished",
+        "resignation",
+        "alice",
+    )
+    assert state["seed"] == match.server_seed
+    assert hashlib.sha256(bytes.fromhex(state["seed"])).hexdigest() == state["seed_sha256"]

@@ -73,7 +73,7 @@ def test_other_methods_are_told_which_to_use(alice_api, match):
     response = alice_api.delete(_url(match))
 
     assert response.status_code == 405
-    assert response["Allow"] == "GET, POST"
+    assert response["Allow"] == "GET, HEAD, POST"
 
 
 def test_me_lists_unread_messages_until_the_player_reads_them(alice_api, bob_api, match):
@@ -103,3 +103,18 @@ def test_the_days_last_message_answers_429_with_when_to_write_again(alice_api, a
     # 23 hours, less the moment the request took.
     assert 23 * 3600 - 60 < int(response["Retry-After"]) <= 23 * 3600
     assert Message.objects.count() == chat.MAX_PER_DAY
+
+
+def test_a_long_conversation_comes_a_hundred_messages_at_a_time(bob_api, alice, match):
+    Message.objects.bulk_create(
+        Message(match=match, author=alice, text=f"message {n}") for n in range(105)
+    )
+
+    first = bob_api.get(_url(match)).json()
+    last_id = first["messages"][-1]["id"]
+    rest = bob_api.get(_url(match) + f"?after={last_id}").json()
+
+    assert (len(first["messages"]), first["more"]) == (100, True)
+    assert first["messages"][0]["text"] == "message 0"
+    assert [m["text"] for m in rest["messages"]] == [f"message {n}" for n in range(100, 105)]
+    assert rest["more"] is False

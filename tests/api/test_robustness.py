@@ -18,8 +18,17 @@ def test_it_answers_405_in_json_for_a_wrong_method(alice_api, match):
     state = alice_api.delete(reverse("api_match", args=[match.pk]))
 
     assert turn.status_code == state.status_code == 405
-    assert turn["Allow"] == "POST" and state["Allow"] == "GET"
+    assert turn["Allow"] == "POST" and state["Allow"] == "GET, HEAD"
     assert "POST" in turn.json()["error"]
+
+
+def test_it_answers_head_as_get_without_the_body(alice_api, match):
+    get = alice_api.get(reverse("api_match", args=[match.pk]))
+    head = alice_api.head(reverse("api_match", args=[match.pk]))
+
+    assert head.status_code == get.status_code == 200
+    assert head["Content-Type"] == get["Content-Type"] == "application/json"
+    assert head.content == b""
 
 
 @pytest.mark.parametrize(
