@@ -86,3 +86,29 @@ def test_a_rating_gone_provisional_by_idleness_leaves_the_leaderboard(client, dj
     text = client.get(reverse("leaderboard", args=["american"])).text
 
     assert "regular" in text and "away" not in text
+
+
+def test_it_shows_the_rd_grown_for_idleness_as_the_profile_does(client, django_user_model):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.ratings.store import as_of
+
+    user = django_user_model.objects.create_user("idle", "idle@example.com")
+    row = PlayerRating.objects.create(
+        user=user,
+        variant="american",
+        rating=1600,
+        rd=45,
+        volatility=0.06,
+        rated_at=timezone.now() - timedelta(days=300),
+    )
+    grown = round(as_of(row).rd)
+    assert 45 < grown <= 110  # grown, still established
+
+    leaderboard = client.get(reverse("leaderboard", args=["american"])).text
+    profile = client.get(reverse("profile", args=["idle"])).text
+
+    assert f"<td>{grown}</td>" in leaderboard and "<td>45</td>" not in leaderboard
+    assert f"(RD {grown})" in profile
