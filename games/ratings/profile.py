@@ -23,11 +23,18 @@ CHART_POINTS = 200
 
 @dataclass(frozen=True)
 class VariantRecord:
+    """One variant's row of the profile's table: the rating beside the record it rates."""
+
     variant: str
     label: str
     rating: Rating | None
     shown: str  # "1623" or "1623?" (provisional), "—" when unrated
     provisional: bool
+    # Rated matches only (PlayerRating's counts, as the leaderboard shows them): the
+    # record the rating stands for.
+    rated_wins: int
+    rated_losses: int
+    # Every finished match, rated or not.
     wins: int
     losses: int
     points_for: int
@@ -35,11 +42,13 @@ class VariantRecord:
 
 
 def variant_records(person: User) -> list[VariantRecord]:
-    """Rating (RD grown for idleness), wins, losses and points per variant: two queries."""
+    """Rating (RD grown for idleness) and rated wins and losses, then wins, losses and
+    points over all finished matches, rated or not, per variant: two queries."""
     from games.models import Match, PlayerRating, Variant
 
     now = timezone.now()
-    ratings = {row.variant: as_of(row, now) for row in PlayerRating.objects.filter(user=person)}
+    stored = {row.variant: row for row in PlayerRating.objects.filter(user=person)}
+    ratings = {variant: as_of(row, now) for variant, row in stored.items()}
     mine = Q(white=person)
     totals = {
         row["variant"]: row
@@ -58,6 +67,7 @@ def variant_records(person: User) -> list[VariantRecord]:
     for variant, label in Variant.choices:
         rating = ratings.get(variant)
         row = totals.get(variant, {})
+        rated = stored.get(variant)
         records.append(
             VariantRecord(
                 variant=variant,
@@ -65,6 +75,8 @@ def variant_records(person: User) -> list[VariantRecord]:
                 rating=rating,
                 shown=display(rating) if rating else "—",
                 provisional=rating is None or is_provisional(rating),
+                rated_wins=rated.wins if rated else 0,
+                rated_losses=rated.losses if rated else 0,
                 wins=row.get("wins", 0),
                 losses=row.get("losses", 0),
                 points_for=row.get("points_for") or 0,

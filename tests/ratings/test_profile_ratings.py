@@ -124,3 +124,28 @@ def test_the_match_finished_email_tells_each_player_their_new_rating(
     finished = {m.to[0]: m.body for m in mailoutbox if "is over" in m.subject}
     assert "Your Greek rating: 1500 -> 1662 (+162)" in finished["alice@example.com"]
     assert "Your Greek rating: 1500 -> 1338 (-162)" in finished["bob@example.com"]
+
+
+def test_the_record_beside_a_rating_counts_rated_matches_only(client, alice, bob, rated_result):
+    # Besides the rated greek win: a casual greek loss, which the rating never saw.
+    Match.objects.create(
+        variant="greek",
+        points=1,
+        rated=False,
+        white=alice,
+        black=bob,
+        position=Position.initial("greek").to_dict(),
+        status=Match.Status.FINISHED,
+        winner=bob,
+        score_black=1,
+        finished_at=timezone.now(),
+    )
+
+    response = client.get(reverse("profile", args=["alice"]))
+
+    greek = {r.variant: r for r in response.context["records"]}["greek"]
+    # Rated 1-0, as the leaderboard counts (PlayerRating); all matches 1-1.
+    assert (greek.rated_wins, greek.rated_losses, greek.wins, greek.losses) == (1, 0, 1, 1)
+    row = re.search(r"<th scope=\"row\">Greek</th>(.*?)</tr>", response.text).group(1)
+    assert re.findall(r"<td>(\d+)</td>", row)[:4] == ["1", "0", "1", "1"]
+    assert "All matches, rated or not" in response.text
