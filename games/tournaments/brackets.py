@@ -414,17 +414,37 @@ class Tournament(ABC):
     # Events
 
     def report(
-        self, slot_id: str, winner: int, *, points: tuple[int, int] | None = None
+        self,
+        slot_id: str,
+        winner: int,
+        *,
+        points: tuple[int, int] | None = None,
+        loser_withdraws: bool = False,
     ) -> list[MatchSlot]:
         """Record that ``winner`` won the match in ``slot_id``; ``points`` are in the order of
         the match's players (not checked against the winner: a match can end by resignation
         or timeout). Returns the matches this made pending.
+
+        ``loser_withdraws``: the loser leaves with this result (they resigned to withdraw, or
+        lost on time). They are withdrawn before the draw settles, so the round this result
+        completes is followed by one paired without them, and the match it sends them to is
+        lost by walkover: reported first and withdrawn after, they would be paired, given a
+        bye, or win a walkover against another withdrawn player. Not if this result ends
+        the tournament (nobody withdraws from a tournament that is over).
+
+        >>> t = Tournament.create("round_robin", [1, 2, 3, 4])
+        >>> _ = t.report("R1-1", 4, loser_withdraws=True)
+        >>> _ = t.report("R1-2", 2, loser_withdraws=True)  # round 2 opens: 1 v 3, 4 v 2
+        >>> t.withdrawn, t.match("R2-1").winner, [m.slot_id for m in t.pending_matches()]
+        ((1, 3), 'bye', ['R2-2'])
         """
         slot = self._reportable(slot_id)
         if not _is_player(winner) or winner not in slot.players:
             raise TournamentError(f"{winner!r} is not playing in match {slot_id}")
         before = self._pending_ids()
         self._slots[slot_id] = replace(slot, winner=winner, points=_checked_points(points))
+        if loser_withdraws and not self.is_finished:
+            self._withdrawn.append(_loser(self._slots[slot_id]))  # type: ignore[arg-type]
         self._settle()
         return self._pending_since(before)
 

@@ -263,7 +263,8 @@ def match_finished(match: Match) -> None:
     that is not in a tournament, for a tournament that is not running (cancelled: its
     matches are left to finish but advance nothing), and for a result already reported, so
     calling it again is harmless. A loss on time also withdraws the loser: their remaining
-    matches are lost by walkover instead of each waiting out its own deadline.
+    matches are lost by walkover instead of each waiting out its own deadline. So does a
+    resignation by a player who is withdrawing (``withdraw`` marks their entry first).
     """
     link = TournamentMatch.objects.filter(match_id=match.pk).first()
     if link is None or match.winner_id is None:
@@ -278,9 +279,20 @@ def match_finished(match: Match) -> None:
         if slot.is_decided:
             return
         decided_before = _decided_ids(draw)
-        draw.report(slot.slot_id, match.winner_id, points=points_in_slot_order(match, slot))
-        if match.ending == Match.Ending.TIMEOUT:
-            _withdraw_from_draw(tournament, draw, draw.match(slot.slot_id).loser)
+        loser = match.black if match.winner_id == match.white_id else match.white
+        timed_out = match.ending == Match.Ending.TIMEOUT
+        leaving = Entry.objects.filter(tournament=tournament, user=loser)
+        # The draw hears of the withdrawal with the result, not after it: the result may
+        # complete a round, and the next one must be paired (and its byes and walkovers
+        # given) without the loser.
+        draw.report(
+            slot.slot_id,
+            match.winner_id,
+            points=points_in_slot_order(match, slot),
+            loser_withdraws=timed_out or leaving.filter(withdrawn=True).exists(),
+        )
+        if timed_out:
+            leaving.update(withdrawn=True)
         _advance(tournament, draw, decided_before=decided_before)
 
 
@@ -352,12 +364,11 @@ def _email_new_walkovers(
     started: dict[int, Match],
 ) -> None:
     """Email each player who has won a walkover since ``decided_before``, unless they have
-    withdrawn too (a player resigning to withdraw can drop into a walkover before the draw
-    hears of their withdrawal). Unlike a bye, a walkover is emailed even when the winner's
-    next match has just started: that match's email does not say why there was nothing to
-    play. A match cut short by a withdrawal is no walkover: it ends by resignation, and
-    finish_match emails its result. Each walkover is keyed by its slot in the outbox, so
-    replaying this cannot email it twice."""
+    withdrawn (a tournament they have left is no news to them). Unlike a bye, a walkover is
+    emailed even when the winner's next match has just started: that match's email does not
+    say why there was nothing to play. A match cut short by a withdrawal is no walkover: it
+    ends by resignation, and finish_match emails its result. Each walkover is keyed by its
+    slot in the outbox, so replaying this cannot email it twice."""
     for slot in draw.walkovers():
         entry = entries[slot.winner]  # type: ignore[index]
         if slot.slot_id in decided_before or entry.withdrawn:

@@ -90,3 +90,13 @@ def test_a_withdrawn_players_later_matches_are_walkovers_as_their_rounds_open():
     assert [m.slot_id for m in tournament.pending_matches()] == ["R2-2"]  # R2-1: 1 v 3
     assert tournament.match("R2-1").winner == 1
     assert tournament.match("R3-2").winner is None  # its round has not opened yet
+
+
+def test_the_loser_of_the_last_match_is_not_withdrawn_from_a_tournament_it_ends():
+    tournament = RoundRobin([1, 2])
+
+    tournament.report("R1-1", 1, loser_withdraws=True)
+
+    assert tournament.is_finished and tournament.champion == 1
+    assert tournament.withdrawn == ()
+    assert not any(s.withdrawn for s in tournament.standings())

@@ -131,3 +131,16 @@ def test_a_withdrawn_player_forfeits_the_current_round_and_is_not_paired_again()
     tournament.report("R1-3", 3)
     assert all(5 not in m.players for m in tournament.rounds()[1].matches)
     assert tournament.match("R2-3").players[1] == BYE
+
+
+def test_a_loser_withdrawing_with_the_last_result_of_a_round_is_not_paired_in_the_next():
+    tournament = Swiss([1, 2, 3, 4, 5], rounds=3)  # 1 v 3, 2 v 4, and 5 has the bye
+    tournament.report("R1-1", 1)
+
+    tournament.report("R1-2", 2, loser_withdraws=True)
+
+    assert tournament.withdrawn == (4,)
+    round_two = tournament.rounds()[1].matches
+    assert all(4 not in m.players and not m.is_bye for m in round_two)  # four left: no bye
+    standing = {s.player: s for s in tournament.standings()}[4]
+    assert (standing.played, standing.byes, standing.score) == (1, 0, 0)

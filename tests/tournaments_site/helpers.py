@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games import services as game_services
-from games.models import Match
+from games.models import Match, PlayerRating
 from games.tournaments import services
 from games.tournaments.brackets import BYE, Format
 from games.tournaments.models import Entry, Tournament, TournamentMatch
@@ -60,6 +60,21 @@ def started_tournament(organiser, players, *, format: str, **options) -> Tournam
     tournament = open_tournament(organiser, format=format, **options)
     for player in players:
         services.sign_up(tournament.pk, user=player)
+    services.start_tournament(tournament.pk, user=organiser)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def seeded_tournament(organiser, players, *, format: str, **options) -> Tournament:
+    """A started tournament of ``players`` seeded in the order given (by their ratings)."""
+    for seed, player in enumerate(players):
+        PlayerRating.objects.create(user=player, variant="american", rating=1900 - 100 * seed)
+    tournament = open_tournament(organiser, format=format, **options)
+    for player in players:
+        if player.is_bot:
+            services.add_bot(tournament.pk, user=organiser, bot=player)
+        else:
+            services.sign_up(tournament.pk, user=player)
     services.start_tournament(tournament.pk, user=organiser)
     tournament.refresh_from_db()
     return tournament

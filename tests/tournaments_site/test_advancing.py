@@ -11,10 +11,17 @@ from django.core import mail
 from games import services as game_services
 from games.models import Match
 from games.tournaments import services
-from games.tournaments.brackets import Format
+from games.tournaments.brackets import BYE, Format
 from games.tournaments.models import Entry, Tournament, TournamentMatch
 
-from .helpers import active_matches, lose, make_users, open_tournament, started_tournament
+from .helpers import (
+    active_matches,
+    lose,
+    make_users,
+    open_tournament,
+    seeded_tournament,
+    started_tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -203,6 +210,57 @@ def test_it_withdraws_a_player_who_loses_on_time(alice):
     assert Entry.objects.get(tournament=tournament, user=sleeper).withdrawn
     later = [slot for slot in draw.matches() if sleeper.pk in slot.players and slot.round > 1]
     assert all(slot.walkover and slot.winner != sleeper.pk for slot in later if slot.is_decided)
+
+
+def _overdue(match: Match) -> None:
+    """The player to move in ``match`` lets the deadline pass."""
+    assert game_services.award_timeout(match.pk, now=match.deadline + timedelta(seconds=1))
+
+
+@pytest.mark.parametrize("how", ["withdraws", "loses on time"])
+def test_two_withdrawn_players_who_would_meet_next_both_lose_that_match(alice, how):
+    one, _, three, four = players = make_users(4)
+    tournament = seeded_tournament(alice, players, format=Format.ROUND_ROBIN)
+    # Round 1: 1 v 4 and 2 v 3; round 2: 1 v 3 and 4 v 2. The second to leave plays the
+    # last match of round 1; the first, their opponent in round 2, leaves before it ends.
+    last = _slot_match(tournament, "R1-2")
+    second = last.to_move
+    first = one if second == three else four
+    services.withdraw(tournament.pk, user=first)  # resigns R1-1
+
+    if how == "withdraws":
+        services.withdraw(tournament.pk, user=second)
+    else:
+        _overdue(last)
+
+    tournament.refresh_from_db()
+    draw = tournament.draw()
+    assert draw.withdrawn == (first.pk, second.pk)
+    [between] = [slot for slot in draw.matches() if set(slot.players) == {first.pk, second.pk}]
+    assert (between.round, between.winner, between.walkover) == (2, BYE, True)
+    assert all(slot.winner not in draw.withdrawn for slot in draw.walkovers())
+    # The other two play their round 2 match.
+    [match] = active_matches(tournament)
+    assert {match.white, match.black} == set(players) - {first, second}
+
+
+def test_a_swiss_player_who_withdraws_in_the_last_match_of_a_round_gets_no_bye(alice):
+    players = make_users(5)
+    tournament = seeded_tournament(alice, players, format=Format.SWISS, swiss_rounds=3)
+    # Round 1: 1 v 3, 2 v 4, and 5 has the bye.
+    lose(_slot_match(tournament, "R1-1"), players[2])
+    leaver = players[3]
+
+    services.withdraw(tournament.pk, user=leaver)  # resigns R1-2, the last match of round 1
+
+    tournament.refresh_from_db()
+    draw = tournament.draw()
+    round_two = draw.rounds()[1].matches
+    assert all(leaver.pk not in slot.players for slot in round_two)
+    assert not any(slot.is_bye for slot in round_two)  # four players left: two matches
+    assert len(active_matches(tournament)) == 2
+    standing = next(s for s in draw.standings() if s.player == leaver.pk)
+    assert (standing.played, standing.byes, standing.score) == (1, 0, 0)
 
 
 def test_it_plays_a_tournament_with_a_bot(alice, bob, django_capture_on_commit_callbacks):

@@ -10,12 +10,18 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 
 from games import services as game_services
-from games.models import Match, Notification, PlayerRating
+from games.models import Match, Notification
 from games.tournaments import services
-from games.tournaments.brackets import Format
+from games.tournaments.brackets import BYE, Format
 from games.tournaments.models import Tournament
 
-from .helpers import active_matches, lose, make_users, open_tournament, started_tournament
+from .helpers import (
+    active_matches,
+    lose,
+    make_users,
+    seeded_tournament,
+    started_tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -133,22 +139,7 @@ def _bye_players(tournament: Tournament) -> dict[int, int]:
 def _seeded_round_robin(organiser, players) -> Tournament:
     """A round robin of ``players`` seeded in the order given: of three, seed n has the bye in
     round n."""
-    return _seeded_tournament(organiser, players, format=Format.ROUND_ROBIN)
-
-
-def _seeded_tournament(organiser, players, *, format: str, **options) -> Tournament:
-    """A started tournament of ``players`` seeded in the order given."""
-    for seed, player in enumerate(players):
-        PlayerRating.objects.create(user=player, variant="american", rating=1900 - 100 * seed)
-    tournament = open_tournament(organiser, format=format, **options)
-    for player in players:
-        if player.is_bot:
-            services.add_bot(tournament.pk, user=organiser, bot=player)
-        else:
-            services.sign_up(tournament.pk, user=player)
-    services.start_tournament(tournament.pk, user=organiser)
-    tournament.refresh_from_db()
-    return tournament
+    return seeded_tournament(organiser, players, format=Format.ROUND_ROBIN)
 
 
 def test_it_emails_the_swiss_bye_of_each_later_round_to_its_player_once(
@@ -290,9 +281,7 @@ def test_it_emails_the_winner_of_an_elimination_final_by_walkover_that_they_won_
     alice, django_capture_on_commit_callbacks
 ):
     one, two, three, four = make_users(4)
-    tournament = _seeded_tournament(
-        alice, [one, two, three, four], format=Format.SINGLE_ELIMINATION
-    )
+    tournament = seeded_tournament(alice, [one, two, three, four], format=Format.SINGLE_ELIMINATION)
     lose(_slot_match(tournament, "W1-1"), four)
     services.withdraw(tournament.pk, user=one)  # waiting for the final: no match to resign
 
@@ -317,7 +306,7 @@ def test_it_tells_the_winner_of_a_walkover_that_their_next_match_has_started(
 ):
     players = make_users(8)
     one, two, three, four, five = players[:5]
-    tournament = _seeded_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    tournament = seeded_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
     # W1-1 1 v 8, W1-2 4 v 5, W1-3 2 v 7, W1-4 3 v 6; W2-1 and W2-2 feed the final W3-1.
     for slot_id, loser in [("W1-1", players[7]), ("W1-3", players[6]), ("W1-4", players[5])]:
         lose(_slot_match(tournament, slot_id), loser)
@@ -349,9 +338,7 @@ def test_it_sends_no_walkover_email_for_a_match_a_withdrawal_resigns(
     alice, django_capture_on_commit_callbacks
 ):
     one, two, three, four = make_users(4)
-    tournament = _seeded_tournament(
-        alice, [one, two, three, four], format=Format.SINGLE_ELIMINATION
-    )
+    tournament = seeded_tournament(alice, [one, two, three, four], format=Format.SINGLE_ELIMINATION)
     match = _slot_match(tournament, "W1-1")
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -368,9 +355,7 @@ def test_it_sends_no_walkover_email_for_a_match_a_withdrawal_resigns(
 
 def test_it_emails_a_walkover_in_the_losers_bracket(alice, django_capture_on_commit_callbacks):
     one, two, three, four = make_users(4)
-    tournament = _seeded_tournament(
-        alice, [one, two, three, four], format=Format.DOUBLE_ELIMINATION
-    )
+    tournament = seeded_tournament(alice, [one, two, three, four], format=Format.DOUBLE_ELIMINATION)
     lose(_slot_match(tournament, "W1-1"), four)
     services.withdraw(tournament.pk, user=four)  # waiting for losers round 1
 
@@ -386,38 +371,39 @@ def test_it_emails_a_walkover_in_the_losers_bracket(alice, django_capture_on_com
     assert _no_walkover_notification_for(four)
 
 
-def test_it_sends_no_walkover_email_to_a_withdrawing_player_who_drops_into_one(
+def test_a_withdrawing_player_who_drops_to_meet_a_withdrawn_one_wins_no_walkover(
     alice, django_capture_on_commit_callbacks
 ):
     one, two, three, four = make_users(4)
-    tournament = _seeded_tournament(
-        alice, [one, two, three, four], format=Format.DOUBLE_ELIMINATION
-    )
+    tournament = seeded_tournament(alice, [one, two, three, four], format=Format.DOUBLE_ELIMINATION)
     lose(_slot_match(tournament, "W1-1"), four)
     services.withdraw(tournament.pk, user=four)
 
     with django_capture_on_commit_callbacks(execute=True):
-        # Resigning W1-2 drops three into losers round 1 against four, who has withdrawn,
-        # before the draw hears that three is withdrawing too.
+        # Resigning W1-2 drops three into losers round 1 against four: both have withdrawn,
+        # so both lose it, and nobody comes out of it.
         services.withdraw(tournament.pk, user=three)
-        lose(_slot_match(tournament, "W2-1"), two)  # two drops to meet three
+        lose(_slot_match(tournament, "W2-1"), two)  # two drops to meet nobody: a bye
 
     tournament.refresh_from_db()
-    assert tournament.draw().match("L1-1").winner == three.pk
-    assert _no_walkover_notification_for(three)
+    draw = tournament.draw()
+    assert (draw.match("L1-1").winner, draw.match("L1-1").walkover) == (BYE, True)
+    assert draw.match("L2-1").players == (two.pk, BYE)
+    assert _walkover_mail() == []
+    assert not Notification.objects.filter(key__contains=":walkover:").exists()
+    # Two goes through to the grand final at once: its match email is the news, not the bye.
     grand_final = _slot_match(tournament, "GF1")
-    subject = _walkover_subject(tournament, "Losers round 2", three)
-    assert _walkover_mail() == [(two.email, subject)]
-    body = _body(two.email, subject)
-    assert f"Your next match, against {one}, has started: " in body
-    assert f"/matches/{grand_final.pk}/" in body
+    assert {grand_final.white, grand_final.black} == {one, two}
+    assert _bye_mail() == []
+    started = (two.email, f"{tournament.name}: your match against {one} has started")
+    assert started in _tournament_mail()
 
 
 def test_it_emails_each_round_robin_walkover_to_its_winner_once(
     alice, django_capture_on_commit_callbacks
 ):
     one, two, three, four = make_users(4)
-    tournament = _seeded_tournament(alice, [one, two, three, four], format=Format.ROUND_ROBIN)
+    tournament = seeded_tournament(alice, [one, two, three, four], format=Format.ROUND_ROBIN)
     # One plays four in round 1, three in round 2 and two in round 3.
     resigned = _slot_match(tournament, "R1-1")
 
@@ -446,7 +432,7 @@ def test_it_emails_the_walkovers_of_a_player_who_lost_on_time(
     alice, django_capture_on_commit_callbacks
 ):
     one, two, three, four = make_users(4)
-    tournament = _seeded_tournament(alice, [one, two, three, four], format=Format.ROUND_ROBIN)
+    tournament = seeded_tournament(alice, [one, two, three, four], format=Format.ROUND_ROBIN)
     match = _slot_match(tournament, "R1-1")
     sleeper = match.to_move
     assert sleeper in (one, four)
@@ -465,11 +451,11 @@ def test_it_emails_the_walkovers_of_a_player_who_lost_on_time(
     )
 
 
-def test_it_emails_a_swiss_walkover_given_as_a_withdrawal_opens_the_next_round(
+def test_a_swiss_round_paired_as_a_player_withdraws_has_no_walkover_but_a_bye(
     alice, django_capture_on_commit_callbacks
 ):
     one, two, three, four = make_users(4)
-    tournament = _seeded_tournament(
+    tournament = seeded_tournament(
         alice, [one, two, three, four], format=Format.SWISS, swiss_rounds=3
     )
     first, second = active_matches(tournament)
@@ -477,25 +463,25 @@ def test_it_emails_a_swiss_walkover_given_as_a_withdrawal_opens_the_next_round(
     leaver = second.white
 
     with django_capture_on_commit_callbacks(execute=True):
-        # Resigning the last match of round 1 pairs round 2, leaver included: that match
-        # is lost by walkover.
+        # Resigning the last match of round 1 pairs round 2 without the leaver: of the
+        # three left, one has the bye.
         services.withdraw(tournament.pk, user=leaver)
 
     tournament.refresh_from_db()
-    [walkover] = tournament.draw().walkovers()
-    assert walkover.round == 2 and leaver.pk in walkover.players
-    winner = get_user_model().objects.get(pk=walkover.winner)
-    subject = _walkover_subject(tournament, "Round 2", leaver)
-    assert _walkover_mail() == [(winner.email, subject)]
-    assert "A walkover counts as a win: one point in the standings." in _body(winner.email, subject)
-    assert _no_walkover_notification_for(leaver)
+    draw = tournament.draw()
+    assert draw.walkovers() == []
+    [bye] = [slot for slot in draw.byes() if slot.round == 2]
+    assert bye.winner != leaver.pk
+    player = get_user_model().objects.get(pk=bye.winner)
+    assert _bye_mail() == [(player.email, f"{tournament.name}, Round 2: you have a bye")]
+    assert _walkover_mail() == []
 
 
 def test_it_emails_a_walkover_once_when_its_round_is_opened_twice(
     alice, django_capture_on_commit_callbacks
 ):
     one, two, three, four = make_users(4)
-    tournament = _seeded_tournament(alice, [one, two, three, four], format=Format.ROUND_ROBIN)
+    tournament = seeded_tournament(alice, [one, two, three, four], format=Format.ROUND_ROBIN)
     services.withdraw(tournament.pk, user=one)  # resigns R1-1 against four
     match = _slot_match(tournament, "R1-2")
     tournament.refresh_from_db()
