@@ -48,6 +48,10 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         "finished": tournaments.filter(status=Tournament.Status.FINISHED).order_by("-finished_at")[
             :20
         ],
+        # Cancelling sets finished_at too: the latest first.
+        "cancelled": tournaments.filter(status=Tournament.Status.CANCELLED).order_by(
+            "-finished_at"
+        )[:20],
     }
     return render(request, "tournaments/list.html", context)
 

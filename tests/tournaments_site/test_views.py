@@ -43,6 +43,19 @@ def test_it_lists_open_running_and_finished_tournaments(client, alice):
     assert f"Won by {match.black}" in text
 
 
+def test_it_lists_cancelled_tournaments_last_the_latest_first(client, alice):
+    older = open_tournament(alice, name="Rained off")
+    services.cancel_tournament(older.pk, user=alice)
+    newer = started_tournament(alice, make_users(2), format=Format.SWISS, name="Called off")
+    services.cancel_tournament(newer.pk, user=alice)
+    Tournament.objects.filter(pk=older.pk).update(finished_at=timezone.now() - timedelta(days=1))
+
+    text = client.get(reverse("tournament_list")).text
+
+    assert text.index("Finished") < text.index("Cancelled")
+    assert text.index("Cancelled") < text.index(newer.name) < text.index(older.name)
+
+
 @pytest.mark.parametrize(
     ("start_mode", "said"),
     [
