@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
@@ -59,6 +60,13 @@ class NotAllowed(TurnError):
     status = 403
 
 
+class LimitReached(TurnError):
+    """More of something than one player may have at once (HTTP 429): open challenges,
+    matches against the bots. Nothing was done."""
+
+    status = 429
+
+
 class StaleSegment(TurnError):
     """The player acted on a segment that is no longer the current one (409)."""
 
@@ -92,6 +100,7 @@ def create_challenge(
         # rematch names the opponent of a finished match, who may have gone since.
         raise IllegalTurn(f"you cannot challenge {opponent.username}: the account is closed")
     with transaction.atomic():
+        _check_challenge_limits(challenger, opponent)
         challenge = Challenge.objects.create(
             challenger=challenger,
             opponent=opponent,
@@ -108,6 +117,41 @@ def create_challenge(
         elif opponent is not None:
             notifications.challenge_received(challenge)
     return challenge
+
+
+#: Open challenges one player may have out at once (to players, the lobby, invite links):
+#: each one to a player is an email to them, so a player cannot flood another's inbox.
+MAX_OPEN_CHALLENGES = 20
+#: Matches against the bots one player may have in play at once: each bot turn is a
+#: worker's time.
+MAX_BOT_MATCHES = 20
+
+
+def _check_challenge_limits(challenger: User, opponent: User | None) -> None:
+    """Refuse a challenge beyond the limits (:class:`LimitReached`). Inside the caller's
+    transaction, with the challenger's row locked: two challenges sent at once are
+    counted one after the other."""
+    get_user_model().objects.select_for_update().filter(pk=challenger.pk).first()
+    waiting = Challenge.objects.issued_by(challenger)
+    if opponent is not None and not opponent.is_bot and waiting.filter(opponent=opponent).exists():
+        raise LimitReached(
+            f"you have already challenged {opponent.username}: wait for their answer,"
+            " or withdraw that challenge first"
+        )
+    if waiting.count() >= MAX_OPEN_CHALLENGES:
+        raise LimitReached(
+            f"you have {MAX_OPEN_CHALLENGES} challenges waiting for an answer:"
+            " withdraw one before you send another"
+        )
+    if opponent is not None and opponent.is_bot:
+        playing_bots = Match.objects.active().filter(
+            Q(white=challenger, black__is_bot=True) | Q(black=challenger, white__is_bot=True)
+        )
+        if playing_bots.count() >= MAX_BOT_MATCHES:
+            raise LimitReached(
+                f"you are playing {MAX_BOT_MATCHES} matches against the computer already:"
+                " finish one before you start another"
+            )
 
 
 def accept_challenge(

@@ -135,3 +135,12 @@ def test_it_accepts_a_private_challenge_only_with_its_token(alice, bob_api):
     assert without.status_code == wrong.status_code == 403
     assert right.status_code == 200
     assert Match.objects.get().pk == right.json()["match"]
+
+
+def test_the_api_answers_a_challenge_beyond_the_limit_with_429(alice, bob, alice_api):
+    first = _create(alice_api, opponent="bob")
+    second = _create(alice_api, opponent="bob")
+
+    assert first.status_code == 201
+    assert second.status_code == 429
+    assert "already challenged bob" in second.json()["error"]

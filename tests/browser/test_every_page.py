@@ -135,8 +135,9 @@ def pages(django_user_model) -> list[str]:
     finished = _play(_start(alice, carol, [5, 2, 6, 3]), alice, "in/22 in/19", [4, 1])
     services.resign(finished.pk, user=carol)
 
-    for challenger in (bob, carol):
+    for challenger in (bob, dave):
         services.create_challenge(challenger, opponent=alice)  # the dashboard
+    for challenger in (bob, carol):
         services.create_challenge(challenger, variant="greek")  # the lobby
     received = services.create_challenge(carol, opponent=alice, points=3)
     invite = services.create_challenge(alice, private=True)

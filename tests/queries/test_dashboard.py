@@ -15,8 +15,10 @@ pytestmark = pytest.mark.django_db
 
 def _fill_dashboard(user, opponent, *, each: int) -> None:
     """``each`` matches on ``user``'s move, waiting for the opponent and finished, and
-    ``each`` challenges received and sent."""
-    for _ in range(each):
+    ``each`` challenges received and sent (each with a player of its own: one challenge
+    to a player waits at a time)."""
+    for n in range(each):
+        other = type(user).objects.create_user(f"{user.username}-{n}", f"{user.username}{n}@x.org")
         # White wins the opening roll (5 against 2) and is to move.
         mine = opened_by_white(user, opponent)
         theirs = opened_by_white(opponent, user, variant="greek", points=3, days_per_move=3)
@@ -25,8 +27,8 @@ def _fill_dashboard(user, opponent, *, each: int) -> None:
             white=opponent, black=user, variant="american", points=1, days_per_move=2
         )
         services.resign(finished.pk, user=opponent)
-        services.create_challenge(opponent, opponent=user)
-        services.create_challenge(user, opponent=opponent)
+        services.create_challenge(other, opponent=user)
+        services.create_challenge(user, opponent=other)
 
 
 def test_the_dashboard_queries_do_not_grow_with_the_number_of_matches(

@@ -1,0 +1,55 @@
+"""How many challenges and bot matches one player may have at once: a player cannot flood
+another's inbox with challenges, nor keep the bots' worker busy without end."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+
+from games import services
+from games.models import Challenge, Match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_second_challenge_to_the_same_player_waits_for_the_first(alice, bob):
+    services.create_challenge(alice, opponent=bob)
+    emails = len(mail.outbox)
+
+    with pytest.raises(services.LimitReached, match="already challenged bob") as refused:
+        services.create_challenge(alice, opponent=bob, variant="greek")
+
+    assert refused.value.status == 429
+    assert Challenge.objects.filter(challenger=alice).count() == 1
+    assert len(mail.outbox) == emails  # no second email to Bob
+    # Bob may still challenge Alice, and Alice another player.
+    services.create_challenge(bob, opponent=alice)
+
+
+def test_a_player_has_a_limited_number_of_challenges_waiting(alice, django_user_model):
+    for n in range(services.MAX_OPEN_CHALLENGES):
+        services.create_challenge(alice, variant="greek" if n % 2 else "american")
+
+    with pytest.raises(services.LimitReached, match="withdraw one"):
+        services.create_challenge(alice, private=True)
+    assert Challenge.objects.filter(challenger=alice).count() == services.MAX_OPEN_CHALLENGES
+
+    # Withdrawn, one makes room for another.
+    services.cancel_challenge(Challenge.objects.filter(challenger=alice).first().pk, user=alice)
+    services.create_challenge(alice, private=True)
+
+
+def test_a_player_has_a_limited_number_of_matches_against_the_bots(alice, django_user_model):
+    bot = django_user_model.objects.filter(is_bot=True).first()
+    for _ in range(services.MAX_BOT_MATCHES):
+        services.create_challenge(alice, opponent=bot)
+    assert (
+        Match.objects.active().filter(white=alice).count()
+        + Match.objects.active().filter(black=alice).count()
+        == services.MAX_BOT_MATCHES
+    )
+
+    with pytest.raises(services.LimitReached, match="against the computer already"):
+        services.create_challenge(alice, opponent=bot)
+
+    assert Match.objects.count() == services.MAX_BOT_MATCHES
