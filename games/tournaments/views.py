@@ -94,6 +94,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     user = request.user
     my_entry = next((entry for entry in entries if entry.user_id == user.pk), None)
     is_organiser = tournament.is_organiser(user)
+    draw = tournament.draw()
     context: dict[str, Any] = {
         "tournament": tournament,
         "entries": entries,
@@ -110,13 +111,22 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             my_entry is not None
             and not my_entry.withdrawn
             and (tournament.is_open or tournament.is_running)
+            and not (draw is not None and _knocked_out(tournament, draw, my_entry.user_id))
         ),
         "bots": _bots_to_add(tournament, entries) if is_organiser else [],
     }
-    draw = tournament.draw()
     if draw is not None:
         context.update(_draw_context(tournament, draw, entries))
     return render(request, "tournaments/detail.html", context)
+
+
+def _knocked_out(tournament: Tournament, draw: Draw, player: int) -> bool:
+    """An elimination player with no match left to play: they have nothing to withdraw
+    from. (A player waiting for an opponent is already a side of their next match; round
+    robin and Swiss players play every round.)"""
+    if tournament.format not in ELIMINATION:
+        return False
+    return not any(not slot.is_decided and player in slot.players for slot in draw.matches())
 
 
 def _bots_to_add(tournament: Tournament, entries: list[Entry]) -> list[User]:

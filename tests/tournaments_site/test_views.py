@@ -342,6 +342,24 @@ def test_it_offers_withdrawal_to_a_player_of_a_running_tournament(client, alice)
     assert Entry.objects.get(tournament=tournament, user=players[0]).withdrawn
 
 
+@pytest.mark.parametrize(
+    ("format", "still_in"),
+    [(Format.SINGLE_ELIMINATION, False), (Format.DOUBLE_ELIMINATION, True)],
+)
+def test_it_offers_withdrawal_only_to_a_player_still_in(client, alice, format, still_in):
+    tournament = started_tournament(alice, make_users(4), format=format)
+    match = active_matches(tournament)[0]
+    lose(match, match.white)  # out of single elimination; into the losers bracket of double
+
+    client.force_login(match.white)
+    loser_page = client.get(tournament.get_absolute_url()).text
+    client.force_login(match.black)
+    winner_page = client.get(tournament.get_absolute_url()).text
+
+    assert ("Withdraw…" in loser_page) is still_in
+    assert "Withdraw…" in winner_page
+
+
 def test_it_answers_404_for_an_unknown_tournament(client):
     response = client.get(reverse("tournament", args=[999]))
 
