@@ -130,6 +130,24 @@ def walkover_meaning(tournament: Tournament, *, finished: bool) -> str:
     return "" if finished else "You go through to the next round."
 
 
+def withdrawn_on_time(tournament: Tournament, user: User, *, match: Match) -> None:
+    """``user`` lost ``match`` on time, which withdraws them from the tournament. The
+    match's own email (finish_match's) says only that it is over."""
+    _queue(
+        user,
+        KIND,
+        f"tournament:{tournament.pk}:withdrawn:{user.pk}",
+        f"{tournament.name}: you are withdrawn after losing match #{match.pk} on time",
+        "tournaments/email/withdrawn_on_time.txt",
+        {
+            "tournament": tournament,
+            "match": match,
+            "opponent": match.opponent_of(user),
+            "url": absolute_url(tournament.get_absolute_url()),
+        },
+    )
+
+
 def tournament_finished(tournament: Tournament) -> None:
     """Everyone who played (and the organiser) hears who won."""
     champion = tournament.champion

@@ -293,6 +293,8 @@ def match_finished(match: Match) -> None:
         )
         if timed_out:
             leaving.update(withdrawn=True)
+            if loser.pk in draw.withdrawn:  # not if the tournament ended with this match
+                emails.withdrawn_on_time(tournament, loser, match=match)
         _advance(tournament, draw, decided_before=decided_before)
 
 

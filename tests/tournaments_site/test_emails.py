@@ -451,6 +451,43 @@ def test_it_emails_the_walkovers_of_a_player_who_lost_on_time(
     )
 
 
+def test_it_tells_a_player_who_lost_on_time_that_they_are_out_of_the_tournament(
+    alice, django_capture_on_commit_callbacks
+):
+    tournament = started_tournament(alice, make_users(4), format=Format.ROUND_ROBIN)
+    match = active_matches(tournament)[0]
+    sleeper = match.to_move
+    opponent = match.opponent_of(sleeper)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_services.award_timeout(match.pk, now=match.deadline + timedelta(seconds=1))
+
+    subject = f"{tournament.name}: you are withdrawn after losing match #{match.pk} on time"
+    assert [pair for pair in _tournament_mail() if "withdrawn" in pair[1]] == [
+        (sleeper.email, subject)
+    ]
+    body = _body(sleeper.email, subject)
+    assert f"You lost match #{match.pk} against {opponent} on time" in body
+    assert "withdraws you from the tournament" in body
+    assert f"/tournaments/{tournament.pk}/" in body
+    # Nobody else is told: their opponent hears of the match from finish_match.
+    assert Notification.objects.filter(key__contains=":withdrawn:").count() == 1
+
+
+def test_it_tells_nobody_they_are_withdrawn_by_losing_the_last_match_on_time(
+    alice, django_capture_on_commit_callbacks
+):
+    tournament = started_tournament(alice, make_users(2), format=Format.SINGLE_ELIMINATION)
+    [match] = active_matches(tournament)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_services.award_timeout(match.pk, now=match.deadline + timedelta(seconds=1))
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert not Notification.objects.filter(key__contains=":withdrawn:").exists()
+
+
 def test_a_swiss_round_paired_as_a_player_withdraws_has_no_walkover_but_a_bye(
     alice, django_capture_on_commit_callbacks
 ):
