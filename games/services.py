@@ -224,12 +224,42 @@ def _close_challenge(challenge_id: int, *, user: User, status: str) -> Challenge
     return challenge
 
 
+def rematch_offers(match: Match, user: User) -> dict[str, Challenge | None]:
+    """The open rematch offers between ``user`` and their opponent in ``match``: ``mine``
+    (``user``'s to them) and ``theirs`` (to ``user``), each None if there is none. One
+    query; a rematch is a challenge with the match's options."""
+    opponent = match.opponent_of(user)
+    offers = Challenge.objects.filter(
+        status=Challenge.Status.OPEN,
+        challenger__in=(user, opponent),
+        opponent__in=(user, opponent),
+        variant=match.variant,
+        points=match.points,
+        days_per_move=match.days_per_move,
+        rated=match.rated,
+    ).order_by("pk")
+    found = {offer.challenger_id: offer for offer in offers}
+    return {"mine": found.get(user.pk), "theirs": found.get(opponent.pk)}
+
+
 def offer_rematch(match: Match, *, user: User) -> Challenge:
-    """After a finished match, challenge the same opponent with the same options."""
+    """After a finished match, challenge the same opponent with the same options.
+
+    Pressed twice (a page reloaded, or opened twice), it is the one offer. If the
+    opponent has offered a rematch already, theirs is accepted: the answer is then that
+    challenge, with its match started.
+    """
     if not match.is_player(user):
         raise NotAllowed("only the players can ask for a rematch")
     if match.is_active:
         raise IllegalTurn("the match is still being played")
+    offers = rematch_offers(match, user)
+    if offers["theirs"] is not None:
+        accept_challenge(offers["theirs"].pk, user=user)
+        offers["theirs"].refresh_from_db()
+        return offers["theirs"]
+    if offers["mine"] is not None:
+        return offers["mine"]
     return create_challenge(
         user,
         opponent=match.opponent_of(user),

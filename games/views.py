@@ -215,6 +215,15 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         "rating_changes": (
             [] if match.is_active else match.rating_changes.select_related("user").order_by("pk")
         ),
+        # A finished match's players: who has offered the other a rematch.
+        "rematch": (
+            {
+                "opponent": match.opponent_of(request.user),
+                **services.rematch_offers(match, request.user),
+            }
+            if not match.is_active and board["viewer_color"]
+            else None
+        ),
         "typed_play": "",
         "play_error": None,
         # The players' messages, on a page drawn whole (HTMX redraws only the board; the

@@ -14,8 +14,7 @@ pytestmark = pytest.mark.django_db
 
 def _finished(white, black) -> Match:
     match = opened_by_white(white, black, points=3)
-    services.resign(match.pk, user=white)
-    return match
+    return services.resign(match.pk, user=white)
 
 
 def test_a_rematch_offered_to_a_player_goes_to_the_challenge(client, alice, bob):
@@ -52,3 +51,31 @@ def test_no_rematch_while_the_match_is_played(client, alice, bob):
     assert response.redirect_chain == [(match.get_absolute_url(), 302)]
     assert "The match is still being played." in response.text
     assert not Challenge.objects.exists()
+
+
+def test_a_rematch_offered_twice_is_one_offer_and_the_page_says_it_waits(client, alice, bob):
+    match = _finished(alice, bob)
+    client.force_login(alice)
+
+    for _ in range(2):  # pressed again from a page reloaded or opened twice
+        client.post(reverse("match_rematch", args=[match.pk]))
+    page = client.get(match.get_absolute_url()).text
+
+    assert Challenge.objects.filter(challenger=alice, status="open").count() == 1
+    assert "You offered bob a rematch" in page and "Offer a rematch" not in page
+
+
+def test_a_rematch_offered_by_both_starts_one_match(client, alice, bob):
+    match = _finished(alice, bob)
+    services.offer_rematch(match, user=bob)
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    assert "bob offers you a rematch." in page and "Accept the rematch" in page
+
+    response = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
+
+    new = Match.objects.exclude(pk=match.pk).get()
+    assert {new.white, new.black} == {alice, bob}
+    assert response.redirect_chain == [(new.get_absolute_url(), 302)]
+    assert "Rematch started." in response.text
+    assert not Challenge.objects.filter(status="open").exists()
