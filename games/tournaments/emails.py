@@ -167,8 +167,12 @@ def tournament_finished(tournament: Tournament) -> None:
         )
 
 
-def tournament_cancelled(tournament: Tournament, *, reason: str) -> None:
+def tournament_cancelled(tournament: Tournament, *, reason: str, by: User | None = None) -> None:
+    """Everyone who signed up (and the organiser) hears that ``tournament`` is off, and why;
+    except ``by``, whoever called it off (nobody, for the sweep's cancellation)."""
     for user in _everyone(tournament):
+        if by is not None and user.pk == by.pk:
+            continue
         _queue(
             user,
             KIND,

@@ -498,12 +498,18 @@ def cancel_tournament(
             raise StartedMeanwhile("the tournament has started")
         if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
             raise TournamentRefused(f"this tournament is already {tournament.status}")
-        _cancel(tournament, reason=reason or f"{user} cancelled it")
+        _cancel(tournament, reason=reason or f"{user} cancelled it", by=user)
     return tournament
 
 
-def _cancel(tournament: Tournament, *, reason: str, now: datetime | None = None) -> None:
+def _cancel(
+    tournament: Tournament,
+    *,
+    reason: str,
+    by: User | None = None,
+    now: datetime | None = None,
+) -> None:
     tournament.status = Tournament.Status.CANCELLED
     tournament.finished_at = now or timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
-    emails.tournament_cancelled(tournament, reason=reason)
+    emails.tournament_cancelled(tournament, reason=reason, by=by)

@@ -101,15 +101,24 @@ def test_it_emails_everyone_the_champion_when_it_finishes(
     assert all(f"{tournament.champion} won" in subject for _, subject in finished)
 
 
-def test_it_emails_everyone_when_the_organiser_cancels(alice, django_capture_on_commit_callbacks):
+@pytest.mark.parametrize("organiser_plays", [False, True])
+def test_it_emails_everyone_but_the_organiser_when_the_organiser_cancels(
+    alice, django_capture_on_commit_callbacks, organiser_plays
+):
     players = make_users(4)
-    tournament = started_tournament(alice, players, format=Format.SWISS)
+    tournament = started_tournament(
+        alice, [*players, alice] if organiser_plays else players, format=Format.SWISS
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
         services.cancel_tournament(tournament.pk, user=alice)
 
+    # She did it herself: she needs no email to say so.
     cancelled = [to for to, subject in _tournament_mail() if "cancelled" in subject]
-    assert sorted(cancelled) == sorted([alice.email, *(player.email for player in players)])
+    assert sorted(cancelled) == sorted(player.email for player in players)
+    assert f"{alice} cancelled it" in _body(
+        players[0].email, f"{tournament.name} has been cancelled"
+    )
 
 
 # -- byes after the start ------------------------------------------------------------------------
