@@ -146,6 +146,21 @@ def add_bot(tournament_id: int, *, user: User, bot: User) -> Entry:
         return _enter(tournament, bot, by_themselves=False)
 
 
+def remove_bot(tournament_id: int, *, user: User, bot: User) -> None:
+    """The organiser takes an entered bot out again (one entered by mistake); allowed,
+    like entering one, until the start."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _check_organiser(tournament, user)
+        _check_open(tournament)
+        if not bot.is_bot:
+            raise TournamentRefused(f"only a bot can be taken out this way, and {bot} is not one")
+        deleted, _ = Entry.objects.filter(tournament=tournament, user=bot).delete()
+        if not deleted:
+            # Not starting with a name: the page makes the reason a sentence (capfirst).
+            raise TournamentRefused(f"this tournament has no {bot} entered")
+
+
 def _enter(tournament: Tournament, user: User, *, by_themselves: bool = True) -> Entry:
     _check_open(tournament)
     if tournament.entries.filter(user=user).exists():

@@ -13,4 +13,9 @@ urlpatterns = [
     path("<int:tournament_id>/start/", views.tournament_start, name="tournament_start"),
     path("<int:tournament_id>/cancel/", views.tournament_cancel, name="tournament_cancel"),
     path("<int:tournament_id>/add-bot/", views.tournament_add_bot, name="tournament_add_bot"),
+    path(
+        "<int:tournament_id>/remove-bot/",
+        views.tournament_remove_bot,
+        name="tournament_remove_bot",
+    ),
 ]

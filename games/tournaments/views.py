@@ -114,6 +114,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             and not (draw is not None and _knocked_out(tournament, draw, my_entry.user_id))
         ),
         "bots": _bots_to_add(tournament, entries) if is_organiser else [],
+        "can_remove_bots": is_organiser and tournament.is_open,
     }
     if draw is not None:
         context.update(_draw_context(tournament, draw, entries))
@@ -170,12 +171,7 @@ def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def tournament_add_bot(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _get_tournament_for_organiser(request, tournament_id)
-    # A choice field reads the id: "abc" or "1.5" is no bot (and no ValueError, a 500).
-    bots = forms.ModelChoiceField(queryset=get_user_model().objects.filter(is_bot=True))
-    try:
-        bot = bots.clean(request.POST.get("bot"))
-    except ValidationError:
-        bot = None
+    bot = _posted_bot(request)
     if bot is None:
         messages.error(request, "Choose a bot.")
         return redirect(tournament)
@@ -184,6 +180,31 @@ def tournament_add_bot(request: HttpRequest, tournament_id: int) -> HttpResponse
         return services.add_bot(tournament_id, user=user, bot=bot)
 
     return _act(request, tournament, add, f"{bot} is entered.")
+
+
+@login_required
+@require_POST
+def tournament_remove_bot(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _get_tournament_for_organiser(request, tournament_id)
+    bot = _posted_bot(request)
+    if bot is None:
+        messages.error(request, "Choose a bot.")
+        return redirect(tournament)
+
+    def remove(tournament_id: int, *, user: User) -> None:
+        services.remove_bot(tournament_id, user=user, bot=bot)
+
+    return _act(request, tournament, remove, f"{bot} is taken out.")
+
+
+def _posted_bot(request: HttpRequest) -> User | None:
+    """The bot whose id was posted as ``bot``, or None."""
+    # A choice field reads the id: "abc" or "1.5" is no bot (and no ValueError, a 500).
+    bots = forms.ModelChoiceField(queryset=get_user_model().objects.filter(is_bot=True))
+    try:
+        return bots.clean(request.POST.get("bot"))
+    except ValidationError:
+        return None
 
 
 def _act(

@@ -202,6 +202,63 @@ def test_it_offers_the_organiser_the_bots(client, alice):
     assert Entry.objects.filter(tournament=tournament, user=bot).exists()
 
 
+def test_the_organiser_takes_a_bot_entered_by_mistake_out_before_the_start(client, alice, bob):
+    bot = game_services.bot_users()[0]
+    tournament = open_tournament(alice)
+    services.sign_up(tournament.pk, user=bob)
+    services.add_bot(tournament.pk, user=alice, bot=bot)
+    client.force_login(alice)
+    remove = reverse("tournament_remove_bot", args=[tournament.pk])
+
+    page = client.get(tournament.get_absolute_url()).text
+    response = _post(client, "tournament_remove_bot", tournament, bot=bot.pk)
+
+    # One button a bot, in a form of its own that posts the bot's id.
+    [form] = re.findall(rf'<form method="post" action="{remove}".*?</form>', page, re.S)
+    assert "csrfmiddlewaretoken" in form and f'name="bot" value="{bot.pk}"' in form
+    assert re.search(
+        rf'<button type="submit"[^>]*>Remove<span class="visually-hidden"> {bot}<', form
+    )
+    assert response.status_code == 302
+    assert not Entry.objects.filter(tournament=tournament, user=bot).exists()
+    assert Entry.objects.filter(tournament=tournament, user=bob).exists()
+    assert f"{bot} is taken out." in client.get(response["Location"]).text
+    # The bot can be entered again.
+    assert f'<option value="{bot.pk}">' in client.get(tournament.get_absolute_url()).text
+
+
+def test_only_a_bot_can_be_taken_out_and_only_before_the_start(client, alice, bob):
+    bot = game_services.bot_users()[0]
+    tournament = open_tournament(alice, min_players=2)
+    services.sign_up(tournament.pk, user=bob)
+    services.add_bot(tournament.pk, user=alice, bot=bot)
+    client.force_login(alice)
+
+    not_a_bot = _post(client, "tournament_remove_bot", tournament, bot=bob.pk)
+    refused = client.get(not_a_bot["Location"]).text
+    services.start_tournament(tournament.pk, user=alice)
+    started = _post(client, "tournament_remove_bot", tournament, bot=bot.pk)
+
+    assert "Choose a bot." in refused
+    assert "This tournament is running." in client.get(started["Location"]).text
+    assert Entry.objects.filter(tournament=tournament).count() == 2
+    assert "remove-bot" not in client.get(tournament.get_absolute_url()).text
+
+
+def test_nobody_but_the_organiser_sees_or_may_take_a_bot_out(client, alice, bob):
+    bot = game_services.bot_users()[0]
+    tournament = open_tournament(alice)
+    services.add_bot(tournament.pk, user=alice, bot=bot)
+    client.force_login(bob)
+
+    page = client.get(tournament.get_absolute_url()).text
+    response = _post(client, "tournament_remove_bot", tournament, bot=bot.pk)
+
+    assert "remove-bot" not in page
+    assert response.status_code == 403
+    assert Entry.objects.filter(tournament=tournament, user=bot).exists()
+
+
 def test_it_signs_up_and_lets_leave_through_the_page(client, alice, bob):
     tournament = open_tournament(alice)
     client.force_login(bob)
