@@ -1,0 +1,101 @@
+"""Tables, the match history and small links on a 390px phone: the columns a reader came
+for are on the screen without scrolling sideways, a long name takes at most two lines of
+the history, and the links under the history have room for a finger."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Locator, Page
+
+from games import services
+
+from .helpers import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+# Greek words, 60 characters: the longest display name allowed.
+GREEK_NAME = "Κωνσταντίνος Παπαδόπουλος Θεσσαλονικεύς Αρχιπελαγίτης Ξανθός"
+
+
+def _off_screen(cells: Locator, region: Locator) -> list[str]:
+    """The cells among ``cells`` that reach past the right edge of the phone's screen, or
+    of the table's scrolling region (what it hides is seen only by scrolling it)."""
+    shown = region.bounding_box()
+    assert shown is not None
+    right = min(PHONE["width"], shown["x"] + shown["width"])
+    off = []
+    for i in range(cells.count()):
+        cell = cells.nth(i)
+        box = cell.bounding_box()
+        assert box is not None and box["width"] > 0
+        if box["x"] < 0 or box["x"] + box["width"] > right:
+            off.append(f"{cell.inner_text()!r} at {box['x']:.0f}+{box['width']:.0f}")
+    return off
+
+
+def test_the_dice_and_the_check_of_every_roll_are_on_a_phones_screen(
+    page: Page, live_server, match
+):
+    match = services.resign(match.pk, user=match.black)  # over: the seed is revealed
+    page.set_viewport_size(PHONE)
+
+    page.goto(f"{live_server.url}{match.get_absolute_url()}dice/")
+    region = page.get_by_role("region", name="Every roll")
+    table = region.locator("table")
+    headers = [text.strip() for text in table.locator("thead th").all_inner_texts()]
+    dice, seed = headers.index("Dice") + 1, headers.index("From the seed") + 1
+    columns = table.locator(
+        f"thead th:nth-child({dice}), thead th:nth-child({seed}), "
+        f"tbody td:nth-child({dice}), tbody td:nth-child({seed})"
+    )
+
+    assert table.locator("tbody tr").count() >= 3
+    assert region.evaluate("box => box.scrollWidth <= box.clientWidth")  # it fits
+    assert _off_screen(columns, region) == []
+
+
+def test_the_won_and_lost_of_a_rated_player_are_on_a_phones_screen(page: Page, live_server, match):
+    services.resign(match.pk, user=match.black)  # a rated result: alice has a rating
+    page.set_viewport_size(PHONE)
+
+    page.goto(f"{live_server.url}/players/alice/")
+    region = page.get_by_role("region", name="Ratings and records")
+    table = region.locator("table")
+    won_lost = table.locator("thead tr:nth-child(2) th")  # Rating, Won, Lost, Won, Lost, ...
+    assert won_lost.all_inner_texts()[:5] == ["Rating", "Won", "Lost", "Won", "Lost"]
+    # The row header is the first cell of a body row: Rating, Won, Lost, Won, Lost follow.
+    columns = table.locator("thead tr:nth-child(2) th:nth-child(-n+5), tbody tr > :nth-child(-n+6)")
+
+    assert "1662?" in table.inner_text()
+    assert _off_screen(columns, region) == []
+
+
+def test_a_long_display_name_takes_at_most_two_lines_of_the_history(page: Page, live_server, match):
+    match.white.display_name = GREEK_NAME
+    match.white.save()
+    page.set_viewport_size(PHONE)
+
+    page.goto(live_server.url + match.get_absolute_url())
+    names = page.locator(".turn-who", has_text="Κωνσταντίνος")
+    line = float(names.first.evaluate("el => parseFloat(getComputedStyle(el).lineHeight)"))
+    heights = [box["height"] for box in (n.bounding_box() for n in names.all()) if box]
+
+    assert heights and max(heights) <= 2 * line + 2, (heights, line)
+    assert GREEK_NAME in page.locator("main").inner_text()  # in full elsewhere on the page
+
+
+def test_the_links_under_the_history_have_room_for_a_finger(page: Page, live_server, match):
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+
+    page.goto(live_server.url + match.get_absolute_url())
+    links = page.locator(".history-links a")
+    sizes = {
+        link.inner_text(): (round(box["width"]), round(box["height"]))
+        for link in links.all()
+        if (box := link.bounding_box())
+    }
+
+    assert set(sizes) >= {"Replay from the start", "text", "JSON", "Check every roll"}
+    assert {name: size for name, size in sizes.items() if min(size) < 24} == {}
