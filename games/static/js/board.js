@@ -1,5 +1,5 @@
 // The match board: keyboard activation of the SVG targets, and keeping the keyboard
-// focus on the board after HTMX redraws it.
+// focus in place (and in view) when HTMX redraws the board.
 (function () {
   "use strict";
 
@@ -13,37 +13,127 @@
     target.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
   });
 
-  // Redrawing the board replaces the focused element. If the player was working on the
-  // board, put the focus where the next action is, so keyboard play flows on.
-  let refocus = false;
+  // Redrawing the board (#live is swapped whole) replaces the focused element, and the
+  // browser then drops the focus on <body>: the next Tab would start again from "Skip to
+  // content". So before each request for #live, note where the focus is and why the
+  // request was sent; once the new board has settled, put the focus back.
+  //  - The player acted on the board or sent a play (a target, a submit): the focus goes
+  //    where the next action is, so keyboard play flows on.
+  //  - A move chip: the focus stays in the chip list (the same position, else the first
+  //    chip), where the player was choosing; the board may be scrolled out of sight.
+  //  - Anything else, a poll above all (the opponent's move arriving while the player
+  //    reads the history or is on "Resign…"): the same control if it is still there, else
+  //    its nearest neighbour that is, else the sentence saying whose turn it is.
+  // In every case the focus must be seen: a control scrolled off the screen is brought
+  // back just into view, and the page is not scrolled otherwise.
+  let pending = null;
   // The messages below the board poll and swap on their own: they must neither clear nor
-  // spend the flag while the board is being redrawn.
+  // spend what is noted while the board is being redrawn.
   const fromMessages = (event) =>
     event.target instanceof Element && event.target.closest("#messages") !== null;
+
+  const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+  const shown = (el) => el.getClientRects().length > 0 && !el.closest("[hidden]");
+  // What names a control across a redraw, which makes every element anew: its id, else
+  // where it leads (a link), else its name and value, else its text.
+  function keyOf(el) {
+    if (el.id) return "#" + el.id;
+    if (el.hasAttribute("href")) return "a " + el.getAttribute("href");
+    if (el.name) return el.tagName + " " + el.name + "=" + el.value;
+    return el.tagName + " " + el.textContent.replace(/\s+/g, " ").trim();
+  }
+  // The key and, as two controls may share one, which of them it is.
+  function placeOf(el, all) {
+    const key = keyOf(el);
+    return { key: key, nth: all.filter((other) => keyOf(other) === key).indexOf(el) };
+  }
+  function find(live, place) {
+    const same = focusables(live).filter((el) => keyOf(el) === place.key);
+    return same[place.nth] || same[0] || null;
+  }
+  // Tabindex -1 included: the turn sentence, where an earlier redraw may have left it.
+  function focusables(live) {
+    return Array.from(live.querySelectorAll(FOCUSABLE)).filter(
+      (el) => !el.disabled && shown(el)
+    );
+  }
+
+  // Focus without the browser's own scrolling (which may centre the control, or leave an
+  // SVG target above the window with its ring unseen), then scroll only as far as needed
+  // to show it, in the window and in a scrolling box such as the history's list: "nearest"
+  // does nothing to a control already in view.
+  function focusInView(el) {
+    el.focus({ preventScroll: true });
+    el.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (fromMessages(event)) return;
     const live = document.getElementById("live");
+    // Only a request that redraws the board: an earlier game's turns loading into the
+    // history (or anything else) leaves the focused control where it is.
+    if (!live || event.detail.target !== live) return;
     const active = document.activeElement;
-    const polling = event.detail.elt.hasAttribute("hx-get");
-    refocus = Boolean(
-      !polling && live && active && active !== document.body && live.contains(active)
-    );
+    pending = null;
+    if (!active || active === document.body || !live.contains(active)) return;
+    const sender = event.detail.elt;
+    const mine = sender === active || sender.contains(active);
+    let kind = "stay";
+    if (mine && active.matches(".chip")) kind = "chip";
+    else if (mine && !(active.matches("button") && active.type === "button")) kind = "next";
+    const all = focusables(live);
+    const at = all.indexOf(active);
+    pending = {
+      live: live,
+      kind: kind,
+      chip: Array.from(live.querySelectorAll(".chip")).indexOf(active),
+      place: placeOf(active, all),
+      // Nearest first: those after it (the next Tab's), then those before it.
+      near: all
+        .slice(at + 1)
+        .concat(all.slice(0, Math.max(at, 0)).reverse())
+        .map((el) => placeOf(el, all)),
+      poll: !mine,
+    };
   });
 
-  document.addEventListener("htmx:afterSettle", function (event) {
-    if (!refocus || fromMessages(event)) return;
-    refocus = false;
-    const live = document.getElementById("live");
-    if (!live) return;
-    const next =
-      live.querySelector(".error") && live.querySelector(".notation-box[open] input[name=play]") ||
+  // The next action on the board (what the player's own clicks lead to).
+  function nextAction(live) {
+    return (
+      (live.querySelector(".error") && live.querySelector(".notation-box[open] input[name=play]")) ||
       live.querySelector(".target-dest") ||
       live.querySelector(".submit-play") ||
       live.querySelector(".target") ||
       live.querySelector(".double-button") ||
-      live.querySelector("#turn-line");
+      live.querySelector("#turn-line")
+    );
+  }
+
+  function refocus(event) {
+    if (!pending || fromMessages(event)) return;
+    const live = document.getElementById("live");
+    // Settling something else (an out-of-band part, another request): the board the
+    // focus was noted on is still there, so the note is kept for its own redraw.
+    if (!live || live === pending.live) return;
+    const was = pending;
+    pending = null;
+    const active = document.activeElement;
+    // The player has gone elsewhere meanwhile (the message box): leave them there.
+    if (active && active !== document.body && !live.contains(active)) return;
+    let next = null;
+    if (was.kind === "chip") {
+      const chips = live.querySelectorAll(".chip");
+      next = chips[was.chip] || chips[0] || nextAction(live);
+    } else if (was.kind === "next") {
+      next = nextAction(live);
+    } else {
+      next = find(live, was.place);
+      if (!next && !was.poll) next = live.querySelector(".chip") || nextAction(live);
+      for (let i = 0; !next && i < was.near.length; i++) next = find(live, was.near[i]);
+      if (!next) next = live.querySelector("#turn-line");
+    }
     if (!next) return;
-    next.focus({ preventScroll: next.classList.contains("target") });
+    focusInView(next);
     const typedError = live.querySelector(".play-error");
     if (typedError && next.name === "play") {
       // The typed play came back with the reason beside it: the caret goes after the
@@ -51,19 +141,24 @@
       next.setSelectionRange(next.value.length, next.value.length);
       typedError.scrollIntoView({ block: "nearest" });
     }
-  });
+  }
+
+  document.addEventListener("htmx:afterSettle", refocus);
 
   // The history lists the newest turn last: show it, or the segment being replayed (which
   // may be in an earlier game's list). The latest game's list is the section's own child.
   function showLatestHistory() {
+    // A list holding the keyboard's focus (a replay link) stays where the player is.
+    const holds = (list) => list.contains(document.activeElement);
     const current = document.querySelector(".history .turns .current");
     if (current) {
       const list = current.closest(".turns");
+      if (holds(list)) return;
       list.scrollTop = current.offsetTop - list.clientHeight / 2;
       return;
     }
     const list = document.querySelector(".history > .turns");
-    if (list) list.scrollTop = list.scrollHeight;
+    if (list && !holds(list)) list.scrollTop = list.scrollHeight;
   }
   document.addEventListener("DOMContentLoaded", showLatestHistory);
   document.addEventListener("htmx:afterSettle", showLatestHistory);

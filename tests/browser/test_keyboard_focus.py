@@ -1,0 +1,167 @@
+"""The keyboard's focus on a 390px phone when HTMX redraws the board (#live): it stays on
+the control the player was on, or near it, and always in view; never dropped on <body>,
+from where the next Tab would start again at "Skip to content"."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from games import chat, services
+from games.engine.game import ScriptedDice
+from games.models import Match
+
+from .helpers import board_state, log_in, wait_for_redraw
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+POLL_MS = 31_000  # the waiting page looks for the opponent's move every 30 s
+
+# Where the focus is, and whether all of it is inside the window.
+FOCUS = """() => {
+  const el = document.activeElement;
+  const box = el.getBoundingClientRect();
+  return {
+    tag: el.tagName.toLowerCase(),
+    text: el.textContent.trim(),
+    href: el.getAttribute("href"),
+    inLive: Boolean(el.closest("#live")),
+    onScreen: box.top >= 0 && box.bottom <= innerHeight && box.height > 0,
+  };
+}"""
+
+
+def _open_waiting_page(page: Page, live_server, match: Match) -> None:
+    """Bob's page while alice is to move: it polls for her move. The page's clock is
+    Playwright's, so the test sets off the 30-second poll without waiting for it."""
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "bob")
+    page.clock.install()
+    page.goto(live_server.url + match.get_absolute_url())
+    expect(page.locator("#live")).to_have_attribute("data-mode", "wait")
+
+
+def _tab_to(page: Page, locator: Locator, presses: int = 80) -> None:
+    """Press Tab until ``locator`` has the focus, as a keyboard user gets there."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if locator.evaluate("el => el === document.activeElement"):
+            return
+    raise AssertionError(f"{presses} Tabs never reached {locator}")
+
+
+def _alice_plays(match: Match) -> None:
+    """Alice's 6-5, entering two waiting checkers, stored as her page would send it."""
+    alice = match.white
+    action = services.TurnAction(segment=match.segment_count, play="in/19 in/20")
+    services.submit_segment(match.pk, user=alice, action=action, dice=ScriptedDice([3, 1]))
+
+
+def _poll(page: Page) -> None:
+    """Let the waiting page's poll run, and wait for the board it brings."""
+    before = board_state(page)
+    page.clock.run_for(POLL_MS)
+    wait_for_redraw(page, before)
+
+
+def _focus(page: Page) -> dict:
+    return page.evaluate(FOCUS)
+
+
+def test_the_focus_stays_on_resign_when_the_opponents_move_arrives(
+    page: Page, live_server, match, settings
+):
+    settings.CHAT_POLL_SECONDS = 1  # the messages poll too, and must not take the focus
+    _open_waiting_page(page, live_server, match)
+    resign = page.get_by_role("link", name="Resign…")
+    _tab_to(page, resign)
+    scrolled = page.evaluate("scrollY")
+
+    chat.post_message(match.pk, user=match.white, text="Your move soon!")
+    expect(page.locator("#chat-list")).to_contain_text("Your move soon!")
+    expect(resign).to_be_focused()
+    _alice_plays(match)
+    _poll(page)
+
+    expect(page.locator("#live")).to_have_attribute("data-mode", "play")  # bob's turn now
+    expect(resign).to_be_focused()
+    focus = _focus(page)
+    assert focus["onScreen"], focus
+    # The new controls above pushed it down: the page follows it, and does not jump up.
+    assert page.evaluate("scrollY") >= scrolled
+    page.keyboard.press("Tab")  # goes on from Resign…, not from "Skip to content"
+    assert _focus(page)["inLive"], _focus(page)
+
+
+def test_the_focus_stays_on_a_history_link_when_the_opponents_move_arrives(
+    page: Page, live_server, match
+):
+    _open_waiting_page(page, live_server, match)
+    replay = page.locator("#history a.replay-link").first
+    href = replay.get_attribute("href")
+    _tab_to(page, replay)
+
+    _alice_plays(match)
+    _poll(page)
+
+    focus = _focus(page)
+    assert focus["href"] == href and focus["inLive"], focus
+    assert focus["onScreen"], focus
+
+
+def test_when_the_focused_control_is_gone_the_focus_stays_on_the_board(
+    page: Page, live_server, match
+):
+    _open_waiting_page(page, live_server, match)
+    resign = page.get_by_role("link", name="Resign…")
+    _tab_to(page, resign)
+
+    services.resign(match.pk, user=match.white)  # the match is over: no Resign… for bob
+    _poll(page)
+
+    expect(page.locator("#live")).to_have_attribute("data-mode", "finished")
+    expect(resign).to_have_count(0)
+    focus = _focus(page)
+    assert focus["tag"] != "body" and focus["inLive"], focus
+    assert focus["onScreen"], focus
+
+
+def test_a_move_chip_or_undo_keeps_the_focus_in_the_controls_and_in_view(
+    page: Page, live_server, match
+):
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+    chips = page.locator(".move-choices .chip")
+    undo = page.get_by_role("button", name="Undo last move")
+
+    # A chip: the focus stays in the chip list (the board's targets are above, out of
+    # sight on a phone), on the chip in the same place.
+    _tab_to(page, chips.first)
+    before = board_state(page)
+    page.keyboard.press("Enter")
+    wait_for_redraw(page, before)
+    expect(chips.first).to_be_focused()
+    assert _focus(page)["onScreen"], _focus(page)
+
+    # Undo with one move left to undo: the button goes, the focus goes to the chips.
+    _tab_to(page, undo)
+    before = board_state(page)
+    page.keyboard.press("Enter")
+    wait_for_redraw(page, before)
+    expect(undo).to_have_count(0)
+    expect(chips.first).to_be_focused()
+    assert _focus(page)["onScreen"], _focus(page)
+
+    # Two moves, then Undo: the button is still there, and keeps the focus.
+    for _ in range(2):
+        before = board_state(page)
+        page.keyboard.press("Enter")  # on the first chip
+        wait_for_redraw(page, before)
+    _tab_to(page, undo)
+    before = board_state(page)
+    page.keyboard.press("Enter")
+    wait_for_redraw(page, before)
+    expect(undo).to_be_focused()
+    assert _focus(page)["onScreen"], _focus(page)
