@@ -9,4 +9,6 @@ def sentence(reason: object) -> str:
     """A service's reason ("this challenge has already been accepted", worded to follow a
     colon, and never starting with a name) as a sentence on a page: a capital and a full
     stop."""
-    return f"{capfirst(str(reason))}."
+    text = capfirst(str(reason))
+    # Some reasons end on their own ("... from/to…", a quoted example ending in "?").
+    return text if text.endswith((".", "!", "?", "…")) else f"{text}."

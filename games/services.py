@@ -380,15 +380,21 @@ def submit_segment(
     return match
 
 
+#: Segment numbers are a PositiveIntegerField's: above it, a query would fail.
+MAX_SEGMENT_NUMBER = 2**31 - 1
+
+
 def already_played(match_id: int, *, user: User, action: TurnAction) -> bool:
     """Whether ``action`` is what ``user`` already played as segment ``action.segment``:
     a request sent again because its answer was lost. The caller, which got
     :class:`StaleSegment` for it, can then answer as it answered the first time.
 
-    Only the same play (the same checkers moved, however written) or the same named
-    double of that segment counts; anything else was stale indeed.
+    Only the same play (the same checkers moved, however written or clicked) or the same
+    named double of that segment counts; anything else was stale indeed.
     """
-    if action.play is None and action.double is None:
+    if action.play is None and action.double is None and action.steps is None:
+        return False
+    if not 0 < action.segment < MAX_SEGMENT_NUMBER:  # a number no segment has
         return False
     rows = {
         row.number: row
@@ -405,16 +411,18 @@ def already_played(match_id: int, *, user: User, action: TurnAction) -> bool:
         return done.kind == Segment.Kind.DOUBLE and done.dice == [action.double] * 2
     if done.kind == Segment.Kind.DOUBLE or action.name_blot not in (None, done.named_blot):
         return False
+    position = Position.from_dict(before.position)
+    named_double = done.kind == Segment.Kind.NAMED_DOUBLE
     try:
-        play = parse_play(
-            Position.from_dict(before.position),
-            done.dice,
-            action.play or "",
-            named_double=done.kind == Segment.Kind.NAMED_DOUBLE,
-        )
+        if action.steps is not None:  # clicked on the board
+            play = partial_play(
+                position, done.dice, list(action.steps), named_double=named_double
+            ).complete
+        else:
+            play = parse_play(position, done.dice, action.play or "", named_double=named_double)
     except EngineError:
         return False
-    return format_play(play) == done.play
+    return play is not None and format_play(play) == done.play
 
 
 def _check_turn(match: Match, user: User, segment: int) -> None:

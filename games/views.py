@@ -7,6 +7,7 @@ work, and HTMX requests get a named partial of the same page template.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib import messages
@@ -31,6 +32,9 @@ from .models import BotPlayer, Challenge, Match
 from .notifications import turn_email_note, user_from_unsubscribe_token
 from .records import match_record_json, match_record_text
 from .services import TurnError
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 @require_GET
@@ -298,7 +302,7 @@ def match_click(request: HttpRequest, match_id: int) -> HttpResponse:
             request, match, steps=steps, selected=selected, keep_history=keep_history
         )
     except (ValueError, EngineError) as error:
-        context = _match_context(request, match, error=str(error), keep_history=keep_history)
+        context = _match_context(request, match, error=sentence(error), keep_history=keep_history)
     return render(request, "games/match.html#live", context)
 
 
@@ -314,10 +318,13 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
         error = form.error_text()
         status = 400
     else:
+        action = form.action()
         try:
-            match = services.submit_segment(match.pk, user=request.user, action=form.action())
+            match = services.submit_segment(match.pk, user=request.user, action=action)
+        except services.StaleSegment as failure:
+            error, status = _stale_reason(match.pk, request.user, action, failure), 409
         except TurnError as failure:
-            error, status = str(failure), failure.status
+            error, status = sentence(failure), failure.status
         match = _get_match(match.pk)
     if not request.htmx and not error:
         return redirect(match)
@@ -330,6 +337,24 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     # box keeps what the player typed.
     template = "games/match.html#live" if request.htmx else "games/match.html"
     return render(request, template, context, status=status)
+
+
+def _stale_reason(
+    match_id: int, user: User, action: services.TurnAction, failure: services.StaleSegment
+) -> str:
+    """Why a turn from a board drawn before the last move was not played, for the
+    player who sees the board drawn again as it stands."""
+    if services.already_played(match_id, user=user, action=action):
+        return (
+            "You had already played this move (in another window, or the page sent it"
+            " twice): it was played once, and here is the match as it stands."
+        )
+    if "segment" in str(failure):
+        return (
+            "This board was out of date: a move was made since it was drawn (in another"
+            " window?). Here is the match as it stands."
+        )
+    return sentence(failure)
 
 
 # htmx stops polling when a poll is answered with this status.
@@ -410,6 +435,10 @@ def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
             messages.error(request, sentence(error))
         else:
             messages.info(request, "You resigned the match.")
+        return redirect(match)
+    if not match.is_active:
+        # The confirmation reached again (Back, a bookmark) after the match ended.
+        messages.info(request, "The match is over: there is nothing to resign.")
         return redirect(match)
     return render(request, "games/resign.html", {"match": match})
 

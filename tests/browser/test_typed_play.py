@@ -28,7 +28,7 @@ def _submit_typed_play(page: Page) -> None:
 
 def _assert_the_box_shows_the_text_and_the_reason(page: Page) -> None:
     error = page.locator("#live .notation-box .error")
-    expect(error).to_contain_text("cannot read '19x'")
+    expect(error).to_contain_text("Cannot read '19x'")
     expect(page.locator("details.notation-box")).to_have_attribute("open", "")
     expect(page.locator("#play-text")).to_have_value(TYPED)
     expect(page.locator("#play-text")).to_be_focused()
@@ -47,7 +47,7 @@ def test_a_typed_play_that_fails_stays_in_the_box_with_the_reason_beside_it(
     _submit_typed_play(page)
 
     _assert_the_box_shows_the_text_and_the_reason(page)
-    expect(page.locator("#announce")).to_contain_text("cannot read '19x'")
+    expect(page.locator("#announce")).to_contain_text("Cannot read '19x'")
     # The caret is after the text, where the player corrects it.
     assert page.evaluate("document.activeElement.selectionStart") == len(TYPED)
     # The reason is said once on the page, beside the box, not above the board too.

@@ -121,6 +121,33 @@ def test_it_rejects_a_stale_segment_with_409(client, alice, match):
     assert response.status_code == 409
 
 
+def test_a_turn_sent_twice_from_the_board_says_it_was_played_once(client, alice, match):
+    client.force_login(alice)
+    turn = {"segment": 1, "steps": "26-22 26-19"}  # clicked on the board: in/22 in/19
+    client.post(reverse("match_turn", args=[match.pk]), turn, **HTMX)
+
+    again = client.post(reverse("match_turn", args=[match.pk]), turn, **HTMX)
+
+    assert again.status_code == 409
+    assert "You had already played this move" in again.text
+    assert Segment.objects.filter(match=match, player="white").count() == 1
+
+
+def test_a_turn_from_an_out_of_date_board_says_so(client, alice, bob, match):
+    services.submit_segment(
+        match.pk, user=alice, action=services.TurnAction(segment=1, play="in/22 in/19")
+    )
+    client.force_login(alice)
+
+    # Another play for the segment already played, from a board drawn before it.
+    stale = client.post(
+        reverse("match_turn", args=[match.pk]), {"segment": 1, "play": "in/19 19/16"}, **HTMX
+    )
+
+    assert stale.status_code == 409
+    assert "This board was out of date" in stale.text
+
+
 def test_someone_watching_is_told_what_was_played_when_the_board_redraws(
     client, alice, bob, charlie, match
 ):
@@ -583,3 +610,13 @@ def test_challenging_a_closed_account_by_name_says_it_is_closed(client, alice, b
     )
 
     assert "BOB no longer plays here: the account is closed." in response.text
+
+
+def test_the_resign_page_of_a_finished_match_goes_back_to_the_match(client, alice, match):
+    services.resign(match.pk, user=alice)
+    client.force_login(alice)
+
+    response = client.get(reverse("match_resign", args=[match.pk]), follow=True)
+
+    assert response.redirect_chain == [(match.get_absolute_url(), 302)]
+    assert "The match is over: there is nothing to resign." in response.text

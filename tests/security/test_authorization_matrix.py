@@ -207,6 +207,12 @@ CASES = [
         "/tournaments/{tournament}/add-bot/",
         every(403, anonymous=LOGIN, player=302),
     ),
+    Case(
+        "tournament_remove_bot",
+        "POST",
+        "/tournaments/{tournament}/remove-bot/",
+        every(403, anonymous=LOGIN, player=302),
+    ),
 ]
 
 

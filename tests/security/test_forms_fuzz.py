@@ -350,6 +350,7 @@ FORMS = [
     Form("tournament_start", "/tournaments/{tournament}/start/", {}),
     Form("tournament_cancel", "/tournaments/{tournament}/cancel/", {}),
     Form("tournament_add_bot", "/tournaments/{tournament}/add-bot/", {"bot": "(the bot)"}),
+    Form("tournament_remove_bot", "/tournaments/{tournament}/remove-bot/", {"bot": "(the bot)"}),
     Form("unsubscribe", "/unsubscribe/{unsubscribe}/", {}, poster=None, success_renders=True),
     Form("close_account", "/accounts/settings/close/", {"password": PASSWORD}),
 ]
