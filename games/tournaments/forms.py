@@ -12,6 +12,9 @@ from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
 
 from .models import MAX_PLAYERS, Tournament
 
+#: How far ahead a tournament's sign-up may close.
+LONGEST_SIGNUP = timedelta(days=365)
+
 
 def default_deadline() -> str:
     """Noon a week from today in the organiser's timezone (the current one, which is also
@@ -77,10 +80,15 @@ class TournamentForm(forms.Form):
         if least is not None and most is not None and least > most:
             self.add_error("max_players", "The maximum cannot be below the minimum.")
         deadline = data.get("signup_deadline")
+        now = timezone.now()
         if deadline is not None and not storable(deadline):
-            self.add_error("signup_deadline", "Choose a date before the year 9999.")
-        elif deadline is not None and deadline <= timezone.now():
+            self.add_error("signup_deadline", f"Choose a date within {LONGEST_SIGNUP.days} days.")
+        elif deadline is not None and deadline <= now:
             self.add_error("signup_deadline", "The deadline must be in the future.")
+        elif deadline is not None and deadline > now + LONGEST_SIGNUP:
+            # Nobody waits longer for a tournament to start; and a date at the end of the
+            # year 9999 could not be shown in a timezone east of the organiser's.
+            self.add_error("signup_deadline", f"Choose a date within {LONGEST_SIGNUP.days} days.")
         return data
 
 
