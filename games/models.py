@@ -7,6 +7,7 @@ can be replayed and exported (``games.engine.record``).
 
 from __future__ import annotations
 
+import math
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -519,6 +520,18 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.rating_after - self.rating_before
+
+    @property
+    def shown(self) -> tuple[int, int, int]:
+        """The ratings before and after as pages and emails show them (whole numbers,
+        halves up), and the change between those two: rounded on its own, the change
+        would not always add up (1422.4 -> 1264.6 read "1422 -> 1265 (-158)")."""
+        before, after = _whole(self.rating_before), _whole(self.rating_after)
+        return before, after, after - before
+
+
+def _whole(value: float) -> int:
+    return math.floor(value + 0.5)
 
 
 class BotPlayer(models.Model):

@@ -173,7 +173,7 @@ def test_the_dashboard_lobby_and_challenge_say_an_opponent_is_away(client, alice
     lobby = client.get(reverse("lobby")).text
     page = client.get(reverse("challenge", args=[challenge.pk])).text
 
-    assert "alice to move (away until" in dashboard
+    assert "<bdi>alice</bdi> to move (away until" in dashboard
     assert "away until" in lobby
     assert "alice is taking time away until" in page
 

@@ -100,6 +100,13 @@ def test_the_profile_shows_the_players_local_time_whoever_looks(client, alice, b
     assert shown in {f"{now - timedelta(minutes=1):%H:%M}", f"{now:%H:%M}"}
 
 
+@pytest.fixture
+def a_month_before_the_deadline(monkeypatch) -> None:
+    """Now is a month before DEADLINE: a sign-up closes within a year (the form says)."""
+    monkeypatch.setattr(timezone, "now", lambda: DEADLINE - timedelta(days=30))
+
+
+@pytest.mark.usefixtures("a_month_before_the_deadline")
 def test_a_tournament_deadline_is_typed_in_the_organisers_timezone(client, alice):
     from games.tournaments.models import Tournament
 
@@ -181,6 +188,7 @@ def test_a_cookie_naming_no_zone_is_ignored_for_the_players_own_zone(client, bob
     assert page.cookies["tz"].value == TOKYO
 
 
+@pytest.mark.usefixtures("a_month_before_the_deadline")
 def test_a_form_is_read_in_the_players_zone_whatever_the_cookie_says(client, alice):
     from games.tournaments.models import Tournament
 

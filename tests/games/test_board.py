@@ -136,7 +136,7 @@ def test_a_spectators_caption_names_both_players(client, alice, bob):
     page = client.get(match.get_absolute_url()).text
 
     caption = page.split('<figcaption class="board-caption">', 1)[1].split("</figcaption>", 1)[0]
-    assert "<span>Bar: alice 0, bob 0</span>" in caption
+    assert "<span>Bar: <bdi>alice</bdi> 0, <bdi>bob</bdi> 0</span>" in caption
     assert "you" not in caption
 
 

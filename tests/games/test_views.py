@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import services
 from games.engine.game import ScriptedDice
-from games.models import Challenge, Match, Segment
+from games.models import Challenge, Match, RatingChange, Segment
 from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
@@ -168,7 +168,7 @@ def test_the_dashboard_gives_a_finished_matchs_score_winner_first(client, alice,
 
     page = client.get(reverse("dashboard")).text
 
-    assert f"bob won {match.score_black}\u2013{match.score_white} (resignation)" in page
+    assert f"<bdi>bob</bdi> won {match.score_black}\u2013{match.score_white} (resignation)" in page
     assert match.score_black > match.score_white
 
 
@@ -253,7 +253,7 @@ def test_a_finished_match_gives_the_winners_score_first(client, alice, bob, matc
 
     page = client.get(match.get_absolute_url()).text
 
-    score = re.search(r'bob won</strong> <span class="muted">\([^,]+, (\d+)\W(\d+)\)', page)
+    score = re.search(r'bob</bdi> won</strong> <span class="muted">\([^,]+, (\d+)\W(\d+)\)', page)
     assert score.groups() == ("15", "0")  # not 0-15, white's score first
 
 
@@ -620,3 +620,9 @@ def test_the_resign_page_of_a_finished_match_goes_back_to_the_match(client, alic
 
     assert response.redirect_chain == [(match.get_absolute_url(), 302)]
     assert "The match is over: there is nothing to resign." in response.text
+
+
+def test_a_rating_change_shown_is_the_difference_of_the_ratings_shown():
+    change = RatingChange(rating_before=1422.4, rating_after=1264.6)
+    assert change.shown == (1422, 1265, -157)  # rounded apart, the change read -158
+    assert RatingChange(rating_before=1500.5, rating_after=1510.49).shown == (1501, 1510, 9)
