@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -49,6 +50,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
+# Never from a cache, Back and Forward included: a turn played by HTMX changes this page
+# and the match page without a navigation, and the browser's copy would show the turn
+# still to play. (Likewise the match page.)
+@never_cache
 def dashboard(request: HttpRequest) -> HttpResponse:
     """The player's matches: their turn first (by deadline), then waiting, then finished;
     each with the opponent's messages the player has not read yet."""
@@ -254,6 +259,7 @@ def _version(match: Match) -> str:
 
 
 @require_GET
+@never_cache
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board, the controls for the player to move, the history. Public to watch."""
     match = _get_match(match_id)
