@@ -626,3 +626,14 @@ def test_a_rating_change_shown_is_the_difference_of_the_ratings_shown():
     change = RatingChange(rating_before=1422.4, rating_after=1264.6)
     assert change.shown == (1422, 1265, -157)  # rounded apart, the change read -158
     assert RatingChange(rating_before=1500.5, rating_after=1510.49).shown == (1501, 1510, 9)
+
+
+def test_the_match_page_has_headings_for_the_board_and_the_move(client, alice, bob, match):
+    client.force_login(alice)
+    mine = client.get(match.get_absolute_url()).text
+    client.force_login(bob)
+    theirs = client.get(match.get_absolute_url()).text
+
+    headings = re.compile(r"<h2[^>]*>([^<]+)</h2>")
+    assert headings.findall(mine)[:2] == ["Board", "Your move"]
+    assert headings.findall(theirs)[:2] == ["Board", "Your match"]
