@@ -599,20 +599,14 @@ def named_blot_notice(position: Position, viewer: str | None, names: dict[str, s
     namer = opponent(mover)
     if viewer == mover:
         point = own_point(mover, blot)
-        return (
-            f"You must hit the blot on your {point}-point if you can: "
-            f"{names[namer]} named it (rule R8)."
-        )
+        return f"You must hit the blot on your {point}-point if you can: {names[namer]} named it."
     if viewer == namer:
         point = own_point(namer, blot)
-        return (
-            f"Your opponent must hit your blot on your {point}-point if they can: "
-            "you named it (rule R8)."
-        )
+        return f"Your opponent must hit your blot on your {point}-point if they can: you named it."
     point = own_point(mover, blot)
     return (
         f"{names[mover]} must hit {names[namer]}'s blot on {names[mover]}'s {point}-point "
-        "if they can (rule R8)."
+        "if they can."
     )
 
 

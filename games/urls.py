@@ -6,6 +6,7 @@ from . import leaderboard, verify, views
 
 urlpatterns = [
     path("dashboard/", views.dashboard, name="dashboard"),
+    path("rules/", views.rules, name="rules"),
     path("lobby/", views.lobby, name="lobby"),
     path("challenges/new/", views.challenge_new, name="challenge_new"),
     path("challenges/<int:challenge_id>/", views.challenge_detail, name="challenge"),

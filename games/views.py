@@ -45,6 +45,12 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
 
 
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rules of both variants, in a player's words (the site follows RULES.md)."""
+    return render(request, "games/rules.html")
+
+
 # -- dashboard and lobby ----------------------------------------------------------------------
 
 

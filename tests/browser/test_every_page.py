@@ -170,6 +170,7 @@ def pages(django_user_model) -> list[str]:
         f"/players/{LONG_NAME}/",
         "/players/alice/dice/",
         "/leaderboard/",
+        "/rules/",
         "/tournaments/",
         "/tournaments/new/",
         cup.get_absolute_url(),

@@ -637,3 +637,24 @@ def test_the_match_page_has_headings_for_the_board_and_the_move(client, alice, b
     headings = re.compile(r"<h2[^>]*>([^<]+)</h2>")
     assert headings.findall(mine)[:2] == ["Board", "Your move"]
     assert headings.findall(theirs)[:2] == ["Board", "Your match"]
+
+
+def test_the_rules_page_explains_both_variants_to_anyone(client):
+    page = client.get(reverse("rules"))
+
+    assert page.status_code == 200
+    headings = re.findall(r'<h2 id="([a-z-]+)">', page.text)
+    assert headings == [
+        "board",
+        "start",
+        "moving",
+        "must-play",
+        "bearing-off",
+        "acey-deucey",
+        "named-blot",
+        "scoring",
+        "notation",
+    ]
+    # Every entry of the page's contents leads to one of its sections.
+    assert sorted(re.findall(r'<a href="#([a-z-]+)">', page.text)) == sorted(headings)
+    assert f'href="{reverse("rules")}"' in client.get("/").text  # the header and home link it

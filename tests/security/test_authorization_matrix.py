@@ -52,6 +52,7 @@ PLAYERS_ONLY = every(403, anonymous=LOGIN, player=200, opponent=200)
 
 CASES = [
     Case("home", "GET", "/", every(302, anonymous=200)),
+    Case("rules", "GET", "/rules/", every(200)),
     Case("signup", "GET", "/accounts/signup/", every(302, anonymous=200)),
     Case("login", "GET", "/accounts/login/", every(302, anonymous=200)),
     Case("logout", "POST", "/accounts/logout/", every(302)),
