@@ -387,6 +387,83 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
     return JsonResponse(answer, status=201)
 
 
+def _challenge(challenge: Challenge) -> JsonObject:
+    """A challenge as the API shows it (``challenger`` and ``opponent`` loaded)."""
+    return {
+        "id": challenge.pk,
+        "challenger": challenge.challenger.username,
+        "opponent": challenge.opponent.username if challenge.opponent else None,
+        "private": challenge.private,
+        "variant": challenge.variant,
+        "points": challenge.points,
+        "days_per_move": challenge.days_per_move,
+        "rated": challenge.rated,
+        "status": challenge.status,
+        "match": challenge.match_id,
+        "created_at": challenge.created_at.isoformat(),
+    }
+
+
+@api_get
+def _challenges_list(request: HttpRequest) -> JsonResponse:
+    user = request.user
+    loaded = Challenge.objects.select_related("challenger", "opponent").order_by("pk")
+    return JsonResponse(
+        {
+            "received": [_challenge(c) for c in loaded.addressed_to(user)],
+            "sent": [_challenge(c) for c in loaded.issued_by(user)],
+            "lobby": [_challenge(c) for c in loaded.open_in_lobby().exclude(challenger=user)],
+        }
+    )
+
+
+@csrf_exempt  # each method's view below does its own checks
+def challenges(request: HttpRequest) -> HttpResponse:
+    """GET: the open challenges to me, from me, and in the lobby (oldest first); POST: make
+    one (:func:`challenge_create`)."""
+    if request.method not in ("GET", "HEAD", "POST"):
+        allow = {"Allow": "GET, HEAD, POST"}
+        return _error(405, f"use GET or POST here, not {request.method}", allow)
+    if request.method == "POST":
+        return challenge_create(request)
+    return _challenges_list(request)
+
+
+@api_get
+def challenge_detail(request: HttpRequest, challenge_id: int) -> JsonResponse:
+    """One challenge, to its two players, or to anyone while it is open in the lobby."""
+    challenge = (
+        Challenge.objects.select_related("challenger", "opponent").filter(pk=challenge_id).first()
+    )
+    user = request.user
+    public = challenge is not None and challenge.opponent_id is None and not challenge.private
+    if challenge is None or not (
+        public or user.pk in (challenge.challenger_id, challenge.opponent_id)
+    ):
+        # Not "forbidden": whether someone else's private challenge exists is theirs.
+        raise ApiError(404, f"there is no challenge #{challenge_id}")
+    return JsonResponse(_challenge(challenge))
+
+
+@api_post()
+def challenge_decline(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
+    """The player a challenge is addressed to turns it down."""
+    challenge = services.decline_challenge(_get_challenge(challenge_id).pk, user=request.user)
+    return _answer_with(challenge)
+
+
+@api_post()
+def challenge_cancel(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
+    """The challenger withdraws a challenge nobody has accepted."""
+    challenge = services.cancel_challenge(_get_challenge(challenge_id).pk, user=request.user)
+    return _answer_with(challenge)
+
+
+def _answer_with(challenge: Challenge) -> JsonResponse:
+    loaded = Challenge.objects.select_related("challenger", "opponent").get(pk=challenge.pk)
+    return JsonResponse(_challenge(loaded))
+
+
 @api_post("token")
 def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
     """Accept a challenge; a private one needs its invite token as ``token``."""

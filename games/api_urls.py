@@ -5,11 +5,22 @@ from django.urls import path, re_path
 from . import api
 
 urlpatterns = [
-    path("challenges/", api.challenge_create, name="api_challenge_create"),
+    path("challenges/", api.challenges, name="api_challenge_create"),
+    path("challenges/<int:challenge_id>/", api.challenge_detail, name="api_challenge"),
     path(
         "challenges/<int:challenge_id>/accept/",
         api.challenge_accept,
         name="api_challenge_accept",
+    ),
+    path(
+        "challenges/<int:challenge_id>/decline/",
+        api.challenge_decline,
+        name="api_challenge_decline",
+    ),
+    path(
+        "challenges/<int:challenge_id>/cancel/",
+        api.challenge_cancel,
+        name="api_challenge_cancel",
     ),
     path("matches/<int:match_id>/", api.match_detail, name="api_match"),
     path("matches/<int:match_id>/turn/", api.match_turn, name="api_match_turn"),

@@ -144,3 +144,59 @@ def test_the_api_answers_a_challenge_beyond_the_limit_with_429(alice, bob, alice
     assert first.status_code == 201
     assert second.status_code == 429
     assert "already challenged bob" in second.json()["error"]
+
+
+def test_it_lists_the_challenges_to_me_from_me_and_in_the_lobby(alice, bob, charlie, bob_api):
+    to_bob = services.create_challenge(alice, opponent=bob)
+    from_bob = services.create_challenge(bob, opponent=charlie, variant="greek")
+    lobby = services.create_challenge(charlie, points=3)
+    services.create_challenge(bob)  # bob's own lobby challenge is among those he sent
+    services.create_challenge(alice, private=True)  # an invite link is nobody's business
+
+    listed = bob_api.get(reverse("api_challenge_create")).json()
+
+    assert [c["id"] for c in listed["received"]] == [to_bob.pk]
+    assert [c["opponent"] for c in listed["sent"]] == ["charlie", None]
+    assert [c["id"] for c in listed["lobby"]] == [lobby.pk]
+    assert listed["sent"][0] == {
+        "id": from_bob.pk,
+        "challenger": "bob",
+        "opponent": "charlie",
+        "private": False,
+        "variant": "greek",
+        "points": 1,
+        "days_per_move": 2,
+        "rated": True,
+        "status": "open",
+        "match": None,
+        "created_at": from_bob.created_at.isoformat(),
+    }
+
+
+def test_a_challenge_is_shown_to_its_players_and_a_lobby_one_to_anyone(
+    alice, bob, alice_api, charlie_api
+):
+    to_bob = services.create_challenge(bob, opponent=alice)
+    lobby = services.create_challenge(bob)
+    invite = services.create_challenge(bob, private=True)
+
+    assert alice_api.get(reverse("api_challenge", args=[to_bob.pk])).json()["challenger"] == "bob"
+    assert charlie_api.get(reverse("api_challenge", args=[lobby.pk])).status_code == 200
+    assert charlie_api.get(reverse("api_challenge", args=[to_bob.pk])).status_code == 404
+    assert charlie_api.get(reverse("api_challenge", args=[invite.pk])).status_code == 404
+
+
+def test_the_opponent_declines_and_the_challenger_withdraws(alice, bob, alice_api, bob_api):
+    declined = services.create_challenge(alice, opponent=bob)
+    withdrawn = services.create_challenge(bob, opponent=alice)
+
+    decline = post_json(bob_api, reverse("api_challenge_decline", args=[declined.pk]), {})
+    cancel = post_json(bob_api, reverse("api_challenge_cancel", args=[withdrawn.pk]), {})
+    again = post_json(bob_api, reverse("api_challenge_cancel", args=[withdrawn.pk]), {})
+    not_hers = post_json(alice_api, reverse("api_challenge_decline", args=[withdrawn.pk]), {})
+
+    assert (decline.status_code, decline.json()["status"]) == (200, "declined")
+    assert (cancel.status_code, cancel.json()["status"]) == (200, "cancelled")
+    assert again.status_code == 409 and "already been cancelled" in again.json()["error"]
+    assert not_hers.status_code == 409  # settled already: nothing left to decline
+    assert set(Challenge.objects.values_list("status", flat=True)) == {"declined", "cancelled"}
