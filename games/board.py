@@ -223,6 +223,15 @@ def _describe_for_spectator(position: Position, names: dict[str, str], turn: str
     return " ".join(parts)
 
 
+def _score_before(match: Match, game_number: int) -> dict[str, int]:
+    """Each colour's points from the games of ``match`` before game ``game_number``."""
+    score = {"white": 0, "black": 0}
+    earlier = match.game_results.filter(game_number__lt=game_number)
+    for winner, points in earlier.values_list("winner", "points"):
+        score[winner] += points
+    return score
+
+
 def parse_steps(text: str) -> list[tuple[int, int]]:
     """Read the form's carried steps, ``"26-22 22-16"``; raise ValueError on garbage."""
     steps = []
@@ -299,6 +308,10 @@ def board_context(
         opened = {game, replayed.game_number if replayed else None} - {None}
         games = history_games(match, names, current=replay, shown=opened)
 
+    # A replay shows the score as it stood then: the games finished before the replayed
+    # one (a query, in a replay only).
+    score = match.score if replayed is None else _score_before(match, replayed.game_number)
+
     board = {
         "width": WIDTH,
         "height": HEIGHT,
@@ -323,8 +336,8 @@ def board_context(
         "viewer_color": color,
         "names": names,
         "name_mine": names[side],
-        "score_mine": match.score[side],
-        "score_theirs": match.score[other],
+        "score_mine": score[side],
+        "score_theirs": score[other],
         "to_move_color": match.color_of(match.to_move) if match.to_move_id else None,
         "american": match.variant == "american",
         "opponent_name": names[other],

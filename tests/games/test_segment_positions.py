@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 
 import pytest
 from django.urls import reverse
@@ -77,3 +78,8 @@ def test_every_segment_holds_the_position_after_it_across_games(
     assert page.status_code == 200
     first = Position.initial(variant, openings[-1].position["turn"])
     assert escape(_describe(first, "white")) in page.text  # the board's text description
+    # And the score as it stood then: the points of the games before that one.
+    scores = re.findall(r'<span class="score" title="Score">(\d+) pt', page.text)
+    before = match.game_results.filter(game_number__lt=openings[-1].game_number)
+    assert sum(map(int, scores)) == sum(result.points for result in before)
+    assert sum(match.score.values()) > sum(map(int, scores))  # the match's score is more
