@@ -296,6 +296,8 @@ def match_finished(match: Match) -> None:
             {
                 "match": match,
                 "won": match.winner_id == user.pk,
+                # A player who closes their account resigns their matches as it closes.
+                "opponent_closed": not match.opponent_of(user).is_active,
                 "rating": changes.get(user.pk),
                 "url": absolute_url(match.get_absolute_url()),
             },

@@ -290,3 +290,17 @@ def test_the_sweep_ends_the_play_of_an_account_the_staff_deactivated(alice, bob)
     alice.refresh_from_db()
     assert alice.email == "alice@example.com"
     assert Match.objects.get(pk=match.pk).winner == bob
+
+
+def test_her_opponent_is_told_why_the_match_ended(alice, bob, charlie):
+    playing = opened_by_white(alice, bob)
+    resigned = opened_by_white(charlie, bob)
+    services.resign(resigned.pk, user=charlie)  # no account closed: nothing said of one
+
+    closing.close_account(alice)
+
+    [email] = Notification.objects.filter(user=bob, key=f"finished:{playing.pk}:{bob.pk}")
+    assert "you won" in email.body
+    assert "Your opponent closed their account on the site" in email.body
+    [other] = Notification.objects.filter(user=bob, key=f"finished:{resigned.pk}:{bob.pk}")
+    assert "closed their account" not in other.body
