@@ -97,6 +97,13 @@ def tidy(text: str) -> str:
     return _BLANK_LINES.sub("\n\n", text).strip()
 
 
+def length(text: str) -> int:
+    """``text``'s length as a browser's ``maxlength`` counts it: in UTF-16 code units, so
+    that an emoji outside the Basic Multilingual Plane counts two. The box on the page
+    stops the player at the very limit the server holds them to."""
+    return len(text.encode("utf-16-le")) // 2
+
+
 def post_message(match_id: int, *, user: User, text: str, now: datetime | None = None) -> Message:
     """Store ``user``'s message in the match, or raise :class:`ChatRefused` (or
     :class:`NotAllowed` for someone not playing) saying why, storing nothing."""
@@ -105,8 +112,8 @@ def post_message(match_id: int, *, user: User, text: str, now: datetime | None =
     if not any(_visible(char) for char in text):
         # Nothing a reader would see: only spaces, joiners or blank-looking letters.
         raise ChatRefused("write something first")
-    if len(text) > MAX_LENGTH:
-        raise ChatRefused(f"a message is at most {MAX_LENGTH} characters (this is {len(text)})")
+    if length(text) > MAX_LENGTH:
+        raise ChatRefused(f"a message is at most {MAX_LENGTH} characters (this is {length(text)})")
     with transaction.atomic():
         # Locked, so that two messages sent at once cannot both pass the daily limit.
         # Only the match's row: locking the joined players too would take their rows in

@@ -349,3 +349,13 @@ def test_messages_deleted_with_a_closed_account_are_not_counted(match, alice, bo
     Message.objects.filter(author=alice).delete()  # as closing an account does
 
     assert Match.objects.with_unread_messages(bob).get(pk=match.pk).unread_messages == 0
+
+
+def test_the_limit_counts_as_the_browsers_box_does(match, alice):
+    # An emoji beyond the Basic Multilingual Plane is two UTF-16 units: the page's box
+    # (maxlength) stops at 250 of them, and so does the server.
+    chat.post_message(match.pk, user=alice, text="\U0001f3b2" * (chat.MAX_LENGTH // 2))
+
+    with pytest.raises(chat.ChatRefused, match=f"at most {chat.MAX_LENGTH} characters"):
+        chat.post_message(match.pk, user=alice, text="\U0001f3b2" * (chat.MAX_LENGTH // 2) + "!")
+    assert Message.objects.count() == 1
