@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -170,31 +171,26 @@ def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def tournament_add_bot(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _get_tournament_for_organiser(request, tournament_id)
-    bot = _posted_bot(request)
-    if bot is None:
-        messages.error(request, "Choose a bot.")
-        return redirect(tournament)
-
-    def add(tournament_id: int, *, user: User) -> Entry:
-        return services.add_bot(tournament_id, user=user, bot=bot)
-
-    return _act(request, tournament, add, f"{bot} is entered.")
+    return _act_on_posted_bot(request, tournament_id, services.add_bot, "{bot} is entered.")
 
 
 @login_required
 @require_POST
 def tournament_remove_bot(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _act_on_posted_bot(request, tournament_id, services.remove_bot, "{bot} is taken out.")
+
+
+def _act_on_posted_bot(
+    request: HttpRequest, tournament_id: int, service: Callable[..., Any], done: str
+) -> HttpResponse:
+    """The organiser's entering or taking out the bot the form names (``done`` says which,
+    with ``{bot}`` for its name)."""
     tournament = _get_tournament_for_organiser(request, tournament_id)
     bot = _posted_bot(request)
     if bot is None:
         messages.error(request, "Choose a bot.")
         return redirect(tournament)
-
-    def remove(tournament_id: int, *, user: User) -> None:
-        services.remove_bot(tournament_id, user=user, bot=bot)
-
-    return _act(request, tournament, remove, f"{bot} is taken out.")
+    return _act(request, tournament, partial(service, bot=bot), done.format(bot=bot))
 
 
 def _posted_bot(request: HttpRequest) -> User | None:
