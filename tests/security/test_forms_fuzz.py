@@ -547,6 +547,7 @@ GET_ONLY = {
     "player_dice",
     "tournament_list",
     "tournament",
+    "rules",
 }
 
 
