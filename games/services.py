@@ -585,6 +585,10 @@ def _record(match: Match, events: list[Event], *, automatic: bool = False) -> li
         match.segment_count += 1
         rows.append(_segment_row(match, event, position, automatic))
     Segment.objects.bulk_create(rows)
+    if rows:
+        # The next events (a double named automatically after this play, say) follow on
+        # from here; the row's own fields are saved with the rest by _save_state.
+        match.position = rows[-1].position
     return rows
 
 

@@ -18,7 +18,9 @@ from games import services
 from games.api import match_state
 from games.board import _describe
 from games.engine import Position
+from games.engine import game as game_module
 from games.models import Match, Segment
+from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
 
@@ -83,3 +85,25 @@ def test_every_segment_holds_the_position_after_it_across_games(
     before = match.game_results.filter(game_number__lt=openings[-1].game_number)
     assert sum(map(int, scores)) == sum(result.points for result in before)
     assert sum(match.score.values()) > sum(map(int, scores))  # the match's score is more
+
+
+def test_a_double_named_automatically_after_a_play_holds_the_position_after_the_play(
+    alice, bob, monkeypatch
+):
+    # White opens with 1-2; only one double may then be named (as R8.2 can narrow it in
+    # greek), so the server names it in the same request as the play.
+    match = opened_by_white(alice, bob, dice=(5, 2, 1, 2, 3, 4, 5, 6))
+    monkeypatch.setattr(game_module, "allowed_doubles", lambda position: [6])
+    play = services.TurnAction(segment=match.segment_count, play="in/24 in/23")
+    services.submit_segment(match.pk, user=alice, action=play)
+
+    played, double = Segment.objects.filter(match=match).order_by("-number")[:2][::-1]
+    assert (double.kind, double.automatic) == (Segment.Kind.DOUBLE, True)
+    assert double.position == played.position
+    assert double.position["waiting"]["white"] == 13
+
+    # The named double's play, sent twice, is known for what it is.
+    match.refresh_from_db()
+    named = services.TurnAction(segment=match.segment_count, play="24/18 23/17 in/19(2)")
+    services.submit_segment(match.pk, user=alice, action=named)
+    assert services.already_played(match.pk, user=alice, action=named)
