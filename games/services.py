@@ -127,11 +127,19 @@ MAX_OPEN_CHALLENGES = 20
 MAX_BOT_MATCHES = 20
 
 
+def _lock_players(*players: User | None) -> None:
+    """Lock the players' rows for the rest of the transaction, in pk order, as
+    start_match does: taken in another order, two transactions could each hold the row
+    the other waits for."""
+    pks = sorted({player.pk for player in players if player is not None})
+    list(get_user_model().objects.select_for_update().filter(pk__in=pks).order_by("pk"))
+
+
 def _check_challenge_limits(challenger: User, opponent: User | None) -> None:
     """Refuse a challenge beyond the limits (:class:`LimitReached`). Inside the caller's
-    transaction, with the challenger's row locked: two challenges sent at once are
-    counted one after the other."""
-    get_user_model().objects.select_for_update().filter(pk=challenger.pk).first()
+    transaction, with the players' rows locked: two challenges sent at once are counted
+    one after the other (a bot's is locked now too, for the match it starts at once)."""
+    _lock_players(challenger, opponent)
     waiting = Challenge.objects.issued_by(challenger)
     if opponent is not None and not opponent.is_bot and waiting.filter(opponent=opponent).exists():
         raise LimitReached(
@@ -253,21 +261,26 @@ def offer_rematch(match: Match, *, user: User) -> Challenge:
         raise NotAllowed("only the players can ask for a rematch")
     if match.is_active:
         raise IllegalTurn("the match is still being played")
-    offers = rematch_offers(match, user)
-    if offers["theirs"] is not None:
-        accept_challenge(offers["theirs"].pk, user=user)
-        offers["theirs"].refresh_from_db()
-        return offers["theirs"]
-    if offers["mine"] is not None:
-        return offers["mine"]
-    return create_challenge(
-        user,
-        opponent=match.opponent_of(user),
-        variant=match.variant,
-        points=match.points,
-        days_per_move=match.days_per_move,
-        rated=match.rated,
-    )
+    opponent = match.opponent_of(user)
+    with transaction.atomic():
+        # Both players locked: two offers made at once (one each, or one pressed twice)
+        # are looked at one after the other, and the second finds the first.
+        _lock_players(user, opponent)
+        offers = rematch_offers(match, user)
+        if offers["theirs"] is not None:
+            accept_challenge(offers["theirs"].pk, user=user)
+            offers["theirs"].refresh_from_db()
+            return offers["theirs"]
+        if offers["mine"] is not None:
+            return offers["mine"]
+        return create_challenge(
+            user,
+            opponent=opponent,
+            variant=match.variant,
+            points=match.points,
+            days_per_move=match.days_per_move,
+            rated=match.rated,
+        )
 
 
 # -- starting and playing --------------------------------------------------------------------

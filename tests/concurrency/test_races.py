@@ -177,3 +177,21 @@ def test_coming_back_racing_a_new_match_leaves_it_its_whole_clock(
     match.refresh_from_db()
     # Her two days run from about now: not from her old return, nor cut short by it.
     assert abs(match.deadline - (timezone.now() + timedelta(days=2))) < timedelta(seconds=10)
+
+
+@pytest.mark.parametrize("second", ["bob", "alice"])
+def test_two_rematch_offers_at_once_make_one_offer_or_one_match(postgres_url, alice, bob, second):
+    finished = services.resign(opened_by_white(alice, bob).pk, user=alice)
+    offerer = {"alice": alice, "bob": bob}[second]
+
+    results = race(
+        lambda: services.offer_rematch(finished, user=alice),
+        lambda: services.offer_rematch(finished, user=offerer),
+    )
+
+    assert not [r for r in results if isinstance(r, Exception)], results
+    if second == "bob":  # one each: the later accepts the earlier's
+        assert Match.objects.exclude(pk=finished.pk).count() == 1
+        assert not Challenge.objects.filter(status="open").exists()
+    else:  # pressed twice: one offer
+        assert Challenge.objects.filter(status="open").count() == 1
