@@ -26,7 +26,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     """A server error (handler500): the site's page, or for the JSON API the JSON error
     every other answer of the API is, so that a client reads it as it reads the others."""
-    if request.path.startswith("/api/"):
+    if request.path_info.startswith("/api/"):  # path_info: whatever prefix the site has
         return JsonResponse(
             {"error": "the server failed to answer (its administrators are told): try again"},
             status=500,

@@ -429,9 +429,10 @@ def challenges(request: HttpRequest) -> HttpResponse:
     return _challenges_list(request)
 
 
-@api_get
-def challenge_detail(request: HttpRequest, challenge_id: int) -> JsonResponse:
-    """One challenge, to its two players, or to anyone while it is open in the lobby."""
+def _visible_challenge(request: HttpRequest, challenge_id: int) -> Challenge:
+    """The challenge if the user may see it: one of its two players, or anyone while it
+    waits in the lobby. Otherwise 404, not 403: whether someone else's challenge (a
+    private invite, say) exists is theirs to know."""
     challenge = (
         Challenge.objects.select_related("challenger", "opponent").filter(pk=challenge_id).first()
     )
@@ -440,23 +441,28 @@ def challenge_detail(request: HttpRequest, challenge_id: int) -> JsonResponse:
     if challenge is None or not (
         public or user.pk in (challenge.challenger_id, challenge.opponent_id)
     ):
-        # Not "forbidden": whether someone else's private challenge exists is theirs.
         raise ApiError(404, f"there is no challenge #{challenge_id}")
-    return JsonResponse(_challenge(challenge))
+    return challenge
+
+
+@api_get
+def challenge_detail(request: HttpRequest, challenge_id: int) -> JsonResponse:
+    """One challenge, to its two players, or to anyone while it is open in the lobby."""
+    return JsonResponse(_challenge(_visible_challenge(request, challenge_id)))
 
 
 @api_post()
 def challenge_decline(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
     """The player a challenge is addressed to turns it down."""
-    challenge = services.decline_challenge(_get_challenge(challenge_id).pk, user=request.user)
-    return _answer_with(challenge)
+    challenge = _visible_challenge(request, challenge_id)
+    return _answer_with(services.decline_challenge(challenge.pk, user=request.user))
 
 
 @api_post()
 def challenge_cancel(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
     """The challenger withdraws a challenge nobody has accepted."""
-    challenge = services.cancel_challenge(_get_challenge(challenge_id).pk, user=request.user)
-    return _answer_with(challenge)
+    challenge = _visible_challenge(request, challenge_id)
+    return _answer_with(services.cancel_challenge(challenge.pk, user=request.user))
 
 
 def _answer_with(challenge: Challenge) -> JsonResponse:

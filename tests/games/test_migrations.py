@@ -4,11 +4,13 @@ as the older schema held them, migrates forward and reads what the migration mad
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.apps.registry import Apps
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
 
 from games.engine import Position
 
@@ -16,12 +18,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def migrate() -> Iterator[Callable[[str], Apps]]:
-    """Migrate the games app to a migration (by name); answer the models as they were
-    then. Afterwards the database is migrated to the latest again, for the other tests."""
+def migrate() -> Iterator[Callable[..., Apps]]:
+    """Migrate an app (games unless told) to a migration (by name); answer the models
+    as they were then. Afterwards the database is migrated to the latest again, for the
+    other tests."""
 
-    def to(name: str) -> Apps:
-        target = [("games", name)]
+    def to(name: str, app: str = "games") -> Apps:
+        target = [(app, name)]
         executor = MigrationExecutor(connection)
         executor.migrate(target)
         return executor.loader.project_state(target).apps
@@ -119,3 +122,24 @@ def test_0015_gives_later_openings_and_automatic_doubles_the_position_after_them
         5: black_opens,
         6: black_opens,
     }
+
+
+def test_tournaments_0002_brings_a_far_sign_up_deadline_within_a_year(migrate, players):
+    alice, _ = players
+    apps = migrate("0001_initial", app="tournaments")
+    tournament = apps.get_model("tournaments", "Tournament")
+    common = {"organiser_id": alice, "variant": "american", "points": 1, "days_per_move": 2}
+    far = tournament.objects.create(
+        name="Forever cup", signup_deadline=datetime(9999, 12, 31, 23, 59, tzinfo=UTC), **common
+    )
+    soon = timezone.now() + timedelta(days=7)
+    near = tournament.objects.create(name="Winter cup", signup_deadline=soon, **common)
+
+    apps = migrate("0002_bring_far_deadlines_near", app="tournaments")
+
+    deadlines = dict(
+        apps.get_model("tournaments", "Tournament").objects.values_list("pk", "signup_deadline")
+    )
+    assert deadlines[near.pk] == soon
+    assert timezone.now() + timedelta(days=364) < deadlines[far.pk]
+    assert deadlines[far.pk] <= timezone.now() + timedelta(days=365)
