@@ -14,11 +14,13 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.views import redirect_to_login
+from django.core.mail import EmailMessage
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -308,6 +310,24 @@ def email_change_confirm(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "accounts/email_change_confirm.html", {"change": change})
 
 
+class _ResetLinkForm(PasswordResetForm):
+    """Django's reset form, but a link that could not be sent is an error its caller
+    sees (Django's logs it and goes on): the page must not say it was sent."""
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict,
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        subject = "".join(render_to_string(subject_template_name, context).splitlines())
+        body = render_to_string(email_template_name, context)
+        EmailMessage(subject, body, from_email, [to_email]).send()
+
+
 @never_cache
 @require_http_methods(["GET", "POST"])
 def email_change_undo(request: HttpRequest, user_id: int, secret: str) -> HttpResponse:
@@ -319,17 +339,22 @@ def email_change_undo(request: HttpRequest, user_id: int, secret: str) -> HttpRe
     try:
         if request.method == "POST":
             user = services.undo_email_change(user_id, secret)
-            reset = PasswordResetForm({"email": user.email})
+            reset = _ResetLinkForm({"email": user.email})
+            sent = False
             if reset.is_valid():
-                reset.save(
-                    request=request,
-                    use_https=request.is_secure(),
-                    # Not the usual "ignore this if you did not ask": the old password
-                    # is gone, and this link is the way back in.
-                    email_template_name="accounts/email/undo_password_reset.txt",
-                    extra_email_context={"site_url": settings.SITE_URL.rstrip("/")},
-                )
-            return render(request, template, {"undone": user})
+                try:
+                    reset.save(
+                        request=request,
+                        use_https=request.is_secure(),
+                        # Not the usual "ignore this if you did not ask": the old password
+                        # is gone, and this link is the way back in.
+                        email_template_name="accounts/email/undo_password_reset.txt",
+                        extra_email_context={"site_url": settings.SITE_URL.rstrip("/")},
+                    )
+                    sent = True
+                except (smtplib.SMTPException, OSError):
+                    logger.exception("the password reset link after an undo was not sent")
+            return render(request, template, {"undone": user, "reset_sent": sent})
         person = services.undo_pending(user_id, secret)
     except services.EmailChangeError as error:
         return render(request, template, {"error": str(error)})

@@ -6,10 +6,12 @@ address, a link of their own."""
 from __future__ import annotations
 
 import re
+import smtplib
 from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.mail.backends.base import BaseEmailBackend
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -124,3 +126,19 @@ def test_an_expired_or_forged_link_changes_nothing(alice, link):
     assert "This link has expired." in Client().post(link).text
     alice.refresh_from_db()
     assert alice.email == "taker@evil.example"
+
+
+class _RefusingMailServer(BaseEmailBackend):
+    def send_messages(self, email_messages):
+        raise smtplib.SMTPServerDisconnected("gone")
+
+
+def test_a_reset_link_that_could_not_be_sent_is_not_said_sent(alice, link, settings):
+    settings.MAILERS = {"default": {"BACKEND": f"{__name__}._RefusingMailServer"}}
+
+    done = Client().post(link)
+
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"  # the undo itself stands
+    assert "We could not send the link to choose a new password" in done.text
+    assert "We have sent" not in done.text
