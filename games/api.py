@@ -44,13 +44,13 @@ class ApiError(Exception):
 
     def __init__(
         self,
-        status: int,
+        code: int,
         message: str,
         headers: dict[str, str] | None = None,
         **fields: Any,
     ):
         super().__init__(message)
-        self.status = status
+        self.status = code
         self.headers = headers or {}
         self.fields = fields
 
@@ -59,10 +59,10 @@ class ApiError(Exception):
 
 
 def _error(
-    status: int, message: str, headers: dict[str, str] | None = None, **fields: Any
+    code: int, message: str, headers: dict[str, str] | None = None, **fields: Any
 ) -> JsonResponse:
     """The API's refusal: ``{"error": message}``, and any ``fields`` a client can act on."""
-    return JsonResponse({"error": message, **fields}, status=status, headers=headers)
+    return JsonResponse({"error": message, **fields}, status=code, headers=headers)
 
 
 # -- authentication, CSRF, bodies ------------------------------------------------------------
@@ -289,6 +289,7 @@ def match_state(match: Match, *, since: int = 0, fresh: list[Segment] | None = N
         "dice": list(match.dice) if match.is_active and match.dice else None,
         "position": match.position,
         "legal_plays": [],
+        "allowed_doubles": None,
         "deadline": match.deadline.isoformat() if match.deadline else None,
         # Players taking time away (games.away), with when they are back.
         "away_until": {
@@ -380,7 +381,10 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
     answer = {
         "id": challenge.pk,
         "url": request.build_absolute_uri(challenge.get_absolute_url()),
-        "invite_url": request.build_absolute_uri(challenge.invite_path()),
+        # The link to send a friend: a private challenge's only way in.
+        "invite_url": (
+            request.build_absolute_uri(challenge.invite_path()) if challenge.private else None
+        ),
     }
     if challenge.match_id is not None:
         answer["match"] = challenge.match_id  # a bot accepts at once
@@ -474,10 +478,24 @@ def _answer_with(challenge: Challenge) -> JsonResponse:
 def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
     """Accept a challenge; a private one needs its invite token as ``token``."""
     challenge = _get_challenge(challenge_id)
+    user = request.user
     token = _str(body, "token", max_length=100) or ""
-    if challenge.private and not constant_time_compare(token, challenge.invite_token):
-        raise ApiError(403, "a private challenge is accepted with its invite token as 'token'")
-    match = services.accept_challenge(challenge.pk, user=request.user, invite_token=token)
+    mine = user.pk in (challenge.challenger_id, challenge.opponent_id)
+    addressed_elsewhere = challenge.opponent_id is not None and not mine
+    if addressed_elsewhere or (
+        challenge.private and not mine and not constant_time_compare(token, challenge.invite_token)
+    ):
+        # As its detail answers: someone else's challenge is not this caller's to know of.
+        raise ApiError(404, f"there is no challenge #{challenge_id}")
+    try:
+        match = services.accept_challenge(challenge.pk, user=user, invite_token=token)
+    except services.StaleSegment as refused:
+        challenge.refresh_from_db()
+        taken = challenge.match
+        if taken is not None and taken.is_player(user):
+            # An accept sent again (its answer lost): the match it started is this one.
+            raise ApiError(409, str(refused), match=taken.pk) from None
+        raise
     return JsonResponse({"match": match.pk})
 
 
@@ -520,8 +538,16 @@ def match_turn(request: HttpRequest, match_id: int, body: JsonObject) -> JsonRes
                 f"segment {segment} was already played, as this turn: it was played once",
                 segment=match.segment_count,
                 already_played=True,
+                status=match.status,
             ) from None
-        raise ApiError(409, str(stale), segment=match.segment_count, already_played=False) from None
+        # status: a finished match takes no more turns, whatever the segment.
+        raise ApiError(
+            409,
+            str(stale),
+            segment=match.segment_count,
+            already_played=False,
+            status=match.status,
+        ) from None
     # The service's match row is the one it saved, with both players loaded, and the
     # segments it stored are the history a client that sent ?since=<segment> lacks.
     return JsonResponse(match_state(match, since=since, fresh=stored))
@@ -611,6 +637,14 @@ def me(request: HttpRequest) -> JsonResponse:
             "username": user.get_username(),
             "matches": list(active.values_list("pk", flat=True)),
             "to_move": list(Match.objects.awaiting(user).values_list("pk", flat=True)),
+            # The last 20 that ended, the latest first: one that ended while the client
+            # was away (a timeout, a resignation) is found here.
+            "finished": list(
+                Match.objects.finished()
+                .involving(user)
+                .order_by("-finished_at")
+                .values_list("pk", flat=True)[:20]
+            ),
             # Keys are strings, as JSON's are; read with GET .../messages/.
             "unread_messages": dict(unread.values_list("pk", "unread_messages")),
         }
@@ -619,4 +653,5 @@ def me(request: HttpRequest) -> JsonResponse:
 
 @csrf_exempt  # it does nothing, whatever the method
 def not_found(request: HttpRequest) -> JsonResponse:
-    return _error(404, f"there is no API endpoint at {request.path}")
+    hint = "" if request.path.endswith("/") else " (the API's paths end with a slash)"
+    return _error(404, f"there is no API endpoint at {request.path}{hint}")

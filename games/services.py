@@ -61,10 +61,11 @@ class NotAllowed(TurnError):
 
 
 class LimitReached(TurnError):
-    """More of something than one player may have at once (HTTP 429): open challenges,
-    matches against the bots. Nothing was done."""
+    """More of something than one player may have at once: open challenges, matches
+    against the bots. Nothing was done. HTTP 409, not 429: waiting will not help, making
+    room (withdrawing a challenge, finishing a match) will, and clients retry a 429."""
 
-    status = 429
+    status = 409
 
 
 class StaleSegment(TurnError):

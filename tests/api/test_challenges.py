@@ -28,7 +28,7 @@ def test_it_challenges_a_player(alice_api, alice, bob):
     assert body == {
         "id": challenge.pk,
         "url": f"http://testserver/challenges/{challenge.pk}/",
-        "invite_url": f"http://testserver/invite/{challenge.invite_token}/",
+        "invite_url": None,  # a private challenge's, to send a friend
     }
     assert (challenge.challenger, challenge.opponent) == (alice, bob)
     assert (challenge.variant, challenge.points, challenge.days_per_move) == ("greek", 3, 5)
@@ -105,7 +105,7 @@ def test_it_refuses_a_challenge_addressed_to_someone_else(alice, bob, charlie_ap
 
     response = post_json(charlie_api, reverse("api_challenge_accept", args=[challenge.pk]))
 
-    assert response.status_code == 403
+    assert response.status_code == 404  # as if there were none: it is not Charlie's business
     assert not Match.objects.exists()
 
 
@@ -124,7 +124,7 @@ def test_it_answers_404_for_an_unknown_challenge(bob_api):
     assert "challenge" in response.json()["error"]
 
 
-def test_it_accepts_a_private_challenge_only_with_its_token(alice, bob_api):
+def test_it_accepts_a_private_challenge_only_with_its_token(alice, alice_api, bob_api):
     challenge = services.create_challenge(alice, private=True)
     url = reverse("api_challenge_accept", args=[challenge.pk])
 
@@ -132,17 +132,19 @@ def test_it_accepts_a_private_challenge_only_with_its_token(alice, bob_api):
     wrong = post_json(bob_api, url, {"token": "guess"})
     right = post_json(bob_api, url, {"token": challenge.invite_token})
 
-    assert without.status_code == wrong.status_code == 403
+    assert without.status_code == wrong.status_code == 404
     assert right.status_code == 200
+    made = _create(alice_api, private=True)
+    assert made.json()["invite_url"].startswith("http://testserver/invite/")
     assert Match.objects.get().pk == right.json()["match"]
 
 
-def test_the_api_answers_a_challenge_beyond_the_limit_with_429(alice, bob, alice_api):
+def test_the_api_answers_a_challenge_beyond_the_limit_with_409(alice, bob, alice_api):
     first = _create(alice_api, opponent="bob")
     second = _create(alice_api, opponent="bob")
 
     assert first.status_code == 201
-    assert second.status_code == 429
+    assert second.status_code == 409
     assert "already challenged bob" in second.json()["error"]
 
 
@@ -200,3 +202,16 @@ def test_the_opponent_declines_and_the_challenger_withdraws(alice, bob, alice_ap
     assert again.status_code == 409 and "already been cancelled" in again.json()["error"]
     assert not_hers.status_code == 409  # settled already: nothing left to decline
     assert set(Challenge.objects.values_list("status", flat=True)) == {"declined", "cancelled"}
+
+
+def test_an_accept_sent_again_is_told_the_match_it_started(alice, bob_api):
+    challenge = services.create_challenge(alice)
+    url = reverse("api_challenge_accept", args=[challenge.pk])
+
+    first = post_json(bob_api, url)
+    again = post_json(bob_api, url)
+
+    assert first.status_code == 200
+    assert again.status_code == 409
+    assert again.json()["match"] == first.json()["match"]
+    assert Match.objects.count() == 1

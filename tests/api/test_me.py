@@ -26,5 +26,6 @@ def test_it_lists_my_active_matches_and_those_waiting_for_me(alice, bob, charlie
         "username": "alice",
         "matches": [my_turn.pk, their_turn.pk],
         "to_move": [my_turn.pk],
+        "finished": [finished.pk],
         "unread_messages": {},
     }

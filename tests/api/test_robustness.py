@@ -133,3 +133,10 @@ def test_it_answers_400_for_a_string_no_database_can_hold(alice, alice_api, bob_
     assert "character" in opponent.json()["error"]
     assert Challenge.objects.get() == private
     assert Match.objects.count() == 0
+
+
+def test_a_path_without_its_slash_is_told_so(alice_api):
+    response = alice_api.get("/api/v1/me")
+
+    assert response.status_code == 404
+    assert "end with a slash" in response.json()["error"]

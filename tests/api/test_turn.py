@@ -58,6 +58,7 @@ def test_the_same_turn_sent_again_is_played_once_and_the_client_told_so(alice_ap
         "error": "segment 1 was already played, as this turn: it was played once",
         "segment": first.json()["segment"],
         "already_played": True,
+        "status": "active",
     }
     _assert_unchanged(match)
     assert Segment.objects.filter(match=match, player="white").count() == 1
@@ -246,3 +247,13 @@ def test_a_malformed_since_refuses_the_turn_and_changes_nothing(alice_api, match
     assert response.status_code == 400
     assert "since" in response.json()["error"]
     _assert_unchanged(match)
+
+
+def test_a_turn_for_a_finished_match_says_the_match_is_over(alice_api, bob_api, match):
+    post_json(bob_api, reverse("api_match_resign", args=[match.pk]), {})
+
+    response = _turn(alice_api, match, {"segment": 1, "play": "in/22 in/19"})
+
+    assert response.status_code == 409
+    assert response.json()["status"] == "finished"  # not a number to send again
+    assert "over" in response.json()["error"]

@@ -19,7 +19,7 @@ def test_a_second_challenge_to_the_same_player_waits_for_the_first(alice, bob):
     with pytest.raises(services.LimitReached, match="already challenged bob") as refused:
         services.create_challenge(alice, opponent=bob, variant="greek")
 
-    assert refused.value.status == 429
+    assert refused.value.status == 409
     assert Challenge.objects.filter(challenger=alice).count() == 1
     assert len(mail.outbox) == emails  # no second email to Bob
     # Bob may still challenge Alice, and Alice another player.

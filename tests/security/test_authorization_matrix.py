@@ -174,7 +174,7 @@ CASES = [
         "api_challenge_accept",
         "POST",
         "/api/v1/challenges/{challenge}/accept/",
-        every(403, anonymous=401, opponent=200),
+        every(404, anonymous=401, player=403, opponent=200),
         body={},
     ),
     Case(
