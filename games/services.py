@@ -128,11 +128,11 @@ MAX_OPEN_CHALLENGES = 20
 MAX_BOT_MATCHES = 20
 
 
-def _lock_players(*players: User | None) -> None:
-    """Lock the players' rows for the rest of the transaction, in pk order, as
-    start_match does: taken in another order, two transactions could each hold the row
-    the other waits for."""
-    pks = sorted({player.pk for player in players if player is not None})
+def _lock_players(*players: User | int | None) -> None:
+    """Lock the players' rows (users or their pks) for the rest of the transaction, in pk
+    order, as start_match does, and before any challenge row: taken in other orders, two
+    transactions could each hold a row the other waits for."""
+    pks = sorted({p if isinstance(p, int) else p.pk for p in players if p is not None})
     list(get_user_model().objects.select_for_update().filter(pk__in=pks).order_by("pk"))
 
 
@@ -175,6 +175,11 @@ def accept_challenge(
     A private challenge is accepted only with its invite link's token.
     """
     with transaction.atomic():
+        # The players first, then the challenge (the order every path takes: a rematch
+        # offered back locks both players, then accepts).
+        _lock_players(
+            Challenge.objects.values_list("challenger_id", flat=True).get(pk=challenge_id), user
+        )
         challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
         if challenge.private and not constant_time_compare(
             invite_token or "", challenge.invite_token

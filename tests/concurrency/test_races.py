@@ -195,3 +195,21 @@ def test_two_rematch_offers_at_once_make_one_offer_or_one_match(postgres_url, al
         assert not Challenge.objects.filter(status="open").exists()
     else:  # pressed twice: one offer
         assert Challenge.objects.filter(status="open").count() == 1
+
+
+def test_offering_a_rematch_back_racing_accepting_the_offer_makes_one_match(
+    postgres_url, alice, bob
+):
+    # Alice, in two tabs, offers a rematch back and accepts Bob's offer at the same moment:
+    # both paths lock the players before the challenge, so neither deadlocks the other.
+    finished = services.resign(opened_by_white(alice, bob).pk, user=alice)
+    theirs = services.offer_rematch(finished, user=bob)
+
+    results = race(
+        lambda: services.offer_rematch(finished, user=alice),
+        lambda: services.accept_challenge(theirs.pk, user=alice),
+    )
+
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert all(isinstance(error, services.StaleSegment) for error in errors), errors
+    assert Match.objects.exclude(pk=finished.pk).count() == 1
