@@ -481,7 +481,11 @@ def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) 
     user = request.user
     token = _str(body, "token", max_length=100) or ""
     mine = user.pk in (challenge.challenger_id, challenge.opponent_id)
-    addressed_elsewhere = challenge.opponent_id is not None and not mine
+    # Open and addressed to someone else (once settled, the opponent is whoever accepted
+    # a lobby challenge, and a late accepter is told it was taken: 409).
+    addressed_elsewhere = (
+        challenge.status == Challenge.Status.OPEN and challenge.opponent_id is not None and not mine
+    )
     if addressed_elsewhere or (
         challenge.private and not mine and not constant_time_compare(token, challenge.invite_token)
     ):

@@ -215,3 +215,17 @@ def test_an_accept_sent_again_is_told_the_match_it_started(alice, bob_api):
     assert again.status_code == 409
     assert again.json()["match"] == first.json()["match"]
     assert Match.objects.count() == 1
+
+
+def test_a_lobby_challenge_taken_meanwhile_is_a_409_for_the_late_accepter(
+    alice, bob_api, charlie_api
+):
+    challenge = services.create_challenge(alice)
+    url = reverse("api_challenge_accept", args=[challenge.pk])
+
+    first = post_json(bob_api, url)
+    late = post_json(charlie_api, url)
+
+    assert first.status_code == 200
+    assert late.status_code == 409 and "already been accepted" in late.json()["error"]
+    assert "match" not in late.json()  # not Charlie's match
