@@ -105,6 +105,8 @@ class UserTimezoneMiddleware:
 
 
 def _keep_zone_cookie(request: HttpRequest, response: HttpResponse) -> None:
+    if request.path_info.startswith("/api/"):
+        return  # the API's times carry their offset, and a script keeps no cookies
     user = getattr(request, "user", None)
     if user is None or (isinstance(user, SimpleLazyObject) and user._wrapped is empty):
         return  # nobody looked at the player: nothing new to know

@@ -83,3 +83,13 @@ def test_it_requires_csrf_for_session_posts(alice, match):
     assert accepted.status_code == 200
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
+
+
+def test_an_api_answer_sets_no_timezone_cookie(alice, alice_api):
+    alice.timezone = "Asia/Tokyo"
+    alice.save()
+
+    response = alice_api.get("/api/v1/me/")
+
+    assert response.status_code == 200
+    assert "tz" not in response.cookies
