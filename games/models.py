@@ -89,6 +89,14 @@ class Challenge(models.Model):
     match = models.OneToOneField(
         "Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
     )
+    rematch_of = models.ForeignKey(
+        "Match",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematch_offers",
+        help_text="The finished match this challenge offers to play again",
+    )
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 

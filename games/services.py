@@ -86,8 +86,10 @@ def create_challenge(
     days_per_move: int = 2,
     private: bool = False,
     rated: bool = True,
+    rematch_of: Match | None = None,
 ) -> Challenge:
-    """Offer a match to ``opponent``, to the lobby (no opponent), or by invite link (private)."""
+    """Offer a match to ``opponent``, to the lobby (no opponent), or by invite link
+    (private); ``rematch_of``: the finished match it offers to play again."""
     if variant not in Variant.values:
         raise IllegalTurn("variant must be 'american' or 'greek'")
     if points not in MATCH_LENGTHS:
@@ -110,6 +112,7 @@ def create_challenge(
             days_per_move=days_per_move,
             private=private and opponent is None,
             rated=rated,
+            rematch_of=rematch_of,
         )
         if opponent is not None and opponent.is_bot:
             # A bot accepts at once; its first move (if it is to move) follows by task.
@@ -239,21 +242,19 @@ def _close_challenge(challenge_id: int, *, user: User, status: str) -> Challenge
 
 
 def rematch_offers(match: Match, user: User) -> dict[str, Challenge | None]:
-    """The open rematch offers between ``user`` and their opponent in ``match``: ``mine``
-    (``user``'s to them) and ``theirs`` (to ``user``), each None if there is none. One
-    query; a rematch is a challenge with the match's options."""
-    opponent = match.opponent_of(user)
+    """The rematch offers of ``match`` between ``user`` and their opponent: ``mine``
+    (``user``'s to them, open), ``theirs`` (to ``user``, open) and ``played`` (the one
+    accepted, whose match has started), each None if there is none. One query."""
     offers = Challenge.objects.filter(
-        status=Challenge.Status.OPEN,
-        challenger__in=(user, opponent),
-        opponent__in=(user, opponent),
-        variant=match.variant,
-        points=match.points,
-        days_per_move=match.days_per_move,
-        rated=match.rated,
+        rematch_of=match, status__in=(Challenge.Status.OPEN, Challenge.Status.ACCEPTED)
     ).order_by("pk")
-    found = {offer.challenger_id: offer for offer in offers}
-    return {"mine": found.get(user.pk), "theirs": found.get(opponent.pk)}
+    found: dict[str, Challenge | None] = {"mine": None, "theirs": None, "played": None}
+    for offer in offers:
+        if offer.status == Challenge.Status.ACCEPTED:
+            found["played"] = offer
+        else:
+            found["mine" if offer.challenger_id == user.pk else "theirs"] = offer
+    return found
 
 
 def offer_rematch(match: Match, *, user: User) -> Challenge:
@@ -261,7 +262,8 @@ def offer_rematch(match: Match, *, user: User) -> Challenge:
 
     Pressed twice (a page reloaded, or opened twice), it is the one offer. If the
     opponent has offered a rematch already, theirs is accepted: the answer is then that
-    challenge, with its match started.
+    challenge, with its match started. A match is played again once: once a rematch has
+    started, the answer is that rematch.
     """
     if not match.is_player(user):
         raise NotAllowed("only the players can ask for a rematch")
@@ -273,6 +275,8 @@ def offer_rematch(match: Match, *, user: User) -> Challenge:
         # are looked at one after the other, and the second finds the first.
         _lock_players(user, opponent)
         offers = rematch_offers(match, user)
+        if offers["played"] is not None:
+            return offers["played"]
         if offers["theirs"] is not None:
             accept_challenge(offers["theirs"].pk, user=user)
             offers["theirs"].refresh_from_db()
@@ -286,6 +290,7 @@ def offer_rematch(match: Match, *, user: User) -> Challenge:
             points=match.points,
             days_per_move=match.days_per_move,
             rated=match.rated,
+            rematch_of=match,
         )
 
 

@@ -459,6 +459,11 @@ def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _get_match_for_player(request, match_id)
+    played = None if match.is_active else services.rematch_offers(match, request.user)["played"]
+    if played is not None and played.match_id is not None:
+        # Pressed on a page drawn before the rematch began (or reopened since).
+        messages.info(request, "The rematch has started already.")
+        return redirect("match", match_id=played.match_id)
     try:
         challenge = services.offer_rematch(match, user=request.user)
     except TurnError as error:

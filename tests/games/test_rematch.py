@@ -79,3 +79,32 @@ def test_a_rematch_offered_by_both_starts_one_match(client, alice, bob):
     assert response.redirect_chain == [(new.get_absolute_url(), 302)]
     assert "Rematch started." in response.text
     assert not Challenge.objects.filter(status="open").exists()
+
+
+def test_once_the_rematch_started_the_old_match_links_to_it_and_offers_no_other(client, alice, bob):
+    match = _finished(alice, bob)
+    offer = services.offer_rematch(match, user=alice)
+    rematch = services.accept_challenge(offer.pk, user=bob)
+    client.force_login(bob)
+
+    page = client.get(match.get_absolute_url()).text
+    pressed = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
+
+    assert f'The rematch is being played: <a href="{rematch.get_absolute_url()}"' in page
+    assert "Offer a rematch" not in page
+    assert pressed.redirect_chain == [(rematch.get_absolute_url(), 302)]
+    assert "The rematch has started already." in pressed.text
+    assert not Challenge.objects.filter(status="open").exists()
+
+
+def test_an_offer_shows_on_the_match_it_was_made_from_only(client, alice, bob):
+    first = _finished(alice, bob)
+    second = _finished(alice, bob)  # the same two, the same options
+    services.offer_rematch(first, user=bob)
+    client.force_login(alice)
+
+    on_first = client.get(first.get_absolute_url()).text
+    on_second = client.get(second.get_absolute_url()).text
+
+    assert "bob offers you a rematch." in on_first
+    assert "offers you a rematch" not in on_second and "Offer a rematch" in on_second
