@@ -9,6 +9,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
+from games import chat
+
 from .helpers import axe_violations, held_request, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -78,6 +80,13 @@ def test_a_message_reaches_the_other_players_open_page(
     expect(page.get_by_label("Message to bob")).to_have_value("Half a thought")
     page.wait_for_timeout(2500)  # two more polls: the message is not appended again
     expect(page.locator("#chat-list li")).to_have_count(1)
+    expect(page.locator("#chat-list .chat-new")).to_have_count(1)
+
+    # The next message brought by the poll is the new one; the first has been read.
+    chat.post_message(match.pk, user=match.black, text="Still there?")
+    expect(page.locator("#chat-list li")).to_have_count(2)
+    expect(page.locator("#chat-list li").nth(0).locator(".chat-new")).to_have_count(0)
+    expect(page.locator("#chat-list li").nth(1).locator(".chat-new")).to_have_count(1)
 
 
 def test_a_poll_in_flight_when_the_player_sends_brings_nothing_twice(

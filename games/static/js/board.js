@@ -180,4 +180,12 @@
   }
   document.addEventListener("htmx:responseError", failed);
   document.addEventListener("htmx:sendError", failed);
+
+  // The messages' poll appends what is new, and the server has marked all before it read:
+  // the "new" badges of what an earlier poll brought go, so that "new" means what it says.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    if (!target || target.id !== "chat-list" || event.detail.xhr.status !== 200) return;
+    target.querySelectorAll(".chat-new").forEach(function (badge) { badge.remove(); });
+  });
 })();
