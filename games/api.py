@@ -174,6 +174,15 @@ def _api_view(method: str, view: View, fields: frozenset[str] | None) -> View:
     return wrapper
 
 
+def _read_or_write(request: HttpRequest, read: View, write: View, *args: Any) -> HttpResponse:
+    """One address for two endpoints: ``read`` answers GET (and HEAD), ``write`` POST."""
+    if request.method not in ("GET", "HEAD", "POST"):
+        allow = {"Allow": "GET, HEAD, POST"}
+        return _error(405, f"use GET or POST here, not {request.method}", allow)
+    view = write if request.method == "POST" else read
+    return view(request, *args)
+
+
 def api_get(view: View) -> View:
     """An authenticated GET endpoint."""
     return _api_view("GET", view, None)
@@ -425,12 +434,7 @@ def _challenges_list(request: HttpRequest) -> JsonResponse:
 def challenges(request: HttpRequest) -> HttpResponse:
     """GET: the open challenges to me, from me, and in the lobby (oldest first); POST: make
     one (:func:`challenge_create`)."""
-    if request.method not in ("GET", "HEAD", "POST"):
-        allow = {"Allow": "GET, HEAD, POST"}
-        return _error(405, f"use GET or POST here, not {request.method}", allow)
-    if request.method == "POST":
-        return challenge_create(request)
-    return _challenges_list(request)
+    return _read_or_write(request, _challenges_list, challenge_create)
 
 
 def _visible_challenge(request: HttpRequest, challenge_id: int) -> Challenge:
@@ -616,11 +620,7 @@ def _messages_write(request: HttpRequest, match_id: int, body: JsonObject) -> Js
 def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
     """The messages between the match's players (games.chat), to them only. GET
     ``?after=<id>``: those after that one, oldest first; POST ``{"text"}``: write one."""
-    if request.method not in ("GET", "HEAD", "POST"):
-        allow = {"Allow": "GET, HEAD, POST"}
-        return _error(405, f"use GET or POST here, not {request.method}", allow)
-    view = _messages_write if request.method == "POST" else _messages_read
-    return view(request, match_id)
+    return _read_or_write(request, _messages_read, _messages_write, match_id)
 
 
 @api_get
