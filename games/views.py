@@ -333,11 +333,13 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
         action = form.action()
         try:
             match = services.submit_segment(match.pk, user=request.user, action=action)
-        except services.StaleSegment as failure:
-            error, status = _stale_reason(match.pk, request.user, action, failure), 409
+        except services.StaleSegment:
+            status = 409
         except TurnError as failure:
             error, status = sentence(failure), failure.status
         match = _get_match(match.pk)
+        if status == 409:
+            error = _stale_reason(match, request.user, action)
     if not request.htmx and not error:
         return redirect(match)
     # Only an illegal or unreadable play is given back to correct: after a 409 the board
@@ -351,22 +353,20 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, template, context, status=status)
 
 
-def _stale_reason(
-    match_id: int, user: User, action: services.TurnAction, failure: services.StaleSegment
-) -> str:
-    """Why a turn from a board drawn before the last move was not played, for the
-    player who sees the board drawn again as it stands."""
-    if services.already_played(match_id, user=user, action=action):
+def _stale_reason(match: Match, user: User, action: services.TurnAction) -> str:
+    """Why a turn refused as stale was not played, for the player who sees the board
+    drawn again as ``match`` now stands."""
+    if services.already_played(match.pk, user=user, action=action):
         return (
             "You had already played this move (in another window, or the page sent it"
             " twice): it was played once, and here is the match as it stands."
         )
-    if "segment" in str(failure):
-        return (
-            "This board was out of date: a move was made since it was drawn (in another"
-            " window?). Here is the match as it stands."
-        )
-    return sentence(failure)
+    if not match.is_active:
+        return "The match is over."
+    return (
+        "This board was out of date: a move was made since it was drawn (in another"
+        " window?). Here is the match as it stands."
+    )
 
 
 # htmx stops polling when a poll is answered with this status.

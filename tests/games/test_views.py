@@ -658,3 +658,16 @@ def test_the_rules_page_explains_both_variants_to_anyone(client):
     # Every entry of the page's contents leads to one of its sections.
     assert sorted(re.findall(r'<a href="#([a-z-]+)">', page.text)) == sorted(headings)
     assert f'href="{reverse("rules")}"' in client.get("/").text  # the header and home link it
+
+
+def test_a_turn_for_a_match_that_ended_meanwhile_says_it_is_over(client, alice, bob, match):
+    services.resign(match.pk, user=bob)  # while Alice's board still offers her turn
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("match_turn", args=[match.pk]), {"segment": 1, "play": "in/22 in/19"}, **HTMX
+    )
+
+    assert response.status_code == 409
+    assert "The match is over." in response.text
+    assert "out of date" not in response.text
