@@ -131,12 +131,13 @@ MAX_OPEN_CHALLENGES = 20
 MAX_BOT_MATCHES = 20
 
 
-def _lock_players(*players: User | int | None) -> None:
+def _lock_players(*players: User | int | None) -> list[bool]:
     """Lock the players' rows (users or their pks) for the rest of the transaction, in pk
-    order, as start_match does, and before any challenge row: taken in other orders, two
-    transactions could each hold a row the other waits for."""
+    order, and before any challenge row: taken in other orders, two transactions could
+    each hold a row the other waits for. Answers whether each is active, in pk order."""
     pks = sorted({p if isinstance(p, int) else p.pk for p in players if p is not None})
-    list(get_user_model().objects.select_for_update().filter(pk__in=pks).order_by("pk"))
+    locked = get_user_model().objects.select_for_update().filter(pk__in=pks).order_by("pk")
+    return list(locked.values_list("is_active", flat=True))
 
 
 def _check_challenge_limits(challenger: User, opponent: User | None) -> None:
@@ -316,8 +317,7 @@ def start_match(
         # return, or waits, and then moves the new match's clock with their others; one
         # closing their account either finished first (and is refused here) or waits,
         # and then resigns this match.
-        players = get_user_model().objects.filter(pk__in=[white.pk, black.pk]).order_by("pk")
-        active = list(players.select_for_update().values_list("is_active", flat=True))
+        active = _lock_players(white, black)
         if players_active and not all(active):
             raise StaleSegment("a player of this challenge has closed their account")
         seed = new_seed()
