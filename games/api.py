@@ -121,7 +121,9 @@ def _read_body(request: HttpRequest, fields: frozenset[str]) -> JsonObject:
     if request.content_type != "application/json":
         raise ApiError(415, "send the body as JSON, with 'Content-Type: application/json'")
     try:
-        data = json.loads(body)
+        data = json.loads(body, object_pairs_hook=_object_without_repeats)
+    except _RepeatedKey as repeated:
+        raise ApiError(400, f"the field {_quote(repeated.key)} is sent twice") from None
     except (ValueError, RecursionError) as error:
         raise ApiError(400, f"the body is not valid JSON: {error}") from None
     if not isinstance(data, dict):
@@ -130,6 +132,22 @@ def _read_body(request: HttpRequest, fields: frozenset[str]) -> JsonObject:
     if unknown:
         expected = ", ".join(sorted(fields)) or "no fields"
         raise ApiError(400, f"unknown field {_quote(unknown[0])}: this endpoint takes {expected}")
+    return data
+
+
+class _RepeatedKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads keeps the last of two equal keys; another parser (a proxy, a client's
+    # own log) may keep the first, so {"segment": 3, "segment": 4} has no one meaning.
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _RepeatedKey(key)
+        data[key] = value
     return data
 
 

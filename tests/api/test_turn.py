@@ -229,6 +229,24 @@ def test_it_explains_a_malformed_body(alice_api, match, body, reason):
     _assert_unchanged(match)
 
 
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ('{"segment": 1, "play": "in/22 in/19", "segment": 2}', '"segment"'),
+        ('{"segment": 1, "play": "in/22 in/19", "play": "in/21 in/20"}', '"play"'),
+        ('{"segment": 1, "play": "in/22 in/19", "x": {"a": 1, "a": 2}}', '"a"'),
+    ],
+)
+def test_it_refuses_a_field_sent_twice(alice_api, match, raw, field):
+    response = alice_api.post(
+        reverse("api_match_turn", args=[match.pk]), raw, content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    assert response.json()["error"] == f"the field {field} is sent twice"
+    _assert_unchanged(match)
+
+
 def test_since_limits_the_answers_history_to_the_new_segments(alice_api, match):
     url = reverse("api_match_turn", args=[match.pk]) + "?since=1"
     response = post_json(alice_api, url, {"segment": 1, "play": "in/22 in/19"})
