@@ -396,15 +396,21 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
         if private:
             raise ApiError(400, "a private challenge is for an invite link: leave opponent null")
     assert variant is not None and points is not None and days_per_move is not None
-    challenge = services.create_challenge(
-        request.user,
-        opponent=opponent,
-        variant=variant,
-        points=points,
-        days_per_move=days_per_move,
-        private=private,
-        rated=rated,
-    )
+    try:
+        challenge = services.create_challenge(
+            request.user,
+            opponent=opponent,
+            variant=variant,
+            points=points,
+            days_per_move=days_per_move,
+            private=private,
+            rated=rated,
+        )
+    except services.SameChallengeWaiting as same:
+        # A retry after a lost answer learns the challenge its first copy made.
+        waiting = same.challenge
+        url = request.build_absolute_uri(waiting.get_absolute_url())
+        raise ApiError(409, str(same), id=waiting.pk, url=url) from None
     answer = {
         "id": challenge.pk,
         "url": request.build_absolute_uri(challenge.get_absolute_url()),

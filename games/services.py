@@ -68,6 +68,16 @@ class LimitReached(TurnError):
     status = 409
 
 
+class SameChallengeWaiting(LimitReached):
+    """The player's identical challenge already waits in the lobby (``challenge``): a
+    second would add nothing anyone could not accept in the first, so a form sent twice
+    or a request retried after a lost answer makes one challenge, not two."""
+
+    def __init__(self, message: str, *, challenge: Challenge) -> None:
+        super().__init__(message)
+        self.challenge = challenge
+
+
 class StaleSegment(TurnError):
     """The player acted on a segment that is no longer the current one (409)."""
 
@@ -104,6 +114,19 @@ def create_challenge(
         raise IllegalTurn(f"you cannot challenge {opponent.username}: the account is closed")
     with transaction.atomic():
         _check_challenge_limits(challenger, opponent)
+        if opponent is None and not private:
+            # Under the challenger's lock: two copies sent at once find each other.
+            same = Challenge.objects.open_in_lobby().filter(
+                challenger=challenger,
+                variant=variant,
+                points=points,
+                days_per_move=days_per_move,
+                rated=rated,
+            )
+            if (waiting := same.first()) is not None:
+                raise SameChallengeWaiting(
+                    "you already have this challenge waiting in the lobby", challenge=waiting
+                )
         challenge = Challenge.objects.create(
             challenger=challenger,
             opponent=opponent,

@@ -98,6 +98,10 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             challenge = services.create_challenge(request.user, **form.service_kwargs())
+        except services.SameChallengeWaiting as same:
+            # Most likely the form sent twice (a double click, a reload): show the one.
+            messages.info(request, "You already have this challenge waiting in the lobby.")
+            return redirect(same.challenge)
         except TurnError as error:
             form.add_error(None, str(error))
         else:

@@ -148,6 +148,20 @@ def test_the_api_answers_a_challenge_beyond_the_limit_with_409(alice, bob, alice
     assert "already challenged bob" in second.json()["error"]
 
 
+def test_a_lobby_challenge_sent_again_is_told_the_one_waiting(alice_api):
+    first = _create(alice_api)
+    again = _create(alice_api)
+
+    assert first.status_code == 201
+    assert again.status_code == 409
+    assert again.json() == {
+        "error": "you already have this challenge waiting in the lobby",
+        "id": first.json()["id"],
+        "url": first.json()["url"],
+    }
+    assert Challenge.objects.count() == 1
+
+
 def test_it_lists_the_challenges_to_me_from_me_and_in_the_lobby(alice, bob, charlie, bob_api):
     to_bob = services.create_challenge(alice, opponent=bob)
     from_bob = services.create_challenge(bob, opponent=charlie, variant="greek")

@@ -7,7 +7,7 @@ import pytest
 from django.core import mail
 
 from games import services
-from games.models import Challenge, Match
+from games.models import MATCH_LENGTHS, Challenge, Match
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,8 @@ def test_a_second_challenge_to_the_same_player_waits_for_the_first(alice, bob):
 
 def test_a_player_has_a_limited_number_of_challenges_waiting(alice, django_user_model):
     for n in range(services.MAX_OPEN_CHALLENGES):
-        services.create_challenge(alice, variant="greek" if n % 2 else "american")
+        # Each one different: an identical lobby challenge is refused on its own account.
+        services.create_challenge(alice, points=MATCH_LENGTHS[n % 7], days_per_move=1 + n // 7)
 
     with pytest.raises(services.LimitReached, match="withdraw one"):
         services.create_challenge(alice, private=True)
@@ -53,3 +54,28 @@ def test_a_player_has_a_limited_number_of_matches_against_the_bots(alice, django
         services.create_challenge(alice, opponent=bot)
 
     assert Match.objects.count() == services.MAX_BOT_MATCHES
+
+
+def test_the_same_lobby_challenge_sent_twice_is_one_challenge(alice):
+    first = services.create_challenge(alice, variant="greek", points=5)
+
+    with pytest.raises(services.SameChallengeWaiting, match="already have this") as refused:
+        services.create_challenge(alice, variant="greek", points=5)
+
+    assert refused.value.status == 409
+    assert refused.value.challenge == first
+    assert list(Challenge.objects.filter(challenger=alice)) == [first]
+
+
+def test_lobby_challenges_that_differ_or_are_private_are_not_the_same(alice, bob):
+    first = services.create_challenge(alice, variant="greek", points=5)
+
+    services.create_challenge(alice, variant="greek", points=5, rated=False)
+    services.create_challenge(alice, variant="greek", points=5, days_per_move=3)
+    services.create_challenge(alice, variant="greek", points=5, private=True)
+    services.create_challenge(alice, variant="greek", points=5, private=True)  # two friends
+    services.create_challenge(bob, variant="greek", points=5)
+    services.cancel_challenge(first.pk, user=alice)
+    services.create_challenge(alice, variant="greek", points=5)  # the first is withdrawn
+
+    assert Challenge.objects.filter(challenger=alice).count() == 6

@@ -291,6 +291,19 @@ def test_a_name_typed_in_another_case_finds_the_player(client, alice, bob):
     assert Challenge.objects.get().opponent == bob
 
 
+def test_the_challenge_form_sent_twice_makes_one_lobby_challenge(client, alice):
+    client.force_login(alice)
+    data = {"opponent": "", "variant": "greek", "points": 3, "days_per_move": 2}
+
+    first = client.post(reverse("challenge_new"), data)
+    second = client.post(reverse("challenge_new"), data, follow=True)
+
+    challenge = Challenge.objects.get()
+    assert first["Location"] == challenge.get_absolute_url()
+    assert second.redirect_chain == [(challenge.get_absolute_url(), 302)]
+    assert "You already have this challenge waiting in the lobby." in second.text
+
+
 def test_a_private_link_for_a_named_opponent_is_refused_with_the_reason(client, alice, bob):
     client.force_login(alice)
     data = {"opponent": "bob", "private": "on", "points": 1, "days_per_move": 2}
