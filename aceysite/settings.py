@@ -134,6 +134,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "aceysite.context_processors.site",
             ],
+            "builtins": ["games.templatetags.timestamps"],
         },
     },
 ]
