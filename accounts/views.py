@@ -60,7 +60,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return HttpResponseRedirect(next_url) if next_url else redirect("home")
 
-    form = SignupForm(request.POST or None)
+    form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid() and (user := form.save_unless_taken()):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return HttpResponseRedirect(next_url) if next_url else redirect("home")
@@ -180,7 +180,7 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST or None, instance=request.user)
+    form = ProfileForm(request.POST if request.method == "POST" else None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, "Your settings are saved.")

@@ -94,7 +94,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def challenge_new(request: HttpRequest) -> HttpResponse:
     initial = {"opponent": request.GET.get("opponent", "")}
-    form = ChallengeForm(request.POST or None, user=request.user, initial=initial)
+    form = ChallengeForm(
+        request.POST if request.method == "POST" else None, user=request.user, initial=initial
+    )
     if request.method == "POST" and form.is_valid():
         try:
             challenge = services.create_challenge(request.user, **form.service_kwargs())

@@ -1,6 +1,8 @@
 import pytest
 from django.urls import reverse
 
+from accounts.forms import ProfileForm
+
 pytestmark = pytest.mark.django_db
 
 
@@ -116,3 +118,16 @@ def test_it_changes_the_password(client, alice):
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password("another fine phrase")
+
+
+def test_an_empty_post_is_told_what_is_missing_and_saves_nothing(client, alice):
+    client.force_login(alice)
+    fields = [*ProfileForm.Meta.fields, "timezone"]
+    before = [getattr(alice, name) for name in fields]
+
+    response = client.post(reverse("settings"), {})
+
+    assert response.status_code == 200
+    assert "This field is required." in response.text
+    alice.refresh_from_db()
+    assert [getattr(alice, name) for name in fields] == before

@@ -170,3 +170,13 @@ def test_a_logged_in_player_sent_to_sign_up_goes_on_to_next_or_home(client, alic
 
     assert onward.status_code == 302 and onward["Location"] == "/dashboard/"
     assert junk.status_code == 302 and junk["Location"] == reverse("home")
+
+
+def test_an_empty_post_is_told_what_is_missing(client):
+    accounts = User.objects.count()  # the bots'
+
+    response = client.post(reverse("signup"), {})
+
+    assert response.status_code == 200
+    assert "This field is required." in response.text
+    assert User.objects.count() == accounts

@@ -684,3 +684,13 @@ def test_a_turn_for_a_match_that_ended_meanwhile_says_it_is_over(client, alice, 
     assert response.status_code == 409
     assert "The match is over." in response.text
     assert "out of date" not in response.text
+
+
+def test_an_empty_challenge_form_is_told_what_is_missing(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("challenge_new"), {})
+
+    assert response.status_code == 200
+    assert "This field is required." in response.text
+    assert not Challenge.objects.exists()
