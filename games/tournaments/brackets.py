@@ -29,7 +29,10 @@ A side of a match holds a player id, ``None`` while not yet known, or :data:`BYE
 are decided at once and never count as a played match; in Swiss a bye scores as a win.
 A withdrawn player loses every match they are or will be in by walkover (reported
 automatically, counted as a played match and a loss); if both players of a match have
-withdrawn, both lose and its ``winner`` is :data:`BYE`.
+withdrawn, both lose and its ``winner`` is :data:`BYE`. Nor is a withdrawn player given a
+bye: one who meets a bye goes out there (neither a win nor a loss, and not a bye in the
+standings), its ``winner`` is :data:`BYE`, and whoever was to meet them next has the bye.
+So a player who has withdrawn never goes through again, and the champion has not withdrawn.
 """
 
 from __future__ import annotations
@@ -551,7 +554,11 @@ class Tournament(ABC):
         if slot.is_decided or first is None or second is None:
             return slot
         if BYE in slot.players:
-            return replace(slot, winner=second if first == BYE else first)
+            # A withdrawn player does not go through on a bye: the bye goes on in their
+            # place (as a double walkover's does), so the next opponent has the bye rather
+            # than a walkover over a player who has left. It is no walkover: nobody won.
+            side = second if first == BYE else first
+            return replace(slot, winner=BYE if side in self._withdrawn else side)
         absent = [player for player in slot.players if player in self._withdrawn]
         if len(absent) == 2:
             return replace(slot, winner=BYE, walkover=True)
@@ -570,9 +577,9 @@ class Tournament(ABC):
             if not slot.is_decided:
                 continue
             if not (_is_player(first) and _is_player(second)):  # a bye: nobody played
-                for side in slot.players:
-                    if _is_player(side):
-                        records[side].byes += 1
+                # Only to the player it carried on: not to a withdrawn one who met it.
+                if _is_player(slot.winner):
+                    records[slot.winner].byes += 1
                 continue
             points = slot.points or (0, 0)
             _count_match(records[first], second, won=slot.winner == first, points=points)
@@ -820,7 +827,7 @@ class DoubleElimination(_Elimination):
             "GF2" not in self._slots
             and first.is_decided
             and not first.walkover
-            and _is_player(first.players[0])
+            and not first.is_bye
             and first.winner == first.players[1]
         )
 
@@ -832,7 +839,9 @@ class DoubleElimination(_Elimination):
 
     def _stage(self, slot: MatchSlot) -> int:
         if slot.bracket == Bracket.WINNERS:
-            return 0  # only two withdrawn players, meeting there, go out in the winners bracket
+            # Only withdrawn players go out in the winners bracket: two meeting there, or
+            # one meeting a bye.
+            return 0
         if slot.bracket == Bracket.LOSERS:
             return slot.round
         return len(self._slots)  # the grand final: beyond every losers round

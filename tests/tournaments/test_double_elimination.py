@@ -149,3 +149,62 @@ def test_no_bracket_reset_when_the_winners_champion_withdrew_before_the_final():
     # A reset would only be a second walkover against the same withdrawn player.
     assert "GF2" not in [m.slot_id for m in tournament.matches()]
     assert tournament.is_finished and tournament.champion == 3
+
+
+def test_a_withdrawn_player_who_drops_onto_a_losers_bracket_bye_goes_out_there():
+    # Five players: seeds 1, 2 and 3 have first-round byes, so L1-2 is bye against bye and
+    # the loser of W2-1 meets nobody in L2-2.
+    tournament = DoubleElimination([1, 2, 3, 4, 5])
+    tournament.withdraw(1)  # waiting for the winner of W1-2
+    tournament.report("W1-2", 4)  # 4 wins W2-1 by walkover; 1 drops into L2-2
+
+    dropped = tournament.match("L2-2")
+    assert dropped.players == (1, BYE)
+    # Out there: no bye for a player who has left, and no walkover either (nobody beat 1).
+    assert (dropped.winner, dropped.walkover) == (BYE, False)
+    assert [slot.slot_id for slot in tournament.byes() if slot.winner == 1] == ["W1-1"]
+    assert all(slot.winner != 1 for slot in tournament.walkovers())
+    # The draw goes on as if 1 were gone: their next opponent has the bye instead.
+    assert players_of(tournament, "L3-1") == (None, BYE)
+    tournament.report("W2-2", 2)
+    tournament.report("L2-1", 5)  # 5 beats 3, who lost W2-2
+    assert tournament.match("L3-1").winner == 5
+    tournament.report("W3-1", 4)
+    assert players_of(tournament, "L4-1") == (2, 5)
+    standing = next(s for s in tournament.standings() if s.player == 1)
+    assert (standing.played, standing.losses, standing.byes) == (1, 1, 1)  # W1's bye only
+
+
+def test_a_player_who_leaves_with_the_loss_that_drops_them_onto_a_bye_goes_out_there():
+    # Six players: seeds 1 and 2 have first-round byes, so whoever loses W1-2 (4 v 5) meets
+    # nobody in L1-1.
+    tournament = DoubleElimination([1, 2, 3, 4, 5, 6])
+
+    tournament.report("W1-2", 5, loser_withdraws=True)  # 4 resigned to withdraw
+
+    assert tournament.withdrawn == (4,)
+    dropped = tournament.match("L1-1")
+    assert dropped.players == (BYE, 4)
+    assert (dropped.winner, dropped.walkover) == (BYE, False)
+    # L2-1 takes the loser of W2-2 against the winner of L1-1: a bye, not a walkover over 4.
+    tournament.report("W1-4", 3)
+    tournament.report("W2-2", 2)
+    assert tournament.match("L2-1").players == (3, BYE)
+    assert tournament.match("L2-1").winner == 3
+    assert tournament.walkovers() == []
+    standing = next(s for s in tournament.standings() if s.player == 4)
+    assert (standing.played, standing.losses, standing.byes) == (1, 1, 0)
+
+
+def test_a_losers_bracket_emptied_by_withdrawals_leaves_the_final_to_the_winners_champion():
+    # Three players: seed 1 has a bye; the loser of W1-2 meets nobody in L1-1.
+    tournament = DoubleElimination([1, 2, 3])
+    tournament.report("W1-2", 2, loser_withdraws=True)  # 3 leaves: L1-1 goes to nobody
+    tournament.withdraw(1)  # 2 wins W2-1 by walkover; 1 drops onto the bye in L2-1
+
+    assert tournament.match("L1-1").winner == BYE
+    assert tournament.match("L2-1").players == (1, BYE)
+    assert tournament.match("L2-1").winner == BYE
+    assert tournament.match("GF1").players == (2, BYE)
+    assert tournament.is_finished and tournament.champion == 2
+    assert "GF2" not in [slot.slot_id for slot in tournament.matches()]

@@ -100,3 +100,18 @@ def test_the_loser_of_the_last_match_is_not_withdrawn_from_a_tournament_it_ends(
     assert tournament.is_finished and tournament.champion == 1
     assert tournament.withdrawn == ()
     assert not any(s.withdrawn for s in tournament.standings())
+
+
+def test_a_withdrawn_player_is_given_no_bye_in_a_later_round():
+    # Three players: 3 sits out round 3 (1 v 2).
+    tournament = RoundRobin([1, 2, 3])
+    tournament.report("R1-1", 2)  # 2 v 3; 1 sits out round 1
+
+    tournament.withdraw(3)  # round 2 (1 v 3, 2 sits out) is over at once: round 3 opens
+
+    sat_out = tournament.match("R3-2")
+    assert sat_out.players == (3, BYE)
+    assert (sat_out.winner, sat_out.walkover) == (BYE, False)
+    assert [slot.slot_id for slot in tournament.byes()] == ["R1-2", "R2-2"]
+    standing = next(s for s in tournament.standings() if s.player == 3)
+    assert (standing.played, standing.losses, standing.byes, standing.withdrawn) == (2, 2, 0, True)

@@ -219,6 +219,9 @@ def check_walkovers(playthrough: Playthrough) -> None:
             if player in slot.players and slot.slot_id not in decided_before
         ]
         assert all(slot.walkover and slot.winner != player for slot in later)
+        # Nor does a bye carry them on: they go out where they meet one.
+        later_byes = [slot for slot in tournament.byes() if slot.slot_id not in decided_before]
+        assert all(slot.winner != player for slot in later_byes)
         assert standings[player].withdrawn
     for slot in played_matches(tournament):
         if slot.walkover:  # whoever lost it has withdrawn

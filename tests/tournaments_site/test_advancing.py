@@ -281,3 +281,41 @@ def test_it_plays_a_tournament_with_a_bot(alice, bob, django_capture_on_commit_c
     lose(match, bob)
     tournament.refresh_from_db()
     assert tournament.champion == bot
+
+
+@pytest.mark.parametrize("how", ["withdraws", "loses on time"])
+def test_a_withdrawn_player_who_drops_onto_a_losers_bracket_bye_goes_out_there(alice, how):
+    _, two, three, _, five = players = make_users(5)
+    tournament = seeded_tournament(alice, players, format=Format.DOUBLE_ELIMINATION)
+    # Seeds 1, 2 and 3 have first-round byes, so L1-2 is bye against bye, and whoever loses
+    # W2-1 (one v four, once five loses W1-2) meets nobody in L2-2.
+    lose(_slot_match(tournament, "W1-2"), five)  # five has L1-1's bye
+    semi_final = _slot_match(tournament, "W2-1")
+    leaver, stayer = semi_final.to_move, semi_final.opponent_of(semi_final.to_move)
+    if how == "withdraws":
+        services.withdraw(tournament.pk, user=leaver)  # resigns W2-1
+    else:
+        _overdue(semi_final)
+
+    lose(_slot_match(tournament, "W2-2"), three)
+    lose(_slot_match(tournament, "L2-1"), three)  # five goes on, to meet the leaver
+
+    tournament.refresh_from_db()
+    draw = tournament.draw()
+    dropped = draw.match("L2-2")
+    assert dropped.players == (leaver.pk, BYE)
+    assert (dropped.winner, dropped.walkover) == (BYE, False)
+    assert draw.match("W2-1").winner == stayer.pk
+    # Five, who was to meet the leaver next, has the bye: no walkover over a player who
+    # had already gone, and no bye for them either.
+    assert draw.match("L3-1").players == (five.pk, BYE)
+    assert draw.match("L3-1").winner == five.pk
+    assert draw.walkovers() == []
+    assert [slot.slot_id for slot in draw.byes() if slot.winner == leaver.pk] in ([], ["W1-1"])
+    assert Entry.objects.get(tournament=tournament, user=leaver).withdrawn
+    assert leaver.pk in draw.withdrawn
+    # The draw goes on: the winners final, then the losers bracket's last rounds.
+    assert {(m.white, m.black) for m in active_matches(tournament)} <= {
+        (stayer, two),
+        (two, stayer),
+    }

@@ -14,7 +14,14 @@ from games.tournaments import services
 from games.tournaments.brackets import Format
 from games.tournaments.models import Entry, Tournament
 
-from .helpers import active_matches, lose, make_users, open_tournament, started_tournament
+from .helpers import (
+    active_matches,
+    lose,
+    make_users,
+    open_tournament,
+    seeded_tournament,
+    started_tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -387,6 +394,22 @@ def test_it_shows_round_robin_standings_without_buchholz(client, alice):
 
     assert "Standings" in text and "Buchholz" not in text
     assert "has a bye" in text
+
+
+def test_it_shows_no_bye_for_a_round_robin_player_who_has_withdrawn(client, alice):
+    players = make_users(3)
+    tournament = seeded_tournament(alice, players, format=Format.ROUND_ROBIN)
+    # Of three, seed n sits out round n: seed 3 withdraws in round 1, and round 2 (seed 1
+    # against seed 3, by walkover) is over at once, so round 3 opens with seed 3's bye.
+    services.withdraw(tournament.pk, user=players[2])
+
+    text = client.get(tournament.get_absolute_url()).text
+
+    sat_out = text[text.index('id="slot-R3-2"') :]
+    sat_out = sat_out[: sat_out.index("</li>")]
+    assert f"{players[2]}" in sat_out
+    assert "has withdrawn: no bye" in sat_out and "has a bye" not in sat_out
+    assert text.count("has a bye") == 2  # rounds 1 and 2
 
 
 def test_it_offers_withdrawal_to_a_player_of_a_running_tournament(client, alice):
