@@ -353,6 +353,20 @@ class Tournament(ABC):
     def is_finished(self) -> bool:
         """Every match is decided and nothing more will be laid out."""
 
+    def in_contention(self, player: int) -> bool:
+        """``player`` is still in: not withdrawn, and with a match to play, now or to come.
+        Out are withdrawn players, players knocked out of an elimination draw, and everyone
+        once the tournament is over.
+
+        >>> t = Tournament.create("single_elimination", [1, 2, 3, 4])
+        >>> _ = t.report("W1-1", 1)  # 4 is out; 1 waits for the winner of W1-2
+        >>> [t.in_contention(player) for player in (1, 2, 3, 4)]
+        [True, True, True, False]
+        """
+        if player not in self._seed or not _is_player(player):
+            raise TournamentError(f"{player!r} is not playing in this tournament")
+        return player not in self._withdrawn and self._has_match_left(player)
+
     @property
     @abstractmethod
     def champion(self) -> int | None:
@@ -453,7 +467,9 @@ class Tournament(ABC):
 
     def withdraw(self, player: int) -> list[MatchSlot]:
         """Withdraw ``player``: they lose their pending and future matches by walkover.
-        Returns the matches this made pending.
+        Returns the matches this made pending. Refused for a player knocked out of an
+        elimination draw: they have nothing left to withdraw from, and marking them
+        withdrawn would only rewrite how they went out.
         """
         if player not in self._seed or not _is_player(player):
             raise TournamentError(f"{player!r} is not playing in this tournament")
@@ -463,6 +479,8 @@ class Tournament(ABC):
         # the tournament finishes: nobody can withdraw from a tournament without a winner.
         if self.is_finished:
             raise TournamentError("the tournament is over")
+        if not self.in_contention(player):
+            raise TournamentError(f"player {player} is out of the tournament already")
         before = self._pending_ids()
         self._withdrawn.append(player)
         self._settle()
@@ -512,6 +530,11 @@ class Tournament(ABC):
     def _open_slots(self) -> Iterable[MatchSlot]:
         """The matches that may be played now (rather than in a later round)."""
         return self._slots.values()
+
+    def _has_match_left(self, player: int) -> bool:
+        """``player`` (not withdrawn) has a match to play, now or to come. Round by round,
+        everyone plays (or sits out) every round until the last."""
+        return not self.is_finished
 
     def _options(self) -> dict[str, Any]:
         return {}
@@ -691,6 +714,11 @@ class _Elimination(Tournament):
 
     def _needs_reset(self) -> bool:
         return False
+
+    def _has_match_left(self, player: int) -> bool:
+        # Whoever is still in is a side of an undecided match: their current one, or the
+        # next, waiting for its other player (results fill in the next match at once).
+        return any(not slot.is_decided and player in slot.players for slot in self._slots.values())
 
     @abstractmethod
     def _stage(self, slot: MatchSlot) -> int:

@@ -442,29 +442,54 @@ def _finish(tournament: Tournament, draw: Draw) -> None:
 
 def withdraw(tournament_id: int, *, user: User) -> None:
     """``user`` leaves a tournament: before the start their entry is removed; once it runs,
-    their current match is resigned and every later one is lost by walkover."""
+    their current match is resigned and every later one is lost by walkover.
+
+    Refused, changing nothing, for someone not entered, a second time, once the tournament
+    is over or cancelled, and for a player knocked out of an elimination draw (they have no
+    match left: marking them withdrawn would only rewrite how they went out).
+    """
     with transaction.atomic():
         status = Tournament.objects.values_list("status", flat=True).get(pk=tournament_id)
         if status == Tournament.Status.OPEN:
             _leave_before_start(tournament_id, user)
         elif status == Tournament.Status.RUNNING:
             _claim_withdrawal(tournament_id, user)
-            _resign_current_matches(tournament_id, user)
+            resigned = _resign_current_matches(tournament_id, user)
             tournament = _locked(tournament_id)
-            if tournament.is_running:  # resigning may have ended it
-                draw = tournament.draw()
-                assert draw is not None
-                decided_before = _decided_ids(draw)
-                _withdraw_from_draw(tournament, draw, user.pk)
-                _advance(tournament, draw, decided_before=decided_before)
+            # Everything from here on may refuse: raising rolls back the claim above.
+            if not tournament.is_running:
+                if not resigned:  # it ended (or was cancelled) meanwhile, without them
+                    raise TournamentRefused(_over(tournament.status))
+                return  # their resignation ended it: they played all their matches
+            draw = tournament.draw()
+            assert draw is not None
+            # Checked under the tournament's lock, after the resignation: a player who had
+            # a match to resign is in the draw's withdrawn by now (match_finished), and one
+            # knocked out, even by a result that came in meanwhile, has nothing left.
+            if user.pk not in draw.withdrawn and not draw.in_contention(user.pk):
+                raise TournamentRefused(
+                    "you are out of this tournament already: there is nothing to withdraw from"
+                )
+            decided_before = _decided_ids(draw)
+            _withdraw_from_draw(tournament, draw, user.pk)
+            _advance(tournament, draw, decided_before=decided_before)
         else:
-            raise TournamentRefused("this tournament is over")
+            raise TournamentRefused(_over(status))
+
+
+def _over(status: str) -> str:
+    """Why nobody can withdraw from a tournament that is no longer running."""
+    if status == Tournament.Status.CANCELLED:
+        return "this tournament has been cancelled"
+    return "this tournament is over"
 
 
 def _leave_before_start(tournament_id: int, user: User) -> None:
     tournament = _locked(tournament_id)
-    if not tournament.is_open:
+    if tournament.is_running:
         raise StartedMeanwhile("the tournament has started meanwhile: withdraw again")
+    if not tournament.is_open:  # cancelled meanwhile: there is nothing to leave
+        raise TournamentRefused(_over(tournament.status))
     deleted, _ = Entry.objects.filter(tournament=tournament, user=user).delete()
     if not deleted:
         raise TournamentRefused("you have not signed up for this tournament")
@@ -479,18 +504,22 @@ def _claim_withdrawal(tournament_id: int, user: User) -> None:
         raise TournamentRefused("you are not playing in this tournament")
 
 
-def _resign_current_matches(tournament_id: int, user: User) -> None:
-    """Resign ``user``'s active matches in the tournament. This comes before locking the
-    tournament: resigning locks the match, then finish_match locks the tournament."""
+def _resign_current_matches(tournament_id: int, user: User) -> int:
+    """Resign ``user``'s active matches in the tournament; return how many. This comes
+    before locking the tournament: resigning locks the match, then finish_match locks the
+    tournament."""
     active = (
         Match.objects.active().involving(user).filter(tournament_match__tournament_id=tournament_id)
     )
+    resigned = 0
     for match_id in active.values_list("pk", flat=True):
         try:
             match = game_services.resign(match_id, user=user)
         except game_services.StaleSegment:
             continue  # it ended meanwhile, and finish_match reported it
         match_finished(match)  # a no-op once finish_match calls it
+        resigned += 1
+    return resigned
 
 
 def _withdraw_from_draw(tournament: Tournament, draw: Draw, player: int) -> None:

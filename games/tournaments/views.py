@@ -108,12 +108,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             and my_entry is None
             and len(entries) < tournament.max_players
         ),
-        "can_withdraw": (
-            my_entry is not None
-            and not my_entry.withdrawn
-            and (tournament.is_open or tournament.is_running)
-            and not (draw is not None and _knocked_out(tournament, draw, my_entry.user_id))
-        ),
+        "can_withdraw": my_entry is not None and _can_withdraw(tournament, draw, my_entry),
         "bots": _bots_to_add(tournament, entries) if is_organiser else [],
         "can_remove_bots": is_organiser and tournament.is_open,
     }
@@ -122,13 +117,15 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/detail.html", context)
 
 
-def _knocked_out(tournament: Tournament, draw: Draw, player: int) -> bool:
-    """An elimination player with no match left to play: they have nothing to withdraw
-    from. (A player waiting for an opponent is already a side of their next match; round
-    robin and Swiss players play every round.)"""
-    if tournament.format not in ELIMINATION:
+def _can_withdraw(tournament: Tournament, draw: Draw | None, entry: Entry) -> bool:
+    """Offer 'Leave' or 'Withdraw…' only where services.withdraw would take it: before the
+    start, or to a player still in contention (not one knocked out of an elimination draw,
+    who has nothing left to withdraw from)."""
+    if entry.withdrawn:
         return False
-    return not any(not slot.is_decided and player in slot.players for slot in draw.matches())
+    if tournament.is_open:
+        return True
+    return tournament.is_running and draw is not None and draw.in_contention(entry.user_id)
 
 
 def _bots_to_add(tournament: Tournament, entries: list[Entry]) -> list[User]:

@@ -72,8 +72,10 @@ def play_out(
 
 
 def withdraw_someone(playthrough: Playthrough, rng: random.Random) -> None:
+    """Withdraw a random player who still has a match to play (one knocked out of an
+    elimination draw has nothing to withdraw from, and is refused)."""
     tournament = playthrough.tournament
-    present = [p for p in tournament.players if p not in tournament.withdrawn]
+    present = [p for p in tournament.players if tournament.in_contention(p)]
     player = rng.choice(present)
     decided = {slot.slot_id for slot in tournament.matches() if slot.is_decided}
     tournament.withdraw(player)

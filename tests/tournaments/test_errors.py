@@ -171,3 +171,43 @@ def test_players_may_come_from_any_iterable_of_ids():
     tournament = RoundRobin(player for player in (3, 1, 2))
 
     assert tournament.players == (3, 1, 2)
+
+
+@pytest.mark.parametrize(
+    ("format", "results"),
+    [
+        ("single_elimination", [("W1-1", 1)]),
+        ("double_elimination", [("W1-1", 1), ("W1-2", 2), ("L1-1", 3)]),
+    ],
+)
+def test_a_player_knocked_out_cannot_withdraw(format, results):
+    tournament = Tournament.create(format, [1, 2, 3, 4])
+    for slot_id, winner in results:
+        tournament.report(slot_id, winner)  # 4 loses (twice, in double elimination)
+    state = tournament.to_dict()
+
+    assert not tournament.in_contention(4)
+    with pytest.raises(TournamentError, match="player 4 is out of the tournament already"):
+        tournament.withdraw(4)
+    assert tournament.to_dict() == state
+
+
+def test_who_is_in_contention():
+    tournament = DoubleElimination([1, 2, 3, 4])
+    tournament.report("W1-1", 1)
+
+    # 4 lost once and waits in the losers bracket; 1 waits for the winner of W1-2.
+    assert [tournament.in_contention(p) for p in (1, 2, 3, 4)] == [True] * 4
+    tournament.withdraw(3)
+    assert [tournament.in_contention(p) for p in (1, 2, 3, 4)] == [True, True, False, True]
+    with pytest.raises(TournamentError, match="9 is not playing"):
+        tournament.in_contention(9)
+
+
+def test_everyone_not_withdrawn_is_in_contention_until_a_round_based_tournament_ends():
+    tournament = RoundRobin([1, 2])
+    assert tournament.in_contention(1) and tournament.in_contention(2)
+
+    tournament.report("R1-1", 1)
+
+    assert not tournament.in_contention(1) and not tournament.in_contention(2)

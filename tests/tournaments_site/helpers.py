@@ -98,8 +98,9 @@ def lose(match: Match, loser) -> Match:
 
 def play_out(tournament: Tournament, rng: random.Random, *, withdrawals: int = 0) -> list[int]:
     """Finish random active matches by resignation of a random player until the tournament
-    is over; withdraw up to ``withdrawals`` random players on the way (one after the
-    first result, and so on every other step). Returns the ids of the players who withdrew."""
+    is over; withdraw up to ``withdrawals`` random players still in on the way (one after
+    the first result, and so on every other step). Returns the ids of the players who
+    withdrew."""
     withdrawn: list[int] = []
     for step in range(10_000):
         tournament.refresh_from_db()
@@ -108,8 +109,11 @@ def play_out(tournament: Tournament, rng: random.Random, *, withdrawals: int = 0
         active = active_matches(tournament)
         assert active, "a running tournament always has a match being played"
         if len(withdrawn) < withdrawals and step % 2 == 1:
+            # Only a player still in: one knocked out has nothing to withdraw from.
+            draw = tournament.draw()
             entries = Entry.objects.filter(tournament=tournament, withdrawn=False)
-            entry = rng.choice(list(entries.select_related("user")))
+            still_in = [e for e in entries.select_related("user") if draw.in_contention(e.user_id)]
+            entry = rng.choice(still_in)
             services.withdraw(tournament.pk, user=entry.user)
             withdrawn.append(entry.user_id)
             continue

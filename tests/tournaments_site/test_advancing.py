@@ -193,6 +193,25 @@ def test_it_refuses_withdrawal_from_someone_not_playing(alice, bob):
         services.withdraw(tournament.pk, user=bob)
 
 
+@pytest.mark.parametrize("format", [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION])
+def test_it_refuses_withdrawal_from_a_player_knocked_out(alice, format):
+    *_, three, four = players = make_users(4)
+    tournament = seeded_tournament(alice, players, format=format)
+    lose(_slot_match(tournament, "W1-1"), four)  # one v four
+    if format == Format.DOUBLE_ELIMINATION:
+        lose(_slot_match(tournament, "W1-2"), three)  # two v three
+        lose(_slot_match(tournament, "L1-1"), four)  # four v three: four's second loss
+    tournament.refresh_from_db()
+    state = tournament.state
+
+    with pytest.raises(services.TournamentRefused, match="out of this tournament already"):
+        services.withdraw(tournament.pk, user=four)
+
+    tournament.refresh_from_db()
+    assert tournament.state == state
+    assert not Entry.objects.get(tournament=tournament, user=four).withdrawn
+
+
 def test_it_withdraws_a_player_who_loses_on_time(alice):
     players = make_users(4)
     tournament = started_tournament(alice, players, format=Format.ROUND_ROBIN)

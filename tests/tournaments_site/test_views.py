@@ -443,6 +443,104 @@ def test_it_offers_withdrawal_only_to_a_player_still_in(client, alice, format, s
     assert "Withdraw…" in winner_page
 
 
+def _lose_twice(tournament: Tournament):
+    """Of a double elimination of four: someone loses W1-1, then losers round 1. Returns them."""
+    first, second = active_matches(tournament)  # W1-1 and W1-2
+    lose(first, first.white)
+    lose(second, second.white)
+    [losers_round] = [m for m in active_matches(tournament) if first.white in (m.white, m.black)]
+    lose(losers_round, first.white)
+    return first.white
+
+
+@pytest.mark.parametrize("format", [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION])
+def test_withdrawing_after_being_knocked_out_changes_nothing(client, alice, format):
+    tournament = started_tournament(alice, make_users(4), format=format)
+    if format == Format.SINGLE_ELIMINATION:
+        match = active_matches(tournament)[0]
+        lose(match, match.white)
+        out = match.white
+    else:
+        out = _lose_twice(tournament)
+    tournament.refresh_from_db()
+    state = tournament.state
+    client.force_login(out)
+
+    response = _post(client, "tournament_withdraw", tournament)
+
+    assert response.status_code == 302
+    page = client.get(response["Location"]).text
+    assert "You are out of this tournament already: there is nothing to withdraw from." in page
+    assert "You have withdrawn." not in page
+    assert not Entry.objects.get(tournament=tournament, user=out).withdrawn
+    tournament.refresh_from_db()
+    assert tournament.state == state
+    assert out.pk not in tournament.draw().withdrawn
+
+
+def _finished(alice, bob) -> Tournament:
+    tournament = started_tournament(alice, [bob, *make_users(1)], format=Format.SINGLE_ELIMINATION)
+    [match] = active_matches(tournament)
+    lose(match, bob)
+    return tournament
+
+
+def _cancelled(alice, bob) -> Tournament:
+    tournament = started_tournament(alice, [bob, *make_users(3)], format=Format.ROUND_ROBIN)
+    services.cancel_tournament(tournament.pk, user=alice)
+    return tournament
+
+
+def _cancelled_before_the_start(alice, bob) -> Tournament:
+    tournament = open_tournament(alice)
+    services.sign_up(tournament.pk, user=bob)
+    services.cancel_tournament(tournament.pk, user=alice)
+    return tournament
+
+
+def _withdrawn(alice, bob) -> Tournament:
+    tournament = started_tournament(alice, [bob, *make_users(3)], format=Format.SWISS)
+    services.withdraw(tournament.pk, user=bob)
+    return tournament
+
+
+def _running_without_him(alice, bob) -> Tournament:
+    return started_tournament(alice, make_users(4), format=Format.DOUBLE_ELIMINATION)
+
+
+def _open_without_him(alice, bob) -> Tournament:
+    return open_tournament(alice)
+
+
+@pytest.mark.parametrize(
+    ("made", "said"),
+    [
+        (_finished, "This tournament is over."),
+        (_cancelled, "This tournament has been cancelled."),
+        (_cancelled_before_the_start, "This tournament has been cancelled."),
+        (_withdrawn, "You have already withdrawn."),
+        (_running_without_him, "You are not playing in this tournament."),
+        (_open_without_him, "You have not signed up for this tournament."),
+    ],
+)
+def test_a_withdrawal_with_nothing_to_withdraw_from_changes_nothing(client, alice, bob, made, said):
+    tournament = made(alice, bob)
+    tournament.refresh_from_db()
+    before = (tournament.status, tournament.state, tournament.champion_id)
+    entries = list(Entry.objects.filter(tournament=tournament).values("user", "withdrawn"))
+    client.force_login(bob)
+
+    response = _post(client, "tournament_withdraw", tournament)
+
+    assert response.status_code == 302
+    page = client.get(response["Location"]).text
+    assert said in page
+    assert "You have withdrawn." not in page and "You have left" not in page
+    tournament.refresh_from_db()
+    assert (tournament.status, tournament.state, tournament.champion_id) == before
+    assert list(Entry.objects.filter(tournament=tournament).values("user", "withdrawn")) == entries
+
+
 def test_it_answers_404_for_an_unknown_tournament(client):
     response = client.get(reverse("tournament", args=[999]))
 
