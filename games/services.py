@@ -538,7 +538,7 @@ def _go_on(
         if recorded is not None:
             recorded += forced
     _save_state(match, game)
-    if match.to_move_id != previous_to_move:
+    if _new_turn(match, previous_to_move, recorded):
         allowed = timedelta(days=match.days_per_move)
         now = timezone.now()
         starts = now if match.to_move.is_bot else away.clock_start(match.to_move_id, now)
@@ -547,6 +547,21 @@ def _go_on(
         notifications.turn_passed(match, recorded=recorded)
         _queue_bot_turn(match)
     match.save()
+
+
+def _new_turn(match: Match, previous_to_move: int | None, recorded: list[Segment] | None) -> bool:
+    """Whether the player now to move starts a new turn: someone else was to move, or the
+    same player moves again after the opponent's turn was played for them (a dance, a
+    forced play) or after a game ended and they won the next opening roll. Either way
+    the turn gets its full time, its reminder and its email; only a player going on
+    with their own turn (the rolls of an acey-deucey) keeps the clock they had."""
+    if match.to_move_id != previous_to_move:
+        return True
+    mover = "white" if previous_to_move == match.white_id else "black"
+    return any(
+        segment.kind == Segment.Kind.OPENING or segment.player not in ("", mover)
+        for segment in recorded or ()
+    )
 
 
 def _queue_bot_turn(match: Match) -> None:
