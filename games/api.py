@@ -357,7 +357,8 @@ def _history(match: Match, since: int = 0, fresh: Sequence[Segment] = ()) -> lis
         rows = [_history_row(s) for s in fresh if s.number > since]
     else:
         rows = (
-            Segment.objects.filter(match=match, number__gt=since)
+            # Not beyond the match row's count: the state is drawn from that row.
+            Segment.objects.filter(match=match, number__gt=since, number__lte=match.segment_count)
             .order_by("number")
             .values_list(*_HISTORY_FIELDS)
         )

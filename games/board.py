@@ -770,12 +770,20 @@ def history_games(
     """The match's games in order, the latest with its turns, and the earlier games in
     ``shown`` too; segment ``current`` is marked. Three queries however long the match:
     the games' spans, their results, and the segments of the games shown."""
+    # Only the segments the match row counts: one stored since it was read (a bot's reply,
+    # committed meanwhile) would show a history ahead of the board drawn from that row.
+    segments = match.segments.filter(number__lte=match.segment_count)
     spans = (
-        match.segments.values("game_number")
+        segments.values("game_number")
         .annotate(first=Min("number"), last=Max("number"))
         .order_by("game_number")
     )
-    results = {result.game_number: result for result in match.game_results.all()}
+    results = {
+        result.game_number: result
+        for result in match.game_results.all()
+        # Likewise a game ended meanwhile, which the match row still shows in play.
+        if not match.is_active or result.game_number < match.game_number
+    }
     games = [
         HistoryGame(
             span["game_number"],
@@ -788,7 +796,7 @@ def history_games(
     if not games:
         return []
     wanted = {games[-1].number} | {game.number for game in games if game.number in shown}
-    rows = _history_rows(match.segments.filter(game_number__in=wanted))
+    rows = _history_rows(segments.filter(game_number__in=wanted))
     for game in games:
         if game.number in wanted:
             game.turns = history(

@@ -8,8 +8,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import api, services
+from games.board import history_games
+from games.engine.game import ScriptedDice
 from games.models import Match
+from games.services import TurnAction
 from tests.matches import opened_by_white
 from tests.queries.conftest import three_games
 
@@ -202,3 +205,24 @@ def test_a_board_click_keeps_the_history_with_its_earlier_games(client, alice, m
     assert '<section id="history" class="history" hx-preserve="true"></section>' in kept.text
     assert earlier_games(kept.text) == {}
     assert sorted(earlier_games(drawn.text)) == [1, 2]
+
+
+def test_the_history_goes_no_further_than_the_match_row_it_is_drawn_with(alice, bob):
+    # The page reads the match, then its history: a segment committed in between (a bot's
+    # reply) must not show in a history whose board is the match row as read.
+    match = services.start_match(
+        white=alice,
+        black=bob,
+        variant="american",
+        points=3,
+        days_per_move=2,
+        dice=ScriptedDice([5, 2, 6, 5]),
+    )
+    as_read = Match.objects.get(pk=match.pk)
+    services.submit_segment(match.pk, user=alice, action=TurnAction(segment=1, play="in/20 in/19"))
+
+    games = history_games(as_read, {"white": "alice", "black": "bob"})
+    state_history = api._history(as_read)
+
+    assert games[-1].last == as_read.segment_count == 1
+    assert [s["number"] for s in state_history] == [1]
