@@ -237,6 +237,8 @@ def parse_steps(text: str) -> list[tuple[int, int]]:
     steps = []
     for part in text.split():
         source, _, dest = part.partition("-")
+        if not (source.isdecimal() and dest.isdecimal()):
+            raise ValueError("the carried moves are not valid")
         step = (int(source), int(dest))
         if not (0 < step[0] <= IN and 0 <= step[1] <= 24) or len(steps) >= 4:
             raise ValueError("the carried moves are not valid")

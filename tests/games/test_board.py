@@ -437,3 +437,9 @@ def test_after_a_1_2_with_no_blot_to_hit_every_double_is_offered(client, alice, 
 
     assert page.count('class="button double-button"') == 6
     assert "R8.2" not in page
+
+
+@pytest.mark.parametrize("carried", ["a-b", "26-x", "26", "-3-4", "26-22 22-16 16-10 10-4 4-0"])
+def test_garbled_carried_moves_are_refused_in_words(carried):
+    with pytest.raises(ValueError, match=r"^the carried moves are not valid$"):
+        parse_steps(carried)
