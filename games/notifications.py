@@ -12,6 +12,7 @@ import threading
 import time
 from datetime import UTC, timedelta
 from email.policy import Policy
+from itertools import groupby
 from smtplib import SMTPResponseException, SMTPServerDisconnected
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -21,12 +22,13 @@ from django.conf import settings
 from django.core import mail, signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models import F, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce, Greatest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engine import Position
+from games.engine import Position, absolute_point, variant_named
 
 from .models import Challenge, Match, Message, Notification, Segment
 
@@ -179,41 +181,46 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
         )
 
 
-def _is_opponents_play(segment: Segment, color: str | None) -> bool:
-    return (
-        segment.player in ("white", "black")
-        and segment.player != color
-        and (segment.kind != Segment.Kind.DOUBLE)
-    )
-
-
 def turn_key(match_id: int, segment_count: int) -> str:
     """The outbox key of the turn email for a match at ``segment_count`` stored segments:
     one email a turn, and a way to tell, later, whether that turn is still to play."""
     return f"turn:{match_id}:{segment_count}"
 
 
-def turn_passed(match: Match, *, recorded: list[Segment] | None = None) -> None:
-    """Tell the player now to move that it is their turn.
+def _segment_count_in(key: str) -> int | None:
+    """The segment count a turn email's key holds (:func:`turn_key`); None for another key."""
+    count = key.rsplit(":", 1)[-1]
+    return int(count) if key.startswith("turn:") and count.isdigit() else None
 
-    ``recorded``: the segments just stored, newest last, if the caller has them; the
-    opponent's last play is looked up in them before asking the database.
+
+#: Stands in a turn email's stored body for what happened since its addressee last moved,
+#: when the turn's own segments do not reach back that far: the sender fills it in
+#: (:func:`_turn_email_as_sent`). The record separators keep a name from imitating it.
+HISTORY_TO_COME = "\x1e(what happened since your last move: written when sent)\x1e"
+#: The most segments a turn email tells (the newest); the match page has them all. Only
+#: a player whose every turn for long was played for them would have more.
+SEGMENTS_IN_A_TURN_EMAIL = 60
+
+
+def turn_passed(match: Match, *, recorded: list[Segment] | None = None) -> None:
+    """Tell the player now to move that it is their turn, and what happened since they
+    last moved.
+
+    ``recorded``: the segments just stored, newest last, if the caller has them. When they
+    hold the addressee's last move of their own, what happened since is written from them
+    now; otherwise the email is stored with :data:`HISTORY_TO_COME` and the sender reads
+    it with one query (whether they reach back far enough cannot be told from them: the
+    segment before them may be the opponent's own named double, or one played for the
+    addressee, and asking would cost every turn a query).
     """
     user = match.to_move
     if user is None:
         return
-    color = match.color_of(user)
-    last = next((s for s in reversed(recorded or []) if _is_opponents_play(s, color)), None)
-    if last is None:
-        last = (
-            Segment.objects.filter(match=match, player__in=["white", "black"])
-            .exclude(player=color)
-            .exclude(kind=Segment.Kind.DOUBLE)
-            .order_by("-number")
-            .first()
-        )
-    position = Position.from_dict(match.position)
+    color = match.color_of(user) or "white"
     opponent = match.opponent_of(user)
+    since = _since_own_move(recorded or [], color)
+    history = HISTORY_TO_COME if since is None else _history(match, color, since)
+    position = Position.from_dict(match.position)
     _queue(
         user,
         Notification.Kind.TURN,
@@ -223,12 +230,166 @@ def turn_passed(match: Match, *, recorded: list[Segment] | None = None) -> None:
         {
             "match": match,
             "opponent": opponent,
-            "last": last,
+            "history": history,
             "dice": match.dice,
-            "diagram": position.diagram(color or "white"),
+            "color": color,
+            "opponent_color": "black" if color == "white" else "white",
+            "diagram": position.diagram(color),
             "url": absolute_url(match.get_absolute_url()),
         },
     )
+
+
+def _is_own_move(segment: Segment, color: str) -> bool:
+    """Whether ``segment`` is a move the player of ``color`` made (not one made for them)."""
+    return segment.player == color and not segment.automatic
+
+
+def _since_own_move(segments: list[Segment], color: str) -> list[Segment] | None:
+    """``segments`` from the last own move of ``color``'s player in them on, or None if
+    they hold none."""
+    for index in range(len(segments) - 1, -1, -1):
+        if _is_own_move(segments[index], color):
+            return segments[index:]
+    return None
+
+
+def _history(match: Match, color: str, segments: list[Segment]) -> str:
+    """What happened since ``color``'s player last moved, for their turn email, then a
+    blank line ("" if nothing happened). ``segments``: oldest first, up to the last stored
+    when the email was queued, from the player's last move of their own (not told again,
+    but a game it ended is), or from the first segment of the match if they have made
+    none, or cut short at the newest few."""
+    if not segments:
+        return ""
+    return _TurnStory(match, color, segments).text()
+
+
+class _TurnStory:
+    """What happened in a match since one of its players (the reader, by ``color``) last
+    moved, as their turn email tells it: a line an event, in the notation of the match
+    page and of RULES.md's turn records, the reader called "you"."""
+
+    def __init__(self, match: Match, color: str, segments: list[Segment]) -> None:
+        self.match = match
+        self.segments = segments
+        self.you = color
+        self.other = "black" if color == "white" else "white"
+        self.names = {color: "you", self.other: str(match.opponent_of(match.player(color)))}
+        self.scores = self._scores_after_games()
+        # The blot the reader must hit now, if any (R8), and the naming that can be it.
+        self.binding_blot = Position.from_dict(segments[-1].position).obligation
+        namings = [s.number for s in segments if s.named_blot and s.player == self.other]
+        self.latest_naming = max(namings, default=None)
+
+    def text(self) -> str:
+        """A heading, the events a line each, then a blank line ("" if none)."""
+        segments = self.segments
+        lines = []
+        if _is_own_move(segments[0], self.you):
+            heading = "Since your last move:"
+            own_move, segments = segments[0], segments[1:]
+            lines += self._game_result(own_move)
+        elif segments[0].number == 1:
+            heading = "Since the match began:"
+        else:
+            heading = "Since your last move (the match page has the earlier ones):"
+        for (_game, player), grouped in groupby(segments, key=lambda s: (s.game_number, s.player)):
+            turn = list(grouped)
+            if not player:
+                lines.append(self._opening(turn))
+                continue
+            lines.append(self._turn(turn))
+            lines += self._named_blots(turn)
+            lines += self._game_result(turn[-1])
+        if not lines:
+            return ""
+        return "\n".join([heading, *(f"- {line}" for line in lines)]) + "\n\n"
+
+    def _turn(self, segments: list[Segment]) -> str:
+        """One player's turn, or what of it is told, as a turn record has it: ``bob played
+        1-2: in/24 in/23; named 4-4: in/21(4); 1-3: 24/21 21/20``. A segment the server
+        played is marked as on the match page; all of the reader's are (else they would
+        not be told)."""
+        player = segments[0].player
+        parts = []
+        for segment, following in zip(segments, [*segments[1:], None], strict=True):
+            if segment.kind == Segment.Kind.DOUBLE:
+                if following is None or following.kind != Segment.Kind.NAMED_DOUBLE:
+                    parts.append(f"named {_dice(segment)}")
+                continue  # told with the double's play, which follows
+            label = "named " if segment.kind == Segment.Kind.NAMED_DOUBLE else ""
+            forced = " (forced)" if segment.automatic and player != self.you else ""
+            parts.append(f"{label}{_dice(segment)}: {segment.play or 'no move'}{forced}")
+        if player == self.you:
+            return f"played for you (forced): {'; '.join(parts)}"
+        return f"{self.names[player]} played {'; '.join(parts)}"
+
+    def _named_blots(self, segments: list[Segment]) -> list[str]:
+        """R8: a blot the opponent named, by their own numbering: the reader counts the
+        same point from their side (25 - it). Only a naming that binds the reader's turn
+        now asks them to hit it: an older one bound a turn played for them and lapsed,
+        and one whose checker has been hit since binds nobody (R8.5)."""
+        lines = []
+        for segment in segments:
+            if segment.player != self.other or not segment.named_blot:
+                continue
+            binding = segment.number == self.latest_naming and self.binding_blot == (
+                absolute_point(segment.player, segment.named_blot)
+            )
+            lines.append(
+                f"{self.names[segment.player]} named the blot on your"
+                f" {25 - segment.named_blot}-point" + (": hit it if you can." if binding else ".")
+            )
+        return lines
+
+    def _opening(self, segments: list[Segment]) -> str:
+        """A game's opening roll (R1), with any ties rolled again, the reader's die first."""
+        them = self.names[self.other]
+        rolls = []
+        for segment in segments:
+            dice = dict(zip(("white", "black"), segment.dice, strict=True))
+            rolls.append(f"you {dice[self.you]}, {them} {dice[self.other]}")
+        first = "you move" if dice[self.you] > dice[self.other] else f"{them} moves"
+        game = segments[0].game_number
+        label = "Opening roll" if game == 1 else f"Game {game}, opening roll"
+        return f"{label}: {' (a tie), then '.join(rolls)}; {first} first."
+
+    def _game_result(self, segment: Segment) -> list[str]:
+        """``Game 2: you won 2 points (borne off). Score: you 2, bob 1.`` if ``segment``
+        ended a game (none otherwise), with the match score after it."""
+        if segment.number not in self.scores:
+            return []
+        points = self._game_points(segment)
+        score = self.scores[segment.number]
+        return [
+            f"Game {segment.game_number}: {self.names[segment.player]} won {points}"
+            f" point{'' if points == 1 else 's'} (borne off). Score: you {score[self.you]},"
+            f" {self.names[self.other]} {score[self.other]}."
+        ]
+
+    def _scores_after_games(self) -> dict[int, dict[str, int]]:
+        """For each segment told that ended a game, by number: the match score after it,
+        worked back from the match row's (the score now: no game ends meanwhile)."""
+        score = {"white": self.match.score_white, "black": self.match.score_black}
+        after = {}
+        for segment in reversed([s for s in self.segments if _ends_game(s)]):
+            after[segment.number] = dict(score)
+            score[segment.player] -= self._game_points(segment)
+        return after
+
+    def _game_points(self, segment: Segment) -> int:
+        loser = "black" if segment.player == "white" else "white"
+        return variant_named(self.match.variant).game_points(segment.position["off"][loser])
+
+
+def _ends_game(segment: Segment) -> bool:
+    """Whether ``segment`` bore off its player's last checker (R9)."""
+    return segment.player in ("white", "black") and segment.position["off"][segment.player] == 15
+
+
+def _dice(segment: Segment) -> str:
+    return f"{segment.dice[0]}-{segment.dice[1]}"
 
 
 def deadline_reminder(match: Match) -> None:
@@ -342,29 +503,32 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     if not claimed:
         return False
     notification = (
-        Notification.objects.select_related("user")
-        .annotate(match_messages=F("match__message_count"))
+        # The match and its players come along for a turn email (what to tell, and
+        # whether it is still worth sending); for the other kinds these joins find none.
+        Notification.objects.select_related("user", "match__white", "match__black")
         .filter(pk=notification_id)
         .first()
     )
     if notification is None:
         return False  # deleted since the claim (its addressee closed their account)
-    # A turn email nobody waits for now, or an email queued just before its addressee
-    # closed their account (games.closing erased the address), is not sent.
-    if not notification.user.email or (
-        notification.kind == Notification.Kind.TURN and not _still_waiting(notification)
-    ):
+    body: str | None = notification.body
+    turn = notification.kind == Notification.Kind.TURN
+    # An email queued just before its addressee closed their account (games.closing erased
+    # the address), or a turn email nobody waits for now, is not sent.
+    if notification.user.email and turn:
+        body = _turn_email_as_sent(notification)
+    if not notification.user.email or body is None:
         Notification.objects.filter(pk=notification_id).update(
             cancelled_at=timezone.now(), claimed_until=None
         )
         return False
     unsubscribe = absolute_url(reverse("unsubscribe", args=[unsubscribe_token(notification.user)]))
     # Most matches have no messages: then there is nothing to look for.
-    quoting = notification.kind == Notification.Kind.TURN and notification.match_messages  # type: ignore[attr-defined]
+    quoting = turn and notification.match is not None and notification.match.message_count
     written = _messages_with_the_move(notification) if quoting else ""
     message = EmailMultiAlternatives(
         subject=notification.subject,
-        body=notification.body + written + f"\n\nTo stop these emails: {unsubscribe}\n",
+        body=body + written + f"\n\nTo stop these emails: {unsubscribe}\n",
         to=[notification.user.email],
         headers={
             **list_unsubscribe_headers(unsubscribe),
@@ -382,8 +546,9 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
             last_error=str(error)[:2000],
         )
         raise
+    # The body as sent is kept (a turn email's history filled in), in the same UPDATE.
     Notification.objects.filter(pk=notification_id).update(
-        sent_at=timezone.now(), attempts=notification.attempts + 1, last_error=""
+        sent_at=timezone.now(), attempts=notification.attempts + 1, last_error="", body=body
     )
     return True
 
@@ -480,15 +645,83 @@ def _messages_with_the_move(notification: Notification) -> str:
     return "\n\n" + "\n\n".join(quoted) + "\n(Answer on the match page.)"
 
 
-def _still_waiting(notification: Notification) -> bool:
-    """Whether a turn email is still worth sending: with a delay set, only while the match
-    is still at the segment the email announced and waiting for its addressee."""
-    if not settings.TURN_EMAIL_DELAY_SECONDS or notification.match_id is None:
-        return True
-    waiting = Match.objects.filter(
-        pk=notification.match_id, status=Match.Status.ACTIVE, to_move_id=notification.user_id
-    ).values_list("segment_count", flat=True)
-    return any(notification.key == turn_key(notification.match_id, n) for n in waiting)
+#: How many segments the addressee of a delayed turn email may have played since it was
+#: queued and still be in that turn: the rest of an acey-deucey (the 1-2, the double
+#: named, its play, a roll it earned, again and again). More is not one turn any more.
+SEGMENTS_OF_ONE_TURN = 20
+
+
+def _turn_email_as_sent(notification: Notification) -> str | None:
+    """A turn email's body as it goes out (what happened since the addressee last moved
+    filled in, if the turn could not write it), or None if it is not worth sending now.
+
+    At most one query, for the match's segments (the match came with the email).
+    """
+    body = notification.body
+    match = notification.match
+    count = _segment_count_in(notification.key)
+    delayed = bool(settings.TURN_EMAIL_DELAY_SECONDS)
+    if match is None:
+        return body  # not a match's (written by hand): nothing to add or check
+    if count is None:
+        return None if delayed else body  # no turn to tell it by
+    to_come = HISTORY_TO_COME in body
+    if delayed and not _still_to_move(match, notification.user, count):
+        return None
+    if not (to_come or delayed):
+        return body
+    color = match.color_of(notification.user) or "white"
+    segments = _segments_for_turn_email(match, color, count, history=to_come, after=delayed)
+    if delayed and not _still_waiting(segments, color, count):
+        return None
+    if not to_come:
+        return body
+    told = [segment for segment in segments if segment.number <= count]
+    return body.replace(HISTORY_TO_COME, _history(match, color, told), 1)
+
+
+def _still_to_move(match: Match, user: User, count: int) -> bool:
+    """What the match row says of a delayed turn email queued at ``count`` segments: its
+    addressee is still to move, and has not played more since than one turn holds."""
+    return (
+        match.status == Match.Status.ACTIVE
+        and match.to_move_id == user.pk
+        and match.segment_count <= count + SEGMENTS_OF_ONE_TURN
+    )
+
+
+def _still_waiting(segments: list[Segment], color: str, count: int) -> bool:
+    """Whether a delayed turn email queued at ``count`` segments is still worth sending:
+    nothing has been stored since but the addressee's own segments (the rest of an
+    acey-deucey they have begun). A segment of the opponent, or an opening roll, means
+    the turn was played and another has come (with its own email)."""
+    return all(segment.player == color for segment in segments if segment.number > count)
+
+
+def _segments_for_turn_email(
+    match: Match, color: str, count: int, *, history: bool, after: bool
+) -> list[Segment]:
+    """The segments a turn email queued at ``count`` needs, oldest first, in one query:
+    with ``history``, those from the addressee's last own move up to ``count`` (the
+    newest :data:`SEGMENTS_IN_A_TURN_EMAIL` at most); with ``after``, those stored since
+    ``count`` (a turn's worth at most: see :func:`_still_to_move`)."""
+    if history:
+        last_move = (
+            Segment.objects.filter(match=match, player=color, automatic=False, number__lte=count)
+            .order_by("-number")
+            .values("number")[:1]
+        )
+        oldest = Greatest(
+            Coalesce(Subquery(last_move), Value(1)), Value(count - SEGMENTS_IN_A_TURN_EMAIL + 1)
+        )
+    else:
+        oldest = Value(count + 1)
+    newest = count + SEGMENTS_OF_ONE_TURN if after else count
+    return list(
+        Segment.objects.filter(match=match, number__gte=oldest, number__lte=newest).order_by(
+            "number"
+        )
+    )
 
 
 def unsent(older_than_seconds: int = 60) -> list[int]:

@@ -21,6 +21,7 @@ from games import notifications, services
 from games.engine.game import ScriptedDice
 from games.models import Match, Notification
 from games.services import TurnAction
+from tests.engine.helpers import make
 from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
@@ -176,3 +177,76 @@ def test_a_player_waiting_is_told_what_email_their_turn_brings(
     [waiting] = re.findall(r'<p class="notice waiting-note">(.*?)</p>', page.text)
     assert waiting.startswith("Waiting for alice to move.")
     assert waiting.endswith(note)
+
+
+def _bob_to_play_an_acey_deucey(alice, bob, django_capture_on_commit_callbacks) -> Match:
+    """Alice opens with 6-3 and plays it; bob rolls 1-2 (his turn email waits)."""
+    with django_capture_on_commit_callbacks(execute=False):
+        match = opened_by_white(alice, bob)
+        return services.submit_segment(
+            match.pk,
+            user=alice,
+            action=TurnAction(segment=1, play="in/22 in/19"),
+            dice=ScriptedDice([1, 2]),
+        )
+
+
+def test_a_player_who_played_part_of_an_acey_deucey_still_gets_the_email(
+    worker_backed, alice, bob, django_capture_on_commit_callbacks
+):
+    match = _bob_to_play_an_acey_deucey(alice, bob, django_capture_on_commit_callbacks)
+    bobs = Notification.objects.get(user=bob, kind="turn")
+    with django_capture_on_commit_callbacks(execute=False):
+        # He plays the 1-2 and stops where he is to name a double: still his turn.
+        services.submit_segment(
+            match.pk, user=bob, action=TurnAction(segment=2, play="in/24 in/23")
+        )
+    _its_time_has_come(bobs)
+
+    assert notifications.send_notification(bobs.pk) is True
+
+    [message] = mail.outbox
+    assert message.to == [bob.email]
+    assert "- alice played 6-3: in/22 in/19\n" in message.body  # the turn as it was announced
+    assert "Your dice: 1-2" in message.body
+
+
+def test_an_email_for_a_turn_that_has_come_round_again_gives_way_to_the_newer_one(
+    worker_backed, alice, bob, django_capture_on_commit_callbacks
+):
+    match = _start(alice, bob, django_capture_on_commit_callbacks)
+    # White holds all of black's entry points: bob's roll dances, and it is alice's turn
+    # again at once, with a new email; her first one is out of date, though she is to move.
+    Match.objects.filter(pk=match.pk).update(
+        position=make(white={n: 2 for n in range(1, 7)}, waiting=(3, 15)).to_dict()
+    )
+    first = Notification.objects.get(user=alice, kind="turn")
+    with django_capture_on_commit_callbacks(execute=False):
+        services.submit_segment(
+            match.pk,
+            user=alice,
+            action=TurnAction(segment=1, play="in/22 in/19"),
+            dice=ScriptedDice([3, 4, 5, 4]),
+        )
+    second = Notification.objects.exclude(pk=first.pk).get(user=alice, kind="turn")
+    _its_time_has_come(first)
+    _its_time_has_come(second)
+
+    assert notifications.send_notification(first.pk) is False
+    assert notifications.send_notification(second.pk) is True
+
+    [message] = mail.outbox
+    assert "- bob played 3-4: no move (forced)\n" in message.body
+
+
+def test_a_delayed_turn_email_costs_the_worker_no_more_queries_than_before(
+    worker_backed, alice, bob, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    _bob_to_play_an_acey_deucey(alice, bob, django_capture_on_commit_callbacks)
+    bobs = Notification.objects.get(user=bob, kind="turn")
+    _its_time_has_come(bobs)
+
+    # The claim; the email with its addressee and match; the match's segments since his
+    # last move (what to tell, and whether he has moved); marking it sent.
+    with django_assert_num_queries(4):
+        assert notifications.send_notification(bobs.pk) is True

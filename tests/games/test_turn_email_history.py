@@ -1,0 +1,204 @@
+"""A turn email tells its reader everything since they last moved: the opponent's whole
+turn (every segment of an acey-deucey), a blot the opponent named, a game that ended and
+the score, the next game's opening roll, and what was played for the reader by the server
+(a dance, a forced play). And which checkers on its board are theirs."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.engine.game import ScriptedDice
+from games.models import Match, Notification
+from games.services import TurnAction
+from tests.engine.helpers import make
+from tests.matches import opened_by_white
+
+pytestmark = pytest.mark.django_db
+
+
+def _turn_email_to(user) -> str:
+    """The body of the newest turn email sent to ``user``."""
+    bodies = [m.body for m in mail.outbox if m.to == [user.email] and "your turn" in m.body]
+    assert bodies, f"no turn email to {user}"
+    return bodies[-1]
+
+
+def _play(match: Match, user, dice: list[int] | None = None, **action) -> Match:
+    """``user`` acts on the current segment (a play or a double); ``dice``: the next rolls."""
+    return services.submit_segment(
+        match.pk,
+        user=user,
+        action=TurnAction(segment=match.segment_count, **action),
+        dice=ScriptedDice(dice) if dice else None,
+    )
+
+
+def _set_position(match: Match, position, **fields) -> Match:
+    Match.objects.filter(pk=match.pk).update(position=position.to_dict(), **fields)
+    match.refresh_from_db()
+    return match
+
+
+def test_turn_email_lists_every_segment_of_the_opponents_acey_deucey_turn(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = opened_by_white(alice, bob)
+        match = _play(match, alice, [1, 2], play="in/22 in/19")  # bob rolls 1-2
+        # Four requests of bob's: the 1-2, the double named, the double, the roll it earned.
+        match = _play(match, bob, play="in/24 in/23")
+        match = _play(match, bob, double=4)
+        match = _play(match, bob, [1, 3], play="in/21(4)")
+        mail.outbox.clear()
+        _play(match, bob, [6, 5], play="24/21 21/20")
+
+    body = _turn_email_to(alice)
+    assert (
+        "Since your last move:\n"
+        "- bob played 1-2: in/24 in/23; named 4-4: in/21(4); 1-3: 24/21 21/20\n"
+        "\nYour dice: 6-5"
+    ) in body
+    assert "alice played" not in body  # her own move is not told back to her
+
+
+def test_turn_email_tells_the_blot_the_opponent_named_on_the_readers_numbering(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = opened_by_white(alice, bob, variant="greek")
+        mail.outbox.clear()
+        # White's own 18-point is black's 7-point (R8: named by its owner's numbering).
+        _play(match, alice, [5, 2], play="24/18 24/21", name_blot=18)
+
+    body = _turn_email_to(bob)
+    assert "- alice played 6-3: 24/21 24/18\n" in body
+    assert "- alice named the blot on your 7-point: hit it if you can.\n" in body
+
+
+def test_turn_email_does_not_ask_to_hit_a_named_blot_a_forced_play_has_hit(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = opened_by_white(alice, bob, variant="greek")
+        # Bob's last checker stands 3 points short of where alice's blot will be (13).
+        match = _set_position(match, make("greek", white={16: 1, 8: 2}, black={10: 1}))
+        mail.outbox.clear()
+        # His 1-2 has one play, which hits it; then he is to name a double.
+        _play(match, alice, [1, 2], play="16/13 8/2", name_blot=13)
+
+    body = _turn_email_to(bob)
+    assert "- alice named the blot on your 12-point.\n" in body
+    assert "- played for you (forced): 1-2: " in body and "*" in body
+    assert "hit it if you can" not in body
+
+
+def test_turn_email_tells_a_game_the_reader_won_by_a_forced_bear_off_the_score_and_the_opening(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = opened_by_white(alice, bob, dice=(5, 2, 3, 1), points=3)
+        # Alice (white) has two checkers left and 1 point; bob one, on his 1-point.
+        match = _set_position(match, make(white={6: 1, 5: 1}, black={24: 1}), score_white=1)
+        mail.outbox.clear()
+        # Bob's 4-1 can only bear his last checker off (played for him): he wins 2 points,
+        # then wins the next game's opening roll, 2 against 5, and rolls 6-3.
+        _play(match, alice, [4, 1, 2, 5, 6, 3], play="6/3 5/4")
+
+    match.refresh_from_db()
+    assert (match.game_number, match.score_white, match.score_black) == (2, 1, 2)
+    body = _turn_email_to(bob)
+    assert (
+        "Since the match began:\n"
+        "- Opening roll: you 2, alice 5; alice moves first.\n"
+        "- alice played 3-1: 6/3 5/4\n"
+        "- played for you (forced): 4-1: 1/off\n"
+        "- Game 1: you won 2 points (borne off). Score: you 2, alice 1.\n"
+        "- Game 2, opening roll: you 5, alice 2; you move first.\n"
+        "\nYour dice: 6-3"
+    ) in body
+
+
+def test_turn_email_tells_the_reader_of_their_dance_in_an_earlier_turn(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = opened_by_white(alice, bob, dice=(5, 2, 6, 5))
+        # White holds all of black's entry points (absolute 1-6): bob's 3-4 dances.
+        match = _set_position(match, make(white={n: 2 for n in range(1, 7)}, waiting=(3, 15)))
+        match = _play(match, alice, [3, 4, 5, 4], play="in/20 in/19")
+        assert match.to_move == alice  # bob danced: back to her, in the same request
+        mail.outbox.clear()
+        _play(match, alice, [6, 5], play="6/1 5/1")  # her 5-4 opens two points
+
+    body = _turn_email_to(bob)
+    assert (
+        "- alice played 6-5: in/20 in/19\n"
+        "- played for you (forced): 3-4: no move\n"
+        "- alice played 5-4: 6/1 5/1\n"
+    ) in body
+
+
+def test_turn_email_tells_the_reader_their_acey_deucey_was_played_for_them(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = opened_by_white(alice, bob, dice=(5, 2, 6, 3))
+        # Bob's last checker, on his 10-point, has one way to play a 1-2.
+        match = _set_position(match, make(white={13: 2, 8: 3}, black={15: 1}))
+        mail.outbox.clear()
+        _play(match, alice, [1, 2], play="13/7 13/10")
+
+    body = _turn_email_to(bob)
+    assert "- alice played 6-3: 13/10 13/7\n- played for you (forced): 1-2: 10/8 8/7\n" in body
+    assert "You rolled 1-2: name a double." in body
+
+
+def test_turn_email_tells_the_opponents_dance_from_the_turns_own_segments(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = opened_by_white(alice, bob, dice=(5, 2, 6, 5))
+        match = _set_position(match, make(white={n: 2 for n in range(1, 7)}, waiting=(3, 15)))
+        mail.outbox.clear()
+        _play(match, alice, [3, 4, 5, 4], play="in/20 in/19")
+
+    # Written whole in the turn's request: her move and his dance are the turn's segments.
+    [stored] = Notification.objects.filter(user=alice, kind="turn").order_by("-pk")[:1]
+    assert "Since your last move:\n- bob played 3-4: no move (forced)\n" in stored.body
+    assert stored.body in _turn_email_to(alice)
+
+
+def test_turn_email_says_which_checkers_are_the_readers(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        opened_by_white(alice, bob)
+
+    assert "The board from your side: X is you (white), O is bob (black).\n" in (
+        _turn_email_to(alice)
+    )
+    assert "It is your turn" in _turn_email_to(alice)
+
+
+def test_a_turn_whose_email_reaches_back_before_the_turn_costs_no_more_queries(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        match = opened_by_white(alice, bob)
+        match = _play(match, alice, [1, 2], play="in/22 in/19")
+        match = _play(match, bob, play="in/24 in/23")
+        match = _play(match, bob, double=4)
+        match = _play(match, bob, [1, 3], play="in/21(4)")
+        ordinary = opened_by_white(alice, bob)
+
+    # Bob's last segment, whose email must tell his whole turn, against an ordinary turn.
+    with CaptureQueriesContext(connection) as last_of_a_chain:
+        _play(match, bob, [6, 5], play="24/21 21/20")
+    with CaptureQueriesContext(connection) as plain:
+        _play(ordinary, alice, [6, 5], play="in/22 in/19")
+
+    assert len(last_of_a_chain) == len(plain)
