@@ -419,11 +419,15 @@ def _tournament_of(match: Match) -> Tournament | None:
 
 def challenge_received(challenge: Challenge) -> None:
     assert challenge.opponent is not None
+    # A rematch offer is not a stranger's challenge: it names the match played.
+    rematch = challenge.rematch_of_id
     _queue(
         challenge.opponent,
         Notification.Kind.CHALLENGE,
         f"challenge:{challenge.pk}",
-        f"{challenge.challenger} challenges you to Acey-Deucey",
+        f"{challenge.challenger} offers you a rematch of match #{rematch}"
+        if rematch
+        else f"{challenge.challenger} challenges you to Acey-Deucey",
         "games/email/challenge.txt",
         {"challenge": challenge, "url": absolute_url(challenge.get_absolute_url())},
     )
@@ -431,6 +435,10 @@ def challenge_received(challenge: Challenge) -> None:
 
 def challenge_accepted(challenge: Challenge) -> None:
     assert challenge.match is not None and challenge.opponent is not None
+    if challenge.opponent.is_bot:
+        # A bot accepts as the challenge is made, in the challenger's own request: the
+        # match page is already in front of them.
+        return
     _queue(
         challenge.challenger,
         Notification.Kind.ACCEPTED,
@@ -441,6 +449,29 @@ def challenge_accepted(challenge: Challenge) -> None:
             "challenge": challenge,
             "match": challenge.match,
             "url": absolute_url(challenge.match.get_absolute_url()),
+        },
+    )
+
+
+def challenge_declined(challenge: Challenge) -> None:
+    """Tell the challenger their challenge (or rematch offer) was turned down; call it in
+    the transaction that declines it. One email a challenge, whoever calls it twice.
+
+    Kind CHALLENGE: it is news of one (a kind of its own would need a migration).
+    """
+    assert challenge.opponent is not None
+    offer = "rematch offer" if challenge.rematch_of_id else "challenge"
+    _queue(
+        challenge.challenger,
+        Notification.Kind.CHALLENGE,
+        f"declined:{challenge.pk}",
+        f"{challenge.opponent} declined your {offer}",
+        "games/email/declined.txt",
+        {
+            "challenge": challenge,
+            # A player closing their account declines what was sent to them (games.closing).
+            "opponent_closed": not challenge.opponent.is_active,
+            "url": absolute_url(reverse("challenge_new")),
         },
     )
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import notifications, services, tasks
 from games.engine import Position
 from games.engine.game import ScriptedDice
-from games.models import Match, Notification
+from games.models import Challenge, Match, Notification
 from games.services import TurnAction
 from tests.matches import WHITE_OPENS, opened_by_white
 
@@ -102,6 +102,98 @@ def test_accepted_email_tells_the_challenger_and_links_to_the_match(
     accepted = [m for m in _mails_to(alice) if "accepted" in m.subject]
     assert [m.subject for m in accepted] == ["bob accepted your challenge"]
     assert f"Open the match: {SITE_URL}/matches/{match.pk}/" in accepted[0].body
+
+
+def test_no_accepted_email_for_a_match_started_against_a_bot(
+    alice, django_capture_on_commit_callbacks
+):
+    club_bot = next(user for user in services.bot_users() if user.username == "club-bot")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        challenge = services.create_challenge(alice, opponent=club_bot)
+
+    challenge.refresh_from_db()
+    assert challenge.match is not None  # the bot accepted at once
+    assert [m.subject for m in _mails_to(alice) if "accepted" in m.subject] == []
+    assert not Notification.objects.filter(kind=Notification.Kind.ACCEPTED).exists()
+
+
+def _declined(challenge, bob, django_capture_on_commit_callbacks) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        services.decline_challenge(challenge.pk, user=bob)
+        # What services.decline_challenge is to call (see the report); one email a
+        # challenge, so once it does, this call adds nothing.
+        notifications.challenge_declined(Challenge.objects.get(pk=challenge.pk))
+
+
+def test_declined_email_tells_the_challenger_and_links_to_a_new_challenge(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    challenge = services.create_challenge(alice, opponent=bob, variant="greek", points=3)
+
+    _declined(challenge, bob, django_capture_on_commit_callbacks)
+
+    [message] = _mails_to(alice)
+    assert message.subject == "bob declined your challenge"
+    assert "bob declined your challenge (Greek, 3 points, 2 days per move)." in message.body
+    assert f"Challenge someone else: {SITE_URL}/challenges/new/" in message.body
+    assert "closed" not in message.body
+
+
+def test_no_declined_email_to_a_challenger_who_wants_none(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    alice.email_preference = alice.EmailPreference.NONE
+    alice.save()
+    challenge = services.create_challenge(alice, opponent=bob)
+
+    _declined(challenge, bob, django_capture_on_commit_callbacks)
+
+    assert _mails_to(alice) == []
+    assert not Notification.objects.filter(user=alice).exists()
+
+
+def test_a_challenge_declined_as_its_opponent_closed_their_account_says_so(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    challenge = services.create_challenge(alice, opponent=bob)
+    bob.is_active = False  # as games.closing leaves him while it declines his challenges
+    bob.save()
+
+    _declined(challenge, bob, django_capture_on_commit_callbacks)
+
+    [message] = _mails_to(alice)
+    assert "bob has closed their account, and their challenges were declined" in message.body
+
+
+def test_rematch_offer_email_names_the_match_it_would_play_again(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    match = services.resign(_start(alice, bob).pk, user=bob)
+    mail.outbox = []
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.offer_rematch(match, user=alice)
+
+    [message] = _mails_to(bob)
+    assert message.subject == f"alice offers you a rematch of match #{match.pk}"
+    assert (
+        f"alice offers you a rematch of match #{match.pk}, with the same options:"
+        " American (US Navy), 1 point, 2 days per move." in message.body
+    )
+    assert "challenges you" not in message.body
+
+
+def test_a_declined_rematch_offer_is_called_one(alice, bob, django_capture_on_commit_callbacks):
+    match = services.resign(_start(alice, bob).pk, user=bob)
+    offer = services.offer_rematch(match, user=alice)
+    mail.outbox = []
+
+    _declined(offer, bob, django_capture_on_commit_callbacks)
+
+    [message] = _mails_to(alice)
+    assert message.subject == "bob declined your rematch offer"
+    assert f"bob declined your offer of a rematch of match #{match.pk} (" in message.body
 
 
 def test_finished_email_gives_each_player_the_winner_and_score(
