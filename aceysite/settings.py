@@ -15,16 +15,25 @@ from django.utils.csp import CSP
 from aceysite.redis_urls import database_number
 
 
+def env(name: str, default: str) -> str:
+    """The variable's value; a blank one (``FOO=`` in an env file) reads as unset."""
+    return os.getenv(name, "").strip() or default
+
+
 def envbool(name: str, default: str) -> bool:
-    return os.getenv(name, default).strip().lower() in ("1", "true", "yes", "on")
+    return env(name, default).lower() in ("1", "true", "yes", "on")
 
 
 def envint(name: str, default: str) -> int:
-    return int(os.getenv(name, default))
+    value = env(name, default)
+    try:
+        return int(value)
+    except ValueError:
+        raise RuntimeError(f"{name} must be a whole number, not {value!r}") from None
 
 
 def envlist(name: str, default: str) -> list[str]:
-    return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
+    return [item.strip() for item in env(name, default).split(",") if item.strip()]
 
 
 def next_redis_database(url: str) -> str:
@@ -66,7 +75,12 @@ def mailers_from_env() -> dict:
                 "port": envint("SMTP_PORT", "587"),
                 "username": os.getenv("SMTP_USER", ""),
                 "password": os.getenv("SMTP_PASSWORD", ""),
-                "use_tls": envbool("SMTP_USE_TLS", "true"),
+                # STARTTLS on the submission port (587), or SMTP_USE_SSL=true for TLS
+                # from the first byte (port 465); never both.
+                "use_ssl": envbool("SMTP_USE_SSL", "false"),
+                "use_tls": envbool(
+                    "SMTP_USE_TLS", "false" if envbool("SMTP_USE_SSL", "false") else "true"
+                ),
                 "timeout": envint("SMTP_TIMEOUT", "10"),
             },
         }
@@ -86,9 +100,9 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 # A refused form gets the site's page, which knows who is logged in (Django's does not).
 CSRF_FAILURE_VIEW = "aceysite.views.csrf_failure"
-SITE_NAME = os.getenv("SITE_NAME", "Acey-Deucey by post")
+SITE_NAME = env("SITE_NAME", "Acey-Deucey by post")
 # Absolute links in emails are built from this.
-SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000")
+SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -119,7 +133,7 @@ MIDDLEWARE = [
 ]
 
 # bench/load.py serves the site plus a bare "floor" view from bench.urls.
-ROOT_URLCONF = os.getenv("ACEY_URLCONF", "aceysite.urls")
+ROOT_URLCONF = env("ACEY_URLCONF", "aceysite.urls")
 WSGI_APPLICATION = "aceysite.wsgi.application"
 
 TEMPLATES = [
@@ -139,7 +153,7 @@ TEMPLATES = [
     },
 ]
 
-DATABASE_URL = os.getenv("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+DATABASE_URL = env("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 DATABASES = {"default": database_from_url(DATABASE_URL)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -198,7 +212,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = TIME_ZONE
 # The integration tests give each run its own queue on a shared Redis.
-CELERY_TASK_DEFAULT_QUEUE = os.getenv("CELERY_TASK_DEFAULT_QUEUE", "celery")
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # A failed email is retried after this many seconds, doubling each time (up to an hour).
 EMAIL_RETRY_BASE_SECONDS = envint("ACEY_EMAIL_RETRY_BASE", "30")
 # A turn email waits this long, and when its time comes goes out only if the player has
@@ -249,15 +263,18 @@ else:
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
 
 MAILERS = mailers_from_env()
-DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "Acey-Deucey <noreply@localhost>")
-SERVER_EMAIL = os.getenv("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Acey-Deucey <noreply@localhost>")
+SERVER_EMAIL = env("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+# Who gets an email with the traceback of each server error (from SERVER_EMAIL).
+ADMINS = envlist("ADMINS", "")
 
 # Outside DEBUG, assume HTTPS behind a proxy that sets X-Forwarded-Proto.
 SECURE = not DEBUG
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", str(SECURE))
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
-SESSION_COOKIE_SECURE = SECURE
-CSRF_COOKIE_SECURE = SECURE
+# Cookies only over HTTPS. SECURE_COOKIES=false is for a trial over plain HTTP on a
+# private network; browsers drop secure cookies sent over HTTP to any host but localhost.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", str(SECURE))
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "31536000" if SECURE else "0")
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", str(SECURE))
@@ -289,5 +306,5 @@ LOGGING = {
         # runserver's request log (bin/serve) prints every path, 200s too.
         "django.server": {"filters": ["redact_tokens"]},
     },
-    "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
 }

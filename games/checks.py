@@ -1,11 +1,12 @@
-"""System checks for settings that would lose queued work (``manage.py check``)."""
+"""System checks: settings that would lose queued work (``manage.py check``), and
+production settings that would mislead players or lock them out (``check --deploy``)."""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.checks import Error, register
+from django.core.checks import Error, Tags, Warning, register
 
 from aceysite.redis_urls import database_number
 
@@ -42,3 +43,45 @@ def broker_apart_from_cache(app_configs=None, **kwargs) -> list[Error]:
                     )
                 )
     return errors
+
+
+@register(Tags.security, deploy=True)
+def production_settings(app_configs=None, **kwargs) -> list[Warning]:
+    """What ``check --deploy`` cannot know of this site: behind the HTTPS proxy that the
+    production settings assume, the client's address comes from X-Forwarded-For; emails
+    link to SITE_URL; the login limits count in the cache, which every process must share.
+    """
+    if settings.DEBUG:
+        return []
+    warnings = []
+    if settings.SECURE_PROXY_SSL_HEADER and not settings.TRUSTED_PROXY_COUNT:
+        warnings.append(
+            Warning(
+                "TRUSTED_PROXY_COUNT is 0, so every client has the proxy's address: the "
+                "login limits per address would lock every player out together.",
+                hint="Set TRUSTED_PROXY_COUNT=1 behind one reverse proxy (the number of "
+                "proxies that append to X-Forwarded-For).",
+                id="games.W001",
+            )
+        )
+    host = urlsplit(settings.SITE_URL).hostname or ""
+    if host in ("localhost", "127.0.0.1", "::1") or not settings.SITE_URL.startswith("https://"):
+        warnings.append(
+            Warning(
+                f"SITE_URL is {settings.SITE_URL!r}: the links in emails would not reach "
+                "the site, or not over HTTPS.",
+                hint="Set SITE_URL to the site's public address, e.g. https://acey.example.com.",
+                id="games.W002",
+            )
+        )
+    backends = {cache["BACKEND"].rsplit(".", 1)[-1] for cache in settings.CACHES.values()}
+    if "LocMemCache" in backends:
+        warnings.append(
+            Warning(
+                "The cache is each process's own memory: every web process would count "
+                "failed logins and reset requests apart, multiplying the limits.",
+                hint="Set REDIS_URL (a Redis database apart from the broker's).",
+                id="games.W003",
+            )
+        )
+    return warnings

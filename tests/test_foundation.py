@@ -116,11 +116,13 @@ def test_database_url_parses_sqlite_without_persistent_connections():
 
 
 @pytest.mark.parametrize(
-    ("raw", "expected"), [("1", True), ("true", True), ("Yes", True), ("0", False), ("", False)]
+    ("raw", "expected"),
+    [("1", True), ("true", True), ("Yes", True), ("0", False), ("no", False), (" ", True)],
 )
 def test_envbool(monkeypatch, raw, expected):
     monkeypatch.setenv("ACEY_FLAG", raw)
 
+    # A blank value (FOO= in an env file) reads as unset: the default, here true.
     assert site_settings.envbool("ACEY_FLAG", "true") is expected
 
 
@@ -128,6 +130,20 @@ def test_envint_uses_default_when_unset(monkeypatch):
     monkeypatch.delenv("ACEY_NUMBER", raising=False)
 
     assert site_settings.envint("ACEY_NUMBER", "7") == 7
+
+
+@pytest.mark.parametrize("raw", ["", "  "])
+def test_envint_takes_a_blank_value_as_unset(monkeypatch, raw):
+    monkeypatch.setenv("ACEY_NUMBER", raw)
+
+    assert site_settings.envint("ACEY_NUMBER", "7") == 7
+
+
+def test_envint_names_a_value_that_is_no_number(monkeypatch):
+    monkeypatch.setenv("ACEY_NUMBER", "seven")
+
+    with pytest.raises(RuntimeError, match="ACEY_NUMBER must be a whole number, not 'seven'"):
+        site_settings.envint("ACEY_NUMBER", "7")
 
 
 def test_mailers_default_to_console(monkeypatch):

@@ -7,30 +7,12 @@ import secrets
 import subprocess
 import sys
 
+import pytest
 from django.conf import settings
 
 
 def test_manage_py_check_deploy_is_clean_with_production_settings():
-    # The browser tests lift Django's async guard for their own process; never in production.
-    inherited = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env = {
-        **inherited,
-        "DEBUG": "false",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "acey.example.com",
-        "CSRF_TRUSTED_ORIGINS": "https://acey.example.com",
-        "SITE_URL": "https://acey.example.com",
-        "SMTP_HOST": "smtp.example.com",
-    }
-
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=settings.BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = _deploy_check()
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
@@ -50,3 +32,53 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
 
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def _deploy_check(**changes: str) -> subprocess.CompletedProcess:
+    """``manage.py check --deploy`` with production settings, and ``changes`` to them."""
+    # The browser tests lift Django's async guard for their own process; never in production.
+    inherited = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {
+        **inherited,
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "acey.example.com",
+        "SITE_URL": "https://acey.example.com",
+        "TRUSTED_PROXY_COUNT": "1",
+        "CSRF_TRUSTED_ORIGINS": "https://acey.example.com",
+        "SMTP_HOST": "smtp.example.com",
+        "REDIS_URL": "redis://127.0.0.1:6379/14",
+        **changes,
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("changes", "warning"),
+    [
+        ({"TRUSTED_PROXY_COUNT": "0"}, "games.W001"),
+        ({"SITE_URL": ""}, "games.W002"),  # blank: the default, a local address
+        ({"SITE_URL": "http://acey.example.com"}, "games.W002"),
+        ({"REDIS_URL": ""}, "games.W003"),
+    ],
+)
+def test_check_deploy_warns_of_settings_that_would_mislead_or_lock_out(changes, warning):
+    result = _deploy_check(**changes)
+
+    assert result.returncode != 0
+    assert warning in result.stderr + result.stdout
+
+
+def test_a_blank_number_reads_as_unset_and_a_wrong_one_is_named():
+    blank = _deploy_check(ACEY_TURN_EMAIL_DELAY="", SMTP_PORT="")
+    wrong = _deploy_check(ACEY_TURN_EMAIL_DELAY="five")
+
+    assert blank.returncode == 0, blank.stdout + blank.stderr
+    assert "ACEY_TURN_EMAIL_DELAY must be a whole number, not 'five'" in wrong.stderr
