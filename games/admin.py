@@ -32,6 +32,16 @@ class MatchAdmin(ReadOnlyAdmin):
     list_filter = ("status", "variant", "rated")
     search_fields = ("white__username", "black__username")
     list_select_related = ("white", "black", "to_move")
+    # The seed decides every roll still to come: staff who could read it in play could
+    # tell a player their dice. Shown once the match is over, as the dice page shows it.
+    exclude = ("server_seed",)
+    readonly_fields = ("seed",)
+
+    @admin.display(description="server seed")
+    def seed(self, match: Match) -> str:
+        if match.is_active:
+            return f"secret until the match ends (SHA-256 {match.seed_hash})"
+        return match.server_seed
 
 
 @admin.register(Challenge)

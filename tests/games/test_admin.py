@@ -7,6 +7,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
+from games import services
 from games.models import Notification
 from tests.matches import opened_by_white
 
@@ -117,3 +118,16 @@ def test_staff_who_may_only_look_cannot_send(client, django_user_model, alice):
     assert listing.status_code == 200 and "send_again" not in listing.text
     failed.refresh_from_db()
     assert failed.sent_at is None and mail.outbox == []
+
+
+def test_staff_cannot_read_the_seed_of_a_match_in_play(staff, alice, bob):
+    match = opened_by_white(alice, bob)
+    url = reverse("admin:games_match_change", args=[match.pk])
+
+    in_play = staff.get(url).text
+    services.resign(match.pk, user=alice)
+    over = staff.get(url).text
+
+    assert match.server_seed not in in_play  # it decides every roll still to come
+    assert match.seed_hash in in_play
+    assert match.server_seed in over
