@@ -10,7 +10,7 @@ from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games import notifications, services
 from games.engine.game import ScriptedDice
 from games.models import Match, Notification
 from games.services import TurnAction
@@ -202,3 +202,25 @@ def test_a_turn_whose_email_reaches_back_before_the_turn_costs_no_more_queries(
         _play(ordinary, alice, [6, 5], play="in/22 in/19")
 
     assert len(last_of_a_chain) == len(plain)
+
+
+def test_a_turn_email_whose_story_is_written_when_sent_costs_the_sender_one_query(
+    alice, bob, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        match = opened_by_white(alice, bob)
+        _play(match, alice, [6, 5], play="in/22 in/19")
+    email = Notification.objects.get(user=bob, kind="turn")
+
+    # The claim; the email with its addressee, match and players; the match's segments
+    # since bob last moved; marking it sent (with the body as sent).
+    with django_assert_num_queries(4):
+        assert notifications.send_notification(email.pk) is True
+
+    [message] = mail.outbox
+    assert "Since the match began:\n- Opening roll: you 2, alice 5; alice moves first.\n" in (
+        message.body
+    )
+    email.refresh_from_db()
+    assert notifications.HISTORY_TO_COME not in email.body
+    assert "- alice played 6-3: in/22 in/19\n" in email.body
