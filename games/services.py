@@ -262,6 +262,8 @@ def _close_challenge(challenge_id: int, *, user: User, status: str) -> Challenge
             raise StaleSegment(f"this challenge has already been {challenge.status}")
         challenge.status = status
         challenge.save(update_fields=["status", "updated_at"])
+        if status == Challenge.Status.DECLINED:
+            notifications.challenge_declined(challenge)
     return challenge
 
 

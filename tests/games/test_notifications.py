@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import notifications, services, tasks
 from games.engine import Position
 from games.engine.game import ScriptedDice
-from games.models import Challenge, Match, Notification
+from games.models import Match, Notification
 from games.services import TurnAction
 from tests.matches import WHITE_OPENS, opened_by_white
 
@@ -121,9 +121,6 @@ def test_no_accepted_email_for_a_match_started_against_a_bot(
 def _declined(challenge, bob, django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         services.decline_challenge(challenge.pk, user=bob)
-        # What services.decline_challenge is to call (see the report); one email a
-        # challenge, so once it does, this call adds nothing.
-        notifications.challenge_declined(Challenge.objects.get(pk=challenge.pk))
 
 
 def test_declined_email_tells_the_challenger_and_links_to_a_new_challenge(
