@@ -14,7 +14,13 @@ from django.utils import timezone
 
 from . import throttle
 from .models import EMAIL_IN_USE, ApiToken, User, known_zone, scripts_mixed, tidy_name
-from .services import display_name_in_use, email_in_use, name_in_use, username_in_use
+from .services import (
+    display_name_in_use,
+    email_in_use,
+    name_in_use,
+    player_named,
+    username_in_use,
+)
 
 
 class SignupForm(UserCreationForm):
@@ -86,6 +92,11 @@ class ThrottledAuthenticationForm(AuthenticationForm):
 
     error_messages: ClassVar[dict[str, str]] = {
         **AuthenticationForm.error_messages,
+        # Django's says "both fields may be case-sensitive"; here only the password is.
+        "invalid_login": (
+            "Please enter a correct %(username)s and password. Note that the password is"
+            " case-sensitive."
+        ),
         "throttled": (
             "Too many failed login attempts. Please try again in 15 minutes, "
             "or reset your password by email."
@@ -96,6 +107,13 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         username = self.cleaned_data.get("username")
         if not username or not self.cleaned_data.get("password"):
             return super().clean()
+        # Usernames are unique whatever their case: "Alice" is alice's account, and is
+        # checked against her password as "alice" (Django's backend matches exactly). A
+        # closed account is no player's: its name is left as typed, and fails as any
+        # wrong password does.
+        account = player_named(username)
+        if account is not None:
+            username = self.cleaned_data["username"] = account.get_username()
         ip = throttle.client_ip(self.request)
         if throttle.is_login_blocked(username=username, ip=ip):
             raise ValidationError(self.error_messages["throttled"], code="throttled")
