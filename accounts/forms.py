@@ -182,7 +182,36 @@ class ProfileForm(forms.ModelForm):
         return display_name
 
 
+def current_password_field() -> forms.CharField:
+    """A field for the player's current password, asked before a change a session left
+    open must not be enough for (see :func:`check_current_password`)."""
+    return forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+def check_current_password(user: User, password: str, *, ip: str) -> None:
+    """Raise a ValidationError unless ``password`` is ``user``'s. A wrong one is counted
+    with the login form's failures from ``ip``, and while those are at their limit even
+    the right one is refused: a session left open must not become a way round the
+    login's limit on guessing the password."""
+    username = user.get_username()
+    if throttle.is_login_blocked(username=username, ip=ip):
+        raise ValidationError(
+            "Too many wrong passwords: try again in a quarter of an hour.", code="throttled"
+        )
+    if not user.check_password(password):
+        throttle.record_failed_login(username=username, ip=ip)
+        raise ValidationError("That is not your password.", code="wrong_password")
+
+
 class EmailChangeForm(forms.Form):
+    """A new address for the account, with the current password: else a session left open
+    would be enough to move the account to another address, reset its password from there
+    and close it."""
+
     email = forms.EmailField(
         label="New email address",
         help_text="We will send a link to this address; the change happens when you follow it.",
@@ -190,10 +219,16 @@ class EmailChangeForm(forms.Form):
         # was sent its link, and following it failed to save (a server error on PostgreSQL).
         max_length=User._meta.get_field("email").max_length,
     )
+    password = current_password_field()
 
-    def __init__(self, *args, user: User, **kwargs) -> None:
+    def __init__(self, *args: Any, user: User, ip: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.user = user
+        self.user, self.ip = user, ip
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        check_current_password(self.user, password, ip=self.ip)
+        return password
 
     def clean_email(self) -> str:
         email = self.cleaned_data["email"]
@@ -252,11 +287,7 @@ class CloseAccountForm(forms.Form):
     """Closing an account asks for the password: it cannot be undone, and a session left
     open on a shared computer should not be enough to do it."""
 
-    password = forms.CharField(
-        label="Your password",
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
+    password = current_password_field()
 
     def __init__(self, *args: Any, user: User, ip: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -266,15 +297,6 @@ class CloseAccountForm(forms.Form):
         self.fields["password"].widget.attrs["autofocus"] = True
 
     def clean_password(self) -> str:
-        # Counted with the login form's failures: a session left open must not become a
-        # way round the login's limit on guessing the password.
-        username = self.user.get_username()
-        if throttle.is_login_blocked(username=username, ip=self.ip):
-            raise ValidationError(
-                "Too many wrong passwords: try again in a quarter of an hour.", code="throttled"
-            )
         password = self.cleaned_data["password"]
-        if not self.user.check_password(password):
-            throttle.record_failed_login(username=username, ip=self.ip)
-            raise ValidationError("That is not your password.", code="wrong_password")
+        check_current_password(self.user, password, ip=self.ip)
         return password

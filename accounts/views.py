@@ -162,7 +162,7 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
     """The settings page, with any bound form (and its errors) in place of a blank one."""
     context = {
         "profile_form": ProfileForm(instance=request.user),
-        "email_form": EmailChangeForm(user=request.user),
+        "email_form": EmailChangeForm(user=request.user, ip=throttle.client_ip(request)),
         "token_form": ApiTokenForm(),
         "away_form": AwayForm(user=request.user),
         **forms,
@@ -268,8 +268,9 @@ def away_end(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def email_change(request: HttpRequest) -> HttpResponse:
-    """Send a confirmation link to the new address; the address changes when it is used."""
-    form = EmailChangeForm(request.POST, user=request.user)
+    """Send a confirmation link to the new address, once the player has given their
+    password; the address changes when the link is used."""
+    form = EmailChangeForm(request.POST, user=request.user, ip=throttle.client_ip(request))
     if not form.is_valid():
         return _render_settings(request, email_form=form)
     new_email = form.cleaned_data["email"]
