@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -205,6 +205,25 @@ def check_current_password(user: User, password: str, *, ip: str) -> None:
     if not user.check_password(password):
         throttle.record_failed_login(username=username, ip=ip)
         raise ValidationError("That is not your password.", code="wrong_password")
+
+
+class ThrottledPasswordChangeForm(PasswordChangeForm):
+    """Django's password change, its old password checked as closing an account checks
+    the password (:func:`check_current_password`): wrong ones count with the login
+    failures."""
+
+    def __init__(self, user: User, *args: Any, ip: str, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.ip = ip
+        if self.is_bound:
+            # Django's form always gives the focus to the old password; sent back with an
+            # error, it goes to the first field with one (accounts.views._focus) instead.
+            self.fields["old_password"].widget.attrs.pop("autofocus", None)
+
+    def clean_old_password(self) -> str:
+        old_password = self.cleaned_data["old_password"]
+        check_current_password(self.user, old_password, ip=self.ip)
+        return old_password
 
 
 class EmailChangeForm(forms.Form):

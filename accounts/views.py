@@ -44,6 +44,7 @@ from .forms import (
     ProfileForm,
     SignupForm,
     ThrottledAuthenticationForm,
+    ThrottledPasswordChangeForm,
 )
 from .models import LAST_USED_RESOLUTION, ApiToken, User
 
@@ -116,6 +117,13 @@ def _focus(form: Form, *, or_first: bool = False) -> None:
     field = next((name for name in names if name in form.errors), fallback)
     if field is not None:
         form.fields[field].widget.attrs["autofocus"] = True
+
+
+class PasswordChangeView(_FocusFirstField, auth_views.PasswordChangeView):
+    form_class = ThrottledPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict:
+        return {**super().get_form_kwargs(), "ip": throttle.client_ip(self.request)}
 
 
 class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
