@@ -1,4 +1,5 @@
-"""Account changes that need more than a form save: changing the email address.
+"""Account changes that need more than a form save: changing the email address, and
+telling the account's address when its password has changed.
 
 A new address takes effect only when its owner follows a signed link sent to it. The
 link names the user, the new address and the address it replaces, so it stops working
@@ -10,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 from django.conf import settings
 from django.core import signing
@@ -244,3 +245,28 @@ def undo_email_change(user_id: int, secret: str) -> User:
             raise EmailChangeError("Another account now uses that address.") from None
         user.api_tokens.all().delete()
     return user
+
+
+def tell_password_changed(user: User, *, reset: bool) -> None:
+    """Tell the account's address that its password was changed (``reset``: set through
+    an emailed link), when, and what to do if it was not its owner; sent once the change
+    is committed. Someone who took the account and changed its password must not lock
+    the owner out unnoticed."""
+    if not user.email:
+        return
+    # In the player's own time, as their game emails give it.
+    with timezone.override(user.zone or UTC):
+        body = render_to_string(
+            "accounts/email/password_changed.txt",
+            {
+                "user": user,
+                "reset": reset,
+                "when": timezone.now(),
+                "reset_url": settings.SITE_URL.rstrip("/") + reverse("password_reset"),
+                "site_url": settings.SITE_URL,
+            },
+        )
+    subject = f"Your Acey-Deucey password was {'reset' if reset else 'changed'}"
+    # robust: the password is changed already; a mail server error must not make the
+    # page say otherwise (it is logged).
+    transaction.on_commit(lambda: send_mail(subject, body, None, [user.email]), robust=True)

@@ -125,6 +125,11 @@ class PasswordChangeView(_FocusFirstField, auth_views.PasswordChangeView):
     def get_form_kwargs(self) -> dict:
         return {**super().get_form_kwargs(), "ip": throttle.client_ip(self.request)}
 
+    def form_valid(self, form: Form) -> HttpResponse:
+        response = super().form_valid(form)
+        services.tell_password_changed(form.user, reset=False)
+        return response
+
 
 class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
     email_template_name = "registration/password_reset_email.txt"
@@ -160,7 +165,9 @@ class PasswordResetConfirmView(_FocusFirstField, auth_views.PasswordResetConfirm
         throttle.clear_failed_logins_after_reset(
             username=form.user.get_username(), ip=throttle.client_ip(self.request)
         )
-        return super().form_valid(form)
+        response = super().form_valid(form)
+        services.tell_password_changed(form.user, reset=True)
+        return response
 
 
 # -- settings ---------------------------------------------------------------------------------
