@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
+from . import throttle
 from .models import User, name_as_read, tidy_name
 
 EMAIL_CHANGE_SALT = "accounts.email_change"
@@ -32,6 +33,11 @@ EMAIL_CHANGE_MAX_AGE = timedelta(days=2)
 
 class EmailChangeError(ValueError):
     """A confirmation link that cannot be used; the message is for the player."""
+
+
+class EmailChangeLimited(ValueError):
+    """A confirmation link not sent: too many were asked for lately (accounts.throttle).
+    The message is for the player."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +118,24 @@ def read_email_change_token(token: str) -> EmailChange:
 
 
 def request_email_change(user: User, *, new_email: str) -> None:
-    """Email a confirmation link to ``new_email``; nothing changes until it is followed."""
+    """Email a confirmation link to ``new_email``; nothing changes until it is followed.
+
+    Raises :class:`EmailChangeLimited`, and sends nothing, when the player or the address
+    has had as many links lately as :mod:`accounts.throttle` allows: else anyone with an
+    account could flood any inbox with them.
+    """
+    over_limit = throttle.count_email_change(user_id=user.pk, email=new_email)
+    if over_limit == "player":
+        raise EmailChangeLimited(
+            f"You have asked for {throttle.MAX_EMAIL_CHANGES_PER_PLAYER} confirmation links"
+            " in the last hour, as many as we send: follow one of those, or ask again in an"
+            " hour."
+        )
+    if over_limit == "address":
+        raise EmailChangeLimited(
+            "That address has been sent as many confirmation links as we send to one address"
+            " in an hour: follow one of those, or ask again in an hour."
+        )
     path = reverse("email_change_confirm", args=[email_change_token(user, new_email=new_email)])
     body = render_to_string(
         "accounts/email/email_change.txt",

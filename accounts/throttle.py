@@ -1,4 +1,5 @@
-"""Limits on failed logins and on password-reset requests, kept in Django's cache.
+"""Limits on failed logins, password-reset requests and email-change links, kept in
+Django's cache.
 
 Failed logins are counted three ways, each counter expiring a fixed window after its first
 failure: per username (case-insensitive) from one client IP, per client IP, and per
@@ -10,6 +11,10 @@ per-username limit stops guesses spread over many addresses.
 
 Password resets: each email address (case-insensitive) and each client IP may ask for a
 few reset emails an hour; beyond that, requests are answered as usual but send nothing.
+
+Email changes: each player may ask for a few confirmation links an hour, and each address
+(case-insensitive) be sent a few, whoever asks; beyond that, the player is told, and
+nothing is sent.
 
 "Each client IP" means each IPv4 address but each IPv6 /64 (see :func:`address_block`).
 
@@ -34,6 +39,10 @@ MAX_FAILURES_PER_USERNAME = 100
 RESET_WINDOW_SECONDS = 60 * 60
 MAX_RESETS_PER_EMAIL = 3
 MAX_RESETS_PER_IP = 20
+
+EMAIL_CHANGE_WINDOW_SECONDS = 60 * 60
+MAX_EMAIL_CHANGES_PER_PLAYER = 5
+MAX_EMAIL_CHANGES_PER_ADDRESS = 3
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -124,6 +133,20 @@ def count_password_reset(*, email: str, ip: str) -> str | None:
     email_key = _hashed_key("reset-requests:email:", email.strip().casefold())
     if _count(email_key, window=RESET_WINDOW_SECONDS) > MAX_RESETS_PER_EMAIL:
         return "email"
+    return None
+
+
+def count_email_change(*, user_id: int, email: str) -> str | None:
+    """Count an email-change confirmation link asked by the player ``user_id`` for
+    ``email``. Return None while both are within their limits, else the one that is over:
+    "player" or "address". A request refused for its player does not count against the
+    address, so that one player cannot use up another's links to it."""
+    player_key = _hashed_key("email-change-requests:player:", str(user_id))
+    if _count(player_key, window=EMAIL_CHANGE_WINDOW_SECONDS) > MAX_EMAIL_CHANGES_PER_PLAYER:
+        return "player"
+    address_key = _hashed_key("email-change-requests:address:", email.strip().casefold())
+    if _count(address_key, window=EMAIL_CHANGE_WINDOW_SECONDS) > MAX_EMAIL_CHANGES_PER_ADDRESS:
+        return "address"
     return None
 
 

@@ -291,6 +291,11 @@ def email_change(request: HttpRequest) -> HttpResponse:
     new_email = form.cleaned_data["email"]
     try:
         services.request_email_change(request.user, new_email=new_email)
+    except services.EmailChangeLimited as error:
+        form.add_error("email", str(error))
+        response = _render_settings(request, email_form=form)
+        response.status_code = 429
+        return response
     except (smtplib.SMTPException, OSError) as error:
         # No traceback: its frames hold the link, and a link is as good as a password.
         logger.warning(
