@@ -2,8 +2,13 @@
 telling the account's address when its password has changed.
 
 A new address takes effect only when its owner follows a signed link sent to it. The
-link names the user, the new address and the address it replaces, so it stops working
-once the address has changed (it cannot be replayed later to switch back).
+link names the user, the new address and the address it replaces, and carries a
+fingerprint of the account's address, password and undo window (:func:`_link_state`):
+every confirmed change alters the address, every undo the password, so each of them (and
+any new password) ends every link sent before it, and no link can be replayed later to
+switch back. The one way back to life for a link would be an account brought by confirmed
+links, without a new password and within an undo window already open when the link was
+made, to exactly the address it was made from, within the link's two days.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from django.db.models.functions import Lower
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from . import throttle
 from .models import User, name_as_read, tidy_name
@@ -45,6 +50,7 @@ class EmailChange:
     user_id: int
     new_email: str
     old_email: str
+    state: str = ""  # _link_state() of the account when the link was made
 
 
 def _in_any_case(field: str, value: str) -> QuerySet[User]:
@@ -102,8 +108,17 @@ def name_in_use(name: str, *, except_user: User) -> bool:
 
 
 def email_change_token(user: User, *, new_email: str) -> str:
-    payload = {"user": user.pk, "new": new_email, "old": user.email}
+    payload = {"user": user.pk, "new": new_email, "old": user.email, "state": _link_state(user)}
     return signing.TimestampSigner(salt=EMAIL_CHANGE_SALT).sign_object(payload)
+
+
+def _link_state(user: User) -> str:
+    """What an email-change link must find unchanged to be used: the account's address
+    (a confirmed change alters it), its password hash (an undo replaces the password) and
+    its undo key (a first change opens an undo window); hashed, so that the link tells
+    nothing of the password hash."""
+    state = "\n".join([user.email, user.password, user.email_undo_key])
+    return salted_hmac(EMAIL_CHANGE_SALT, state, algorithm="sha256").hexdigest()
 
 
 def read_email_change_token(token: str) -> EmailChange:
@@ -114,7 +129,12 @@ def read_email_change_token(token: str) -> EmailChange:
         raise EmailChangeError("This link has expired. Please ask for a new one.") from None
     except signing.BadSignature:
         raise EmailChangeError("This link is not valid.") from None
-    return EmailChange(user_id=payload["user"], new_email=payload["new"], old_email=payload["old"])
+    return EmailChange(
+        user_id=payload["user"],
+        new_email=payload["new"],
+        old_email=payload["old"],
+        state=payload.get("state", ""),  # none in a link made before states were
+    )
 
 
 def request_email_change(user: User, *, new_email: str) -> None:
@@ -158,7 +178,7 @@ def pending_email_change(user: User, *, token: str) -> EmailChange:
     change = read_email_change_token(token)
     if change.user_id != user.pk:
         raise EmailChangeError("This link is for a different account.")
-    if user.email != change.old_email:
+    if user.email != change.old_email or not constant_time_compare(change.state, _link_state(user)):
         raise EmailChangeError("This link has already been used, or is out of date.")
     if email_in_use(change.new_email, except_user=user):
         raise EmailChangeError("Another account now uses that address.")
