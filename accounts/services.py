@@ -2,13 +2,15 @@
 telling the account's address when its password has changed.
 
 A new address takes effect only when its owner follows a signed link sent to it. The
-link names the user, the new address and the address it replaces, and carries a
-fingerprint of the account's address, password and undo window (:func:`_link_state`):
-every confirmed change alters the address, every undo the password, so each of them (and
-any new password) ends every link sent before it, and no link can be replayed later to
-switch back. The one way back to life for a link would be an account brought by confirmed
-links, without a new password and within an undo window already open when the link was
-made, to exactly the address it was made from, within the link's two days.
+link names the user, the new address and the address it replaces, and carries a keyed
+hash of the account's address, password and undo key (:func:`_link_state`). A confirmed
+change alters the address, an undo the password (the address alone was not enough: an
+undo puts the old one back), so each of them, and any new password, ends every link sent
+before it: none can be replayed later to switch back. One case is left: confirmed links
+that take the account away from an address and back to it, with the same password and
+within an undo window that was already open when a link was made, make that link good
+again for the rest of its two days. A counter of changes on the account would end even
+that, at the price of a migration.
 """
 
 from __future__ import annotations
