@@ -87,7 +87,8 @@ class SignupForm(UserCreationForm):
 
 class ThrottledAuthenticationForm(AuthenticationForm):
     """The login form, refusing to check passwords while the username from the client's
-    IP, the IP, or the username from everywhere has too many recent failures (see
+    IP, the IP, or the username from everywhere has too many recent failures; or, from a
+    browser the account has logged in from before, while that browser has (see
     :mod:`accounts.throttle`)."""
 
     error_messages: ClassVar[dict[str, str]] = {
@@ -97,9 +98,13 @@ class ThrottledAuthenticationForm(AuthenticationForm):
             "Please enter a correct %(username)s and password. Note that the password is"
             " case-sensitive."
         ),
+        # What will help: a reset lifts the blocks on the username at once (from anywhere,
+        # accounts.throttle.lift_blocks_after_reset); waiting helps unless the failures
+        # go on.
         "throttled": (
-            "Too many failed login attempts. Please try again in 15 minutes, "
-            "or reset your password by email."
+            "Too many failed login attempts. To log in now, reset your password by email"
+            " (“Forgotten your password?” below): with the new one you can log in at once."
+            " Or try again in 15 minutes."
         ),
     }
 
@@ -115,14 +120,15 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         if account is not None:
             username = self.cleaned_data["username"] = account.get_username()
         ip = throttle.client_ip(self.request)
-        if throttle.is_login_blocked(username=username, ip=ip):
+        device = throttle.known_device(self.request, account) if account is not None else None
+        if throttle.is_login_blocked(username=username, ip=ip, device=device):
             raise ValidationError(self.error_messages["throttled"], code="throttled")
         try:
             cleaned_data = super().clean()
         except ValidationError:
-            throttle.record_failed_login(username=username, ip=ip)
+            throttle.record_failed_login(username=username, ip=ip, device=device)
             raise
-        throttle.clear_failed_logins(username=username, ip=ip)
+        throttle.clear_failed_logins(username=username, ip=ip, device=device)
         return cleaned_data
 
 

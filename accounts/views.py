@@ -81,6 +81,12 @@ class LoginView(auth_views.LoginView):
     form_class = ThrottledAuthenticationForm
     redirect_authenticated_user = True
 
+    def form_valid(self, form: Form) -> HttpResponse:
+        response = super().form_valid(form)
+        # This browser is known for the account from now on (accounts.throttle).
+        throttle.remember_device(self.request, response, form.get_user())
+        return response
+
     def form_invalid(self, form: Form) -> HttpResponse:
         response = super().form_invalid(form)
         if form.has_error("__all__", code="throttled"):
@@ -128,6 +134,8 @@ class PasswordChangeView(_FocusFirstField, auth_views.PasswordChangeView):
     def form_valid(self, form: Form) -> HttpResponse:
         response = super().form_valid(form)
         services.tell_password_changed(form.user, reset=False)
+        # The browser stays known for the account with its new password (it gave the old).
+        throttle.remember_device(self.request, response, form.user)
         return response
 
 
@@ -161,12 +169,12 @@ class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
 
 class PasswordResetConfirmView(_FocusFirstField, auth_views.PasswordResetConfirmView):
     def form_valid(self, form: Form) -> HttpResponse:
-        # Whoever followed the emailed link owns the account: let them log in at once.
-        throttle.clear_failed_logins_after_reset(
-            username=form.user.get_username(), ip=throttle.client_ip(self.request)
-        )
+        # Whoever followed the emailed link owns the account: let them log in at once,
+        # here or wherever they were refused.
+        throttle.lift_blocks_after_reset(username=form.user.get_username())
         response = super().form_valid(form)
         services.tell_password_changed(form.user, reset=True)
+        throttle.remember_device(self.request, response, form.user)
         return response
 
 
