@@ -142,7 +142,8 @@ def _reset_key(username: str) -> str:
 def _epoch(username: str) -> str:
     """The mark of the username's last password reset, in each of its counters' keys: a
     reset starts them all afresh, from addresses that cannot be listed too. "" when there
-    was none lately."""
+    was none lately; when the mark expires (RESET_PASS_SECONDS after the reset), the
+    counts made under it are forgotten with it, at most one window's worth."""
     return cache.get(_reset_key(username)) or ""
 
 
