@@ -1,5 +1,6 @@
 """Account changes that need more than a form save: changing the email address, and
-telling the account's address when its password has changed.
+telling the account's address when its password has changed (or how long a link to reset
+it works).
 
 A new address takes effect only when its owner follows a signed link sent to it. The
 link names the user, the new address and the address it replaces, and carries a keyed
@@ -315,3 +316,14 @@ def tell_password_changed(user: User, *, reset: bool) -> None:
     # robust: the password is changed already; a mail server error must not make the
     # page say otherwise (it is logged).
     transaction.on_commit(lambda: send_mail(subject, body, None, [user.email]), robust=True)
+
+
+def reset_link_lifetime() -> str:
+    """How long a password-reset link works (settings.PASSWORD_RESET_TIMEOUT), in words:
+    "3 days", "1 hour", "90 minutes"."""
+    seconds = settings.PASSWORD_RESET_TIMEOUT
+    for unit, size in (("day", 24 * 60 * 60), ("hour", 60 * 60), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = seconds // size
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    return f"{seconds} seconds"

@@ -145,7 +145,10 @@ class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
     @property
     def extra_email_context(self) -> dict:
         # Links in every email start with SITE_URL, not with the request's Host header.
-        return {"site_url": settings.SITE_URL.rstrip("/")}
+        return {
+            "site_url": settings.SITE_URL.rstrip("/"),
+            "link_lifetime": services.reset_link_lifetime(),
+        }
 
     def form_valid(self, form: Form) -> HttpResponse:
         """Send the link unless the address or the client's IP has asked too often lately
@@ -378,7 +381,10 @@ def email_change_undo(request: HttpRequest, user_id: int, secret: str) -> HttpRe
                         # Not the usual "ignore this if you did not ask": the old password
                         # is gone, and this link is the way back in.
                         email_template_name="accounts/email/undo_password_reset.txt",
-                        extra_email_context={"site_url": settings.SITE_URL.rstrip("/")},
+                        extra_email_context={
+                            "site_url": settings.SITE_URL.rstrip("/"),
+                            "link_lifetime": services.reset_link_lifetime(),
+                        },
                     )
                     sent = True
                 except (smtplib.SMTPException, OSError):
