@@ -6,6 +6,7 @@ import logging
 import smtplib
 from dataclasses import dataclass
 from datetime import datetime
+from typing import ClassVar
 
 from django.conf import settings
 from django.contrib import messages
@@ -95,6 +96,16 @@ class LoginView(auth_views.LoginView):
 
 
 class LogoutView(auth_views.LogoutView):
+    # Django's answers a GET with an empty 405, which the browser shows as its own error.
+    http_method_names: ClassVar[list[str]] = ["get", "post", "options"]
+
+    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        """A page whose button logs out (only a POST does: a link must not), or the home
+        page for someone not logged in."""
+        if not request.user.is_authenticated:
+            return redirect("home")
+        return render(request, "registration/logout.html")
+
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         response = super().post(request, *args, **kwargs)
         # Added after logging out, which empties the session: the message goes with the
