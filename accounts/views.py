@@ -89,10 +89,29 @@ class LoginView(auth_views.LoginView):
         return response
 
     def form_invalid(self, form: Form) -> HttpResponse:
+        _point_to_login_errors(form)
         response = super().form_invalid(form)
         if form.has_error("__all__", code="throttled"):
             response.status_code = 429
         return response
+
+
+#: The id of the login page's reason for a refusal (registration/login.html).
+LOGIN_ERRORS_ID = "login-errors"
+
+
+def _point_to_login_errors(form: Form) -> None:
+    """Take a screen reader, and the typing, to why a login was refused. A reason about
+    both fields (a wrong password, too many failures) is what each of them is described
+    by, and the password (emptied; the username is kept) takes the focus; a missing field
+    takes the focus itself, its error beside it."""
+    form.fields["username"].widget.attrs.pop("autofocus", None)
+    if form.non_field_errors():
+        for name in ("username", "password"):
+            form.fields[name].widget.attrs["aria-describedby"] = LOGIN_ERRORS_ID
+        form.fields["password"].widget.attrs["autofocus"] = True
+    else:
+        _focus(form)
 
 
 class LogoutView(auth_views.LogoutView):
