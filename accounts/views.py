@@ -202,10 +202,10 @@ class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
 
 class PasswordResetConfirmView(_FocusFirstField, auth_views.PasswordResetConfirmView):
     def form_valid(self, form: Form) -> HttpResponse:
+        response = super().form_valid(form)
         # Whoever followed the emailed link owns the account: let them log in at once,
         # here or wherever they were refused.
         throttle.lift_blocks_after_reset(username=form.user.get_username())
-        response = super().form_valid(form)
         services.tell_password_changed(form.user, reset=True)
         throttle.remember_device(self.request, response, form.user)
         return response
