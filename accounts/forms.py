@@ -7,14 +7,20 @@ from functools import cache
 from typing import Any, ClassVar
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import throttle
 from .models import EMAIL_IN_USE, ApiToken, User, known_zone, scripts_mixed, tidy_name
-from .services import display_name_in_use, email_in_use, name_in_use, username_in_use
+from .services import (
+    display_name_in_use,
+    email_in_use,
+    name_in_use,
+    player_named,
+    username_in_use,
+)
 
 
 class SignupForm(UserCreationForm):
@@ -81,14 +87,24 @@ class SignupForm(UserCreationForm):
 
 class ThrottledAuthenticationForm(AuthenticationForm):
     """The login form, refusing to check passwords while the username from the client's
-    IP, the IP, or the username from everywhere has too many recent failures (see
+    IP, the IP, or the username from everywhere has too many recent failures; or, from a
+    browser the account has logged in from before, while that browser has (see
     :mod:`accounts.throttle`)."""
 
     error_messages: ClassVar[dict[str, str]] = {
         **AuthenticationForm.error_messages,
+        # Django's says "both fields may be case-sensitive"; here only the password is.
+        "invalid_login": (
+            "Please enter a correct %(username)s and password. Note that the password is"
+            " case-sensitive."
+        ),
+        # What will help: a reset lifts the blocks on the username at once (from anywhere,
+        # accounts.throttle.lift_blocks_after_reset); waiting helps unless the failures
+        # go on.
         "throttled": (
-            "Too many failed login attempts. Please try again in 15 minutes, "
-            "or reset your password by email."
+            "Too many failed login attempts. To log in now, reset your password by email"
+            " (“Forgotten your password?” below): with the new one you can log in at once."
+            " Or try again in 15 minutes."
         ),
     }
 
@@ -96,15 +112,23 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         username = self.cleaned_data.get("username")
         if not username or not self.cleaned_data.get("password"):
             return super().clean()
+        # Usernames are unique whatever their case: "Alice" is alice's account, and is
+        # checked against her password as "alice" (Django's backend matches exactly). A
+        # closed account is no player's: its name is left as typed, and fails as any
+        # wrong password does.
+        account = player_named(username)
+        if account is not None:
+            username = self.cleaned_data["username"] = account.get_username()
         ip = throttle.client_ip(self.request)
-        if throttle.is_login_blocked(username=username, ip=ip):
+        device = throttle.known_device(self.request, account) if account is not None else None
+        if throttle.is_login_blocked(username=username, ip=ip, device=device):
             raise ValidationError(self.error_messages["throttled"], code="throttled")
         try:
             cleaned_data = super().clean()
         except ValidationError:
-            throttle.record_failed_login(username=username, ip=ip)
+            throttle.record_failed_login(username=username, ip=ip, device=device)
             raise
-        throttle.clear_failed_logins(username=username, ip=ip)
+        throttle.clear_failed_logins(username=username, ip=ip, device=device)
         return cleaned_data
 
 
@@ -164,7 +188,55 @@ class ProfileForm(forms.ModelForm):
         return display_name
 
 
+def current_password_field() -> forms.CharField:
+    """A field for the player's current password, asked before a change a session left
+    open must not be enough for (see :func:`check_current_password`)."""
+    return forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+def check_current_password(user: User, password: str, *, ip: str) -> None:
+    """Raise a ValidationError unless ``password`` is ``user``'s. A wrong one is counted
+    with the login form's failures from ``ip``, and while those are at their limit even
+    the right one is refused: a session left open must not become a way round the
+    login's limit on guessing the password."""
+    username = user.get_username()
+    if throttle.is_login_blocked(username=username, ip=ip):
+        raise ValidationError(
+            "Too many wrong passwords: try again in a quarter of an hour.", code="throttled"
+        )
+    if not user.check_password(password):
+        throttle.record_failed_login(username=username, ip=ip)
+        raise ValidationError("That is not your password.", code="wrong_password")
+
+
+class ThrottledPasswordChangeForm(PasswordChangeForm):
+    """Django's password change, its old password checked as closing an account checks
+    the password (:func:`check_current_password`): wrong ones count with the login
+    failures."""
+
+    def __init__(self, user: User, *args: Any, ip: str, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.ip = ip
+        if self.is_bound:
+            # Django's form always gives the focus to the old password; sent back with an
+            # error, it goes to the first field with one (accounts.views._focus) instead.
+            self.fields["old_password"].widget.attrs.pop("autofocus", None)
+
+    def clean_old_password(self) -> str:
+        old_password = self.cleaned_data["old_password"]
+        check_current_password(self.user, old_password, ip=self.ip)
+        return old_password
+
+
 class EmailChangeForm(forms.Form):
+    """A new address for the account, with the current password: else a session left open
+    would be enough to move the account to another address, reset its password from there
+    and close it."""
+
     email = forms.EmailField(
         label="New email address",
         help_text="We will send a link to this address; the change happens when you follow it.",
@@ -172,10 +244,16 @@ class EmailChangeForm(forms.Form):
         # was sent its link, and following it failed to save (a server error on PostgreSQL).
         max_length=User._meta.get_field("email").max_length,
     )
+    password = current_password_field()
 
-    def __init__(self, *args, user: User, **kwargs) -> None:
+    def __init__(self, *args: Any, user: User, ip: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.user = user
+        self.user, self.ip = user, ip
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        check_current_password(self.user, password, ip=self.ip)
+        return password
 
     def clean_email(self) -> str:
         email = self.cleaned_data["email"]
@@ -234,11 +312,7 @@ class CloseAccountForm(forms.Form):
     """Closing an account asks for the password: it cannot be undone, and a session left
     open on a shared computer should not be enough to do it."""
 
-    password = forms.CharField(
-        label="Your password",
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
+    password = current_password_field()
 
     def __init__(self, *args: Any, user: User, ip: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -248,15 +322,6 @@ class CloseAccountForm(forms.Form):
         self.fields["password"].widget.attrs["autofocus"] = True
 
     def clean_password(self) -> str:
-        # Counted with the login form's failures: a session left open must not become a
-        # way round the login's limit on guessing the password.
-        username = self.user.get_username()
-        if throttle.is_login_blocked(username=username, ip=self.ip):
-            raise ValidationError(
-                "Too many wrong passwords: try again in a quarter of an hour.", code="throttled"
-            )
         password = self.cleaned_data["password"]
-        if not self.user.check_password(password):
-            throttle.record_failed_login(username=username, ip=self.ip)
-            raise ValidationError("That is not your password.", code="wrong_password")
+        check_current_password(self.user, password, ip=self.ip)
         return password

@@ -1,8 +1,17 @@
-"""Account changes that need more than a form save: changing the email address.
+"""Account changes that need more than a form save: changing the email address, and
+telling the account's address when its password has changed (or how long a link to reset
+it works).
 
 A new address takes effect only when its owner follows a signed link sent to it. The
-link names the user, the new address and the address it replaces, so it stops working
-once the address has changed (it cannot be replayed later to switch back).
+link names the user, the new address and the address it replaces, and carries a keyed
+hash of the account's address, password and undo key (:func:`_link_state`). A confirmed
+change alters the address, an undo the password (the address alone was not enough: an
+undo puts the old one back), so each of them, and any new password, ends every link sent
+before it: none can be replayed later to switch back. One case is left: confirmed links
+that take the account away from an address and back to it, with the same password and
+within an undo window that was already open when a link was made, make that link good
+again for the rest of its two days. A counter of changes on the account would end even
+that, at the price of a migration.
 """
 
 from __future__ import annotations
@@ -10,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 from django.conf import settings
 from django.core import signing
@@ -21,8 +30,9 @@ from django.db.models.functions import Lower
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare
+from django.utils.crypto import constant_time_compare, salted_hmac
 
+from . import throttle
 from .models import User, name_as_read, tidy_name
 
 EMAIL_CHANGE_SALT = "accounts.email_change"
@@ -33,11 +43,17 @@ class EmailChangeError(ValueError):
     """A confirmation link that cannot be used; the message is for the player."""
 
 
+class EmailChangeLimited(ValueError):
+    """A confirmation link not sent: too many were asked for lately (accounts.throttle).
+    The message is for the player."""
+
+
 @dataclass(frozen=True)
 class EmailChange:
     user_id: int
     new_email: str
     old_email: str
+    state: str = ""  # _link_state() of the account when the link was made
 
 
 def _in_any_case(field: str, value: str) -> QuerySet[User]:
@@ -95,8 +111,17 @@ def name_in_use(name: str, *, except_user: User) -> bool:
 
 
 def email_change_token(user: User, *, new_email: str) -> str:
-    payload = {"user": user.pk, "new": new_email, "old": user.email}
+    payload = {"user": user.pk, "new": new_email, "old": user.email, "state": _link_state(user)}
     return signing.TimestampSigner(salt=EMAIL_CHANGE_SALT).sign_object(payload)
+
+
+def _link_state(user: User) -> str:
+    """What an email-change link must find unchanged to be used: the account's address
+    (a confirmed change alters it), its password hash (an undo replaces the password) and
+    its undo key (a first change opens an undo window); hashed, so that the link tells
+    nothing of the password hash."""
+    state = "\n".join([user.email, user.password, user.email_undo_key])
+    return salted_hmac(EMAIL_CHANGE_SALT, state, algorithm="sha256").hexdigest()
 
 
 def read_email_change_token(token: str) -> EmailChange:
@@ -107,11 +132,33 @@ def read_email_change_token(token: str) -> EmailChange:
         raise EmailChangeError("This link has expired. Please ask for a new one.") from None
     except signing.BadSignature:
         raise EmailChangeError("This link is not valid.") from None
-    return EmailChange(user_id=payload["user"], new_email=payload["new"], old_email=payload["old"])
+    return EmailChange(
+        user_id=payload["user"],
+        new_email=payload["new"],
+        old_email=payload["old"],
+        state=payload.get("state", ""),  # none in a link made before states were
+    )
 
 
 def request_email_change(user: User, *, new_email: str) -> None:
-    """Email a confirmation link to ``new_email``; nothing changes until it is followed."""
+    """Email a confirmation link to ``new_email``; nothing changes until it is followed.
+
+    Raises :class:`EmailChangeLimited`, and sends nothing, when the player or the address
+    has had as many links lately as :mod:`accounts.throttle` allows: else anyone with an
+    account could flood any inbox with them.
+    """
+    over_limit = throttle.count_email_change(user_id=user.pk, email=new_email)
+    if over_limit == "player":
+        raise EmailChangeLimited(
+            f"You have asked for {throttle.MAX_EMAIL_CHANGES_PER_PLAYER} confirmation links"
+            " in the last hour, as many as we send: follow one of those, or ask again in an"
+            " hour."
+        )
+    if over_limit == "address":
+        raise EmailChangeLimited(
+            "That address has been sent as many confirmation links as we send to one address"
+            " in an hour: follow one of those, or ask again in an hour."
+        )
     path = reverse("email_change_confirm", args=[email_change_token(user, new_email=new_email)])
     body = render_to_string(
         "accounts/email/email_change.txt",
@@ -134,7 +181,7 @@ def pending_email_change(user: User, *, token: str) -> EmailChange:
     change = read_email_change_token(token)
     if change.user_id != user.pk:
         raise EmailChangeError("This link is for a different account.")
-    if user.email != change.old_email:
+    if user.email != change.old_email or not constant_time_compare(change.state, _link_state(user)):
         raise EmailChangeError("This link has already been used, or is out of date.")
     if email_in_use(change.new_email, except_user=user):
         raise EmailChangeError("Another account now uses that address.")
@@ -244,3 +291,39 @@ def undo_email_change(user_id: int, secret: str) -> User:
             raise EmailChangeError("Another account now uses that address.") from None
         user.api_tokens.all().delete()
     return user
+
+
+def tell_password_changed(user: User, *, reset: bool) -> None:
+    """Tell the account's address that its password was changed (``reset``: set through
+    an emailed link), when, and what to do if it was not its owner; sent once the change
+    is committed. Someone who took the account and changed its password must not lock
+    the owner out unnoticed."""
+    if not user.email:
+        return
+    # In the player's own time, as their game emails give it.
+    with timezone.override(user.zone or UTC):
+        body = render_to_string(
+            "accounts/email/password_changed.txt",
+            {
+                "user": user,
+                "reset": reset,
+                "when": timezone.now(),
+                "reset_url": settings.SITE_URL.rstrip("/") + reverse("password_reset"),
+                "site_url": settings.SITE_URL,
+            },
+        )
+    subject = f"Your Acey-Deucey password was {'reset' if reset else 'changed'}"
+    # robust: the password is changed already; a mail server error must not make the
+    # page say otherwise (it is logged).
+    transaction.on_commit(lambda: send_mail(subject, body, None, [user.email]), robust=True)
+
+
+def reset_link_lifetime() -> str:
+    """How long a password-reset link works (settings.PASSWORD_RESET_TIMEOUT), in words:
+    "3 days", "1 hour", "90 minutes"."""
+    seconds = settings.PASSWORD_RESET_TIMEOUT
+    for unit, size in (("day", 24 * 60 * 60), ("hour", 60 * 60), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = seconds // size
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    return f"{seconds} seconds"

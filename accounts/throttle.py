@@ -1,15 +1,39 @@
-"""Limits on failed logins and on password-reset requests, kept in Django's cache.
+"""Limits on failed logins, password-reset requests and email-change links, kept in
+Django's cache.
 
-Failed logins are counted three ways, each counter expiring a fixed window after its first
-failure: per username (case-insensitive) from one client IP, per client IP, and per
-username from everywhere. While any of the three is at its limit, login attempts for that
-username from that IP are refused without checking the password. The pair's limit is the
-low one, so someone who knows a username can lock only their own address out of it, not
-the owner; the per-IP limit stops one address trying many usernames, and the much higher
-per-username limit stops guesses spread over many addresses.
+Failed logins are counted per username (case-insensitive) from one client IP, per client
+IP, and per username from everywhere, each counter expiring a fixed window after its first
+failure. While any of the three is at its limit, login attempts for that username from
+that IP are refused without checking the password. The pair's limit is the low one, so
+someone who knows a username can lock only their own address out of it; the per-IP limit
+stops one address trying many usernames, and the much higher per-username limit stops
+guesses spread over many addresses.
+
+Those blocks would lock the owner out too (failures for her username spread over many
+addresses, or made-up usernames from the carrier NAT she shares), so a browser she has
+logged in from is exempt from them. Each successful login leaves a signed, long-lived,
+HttpOnly "known device" cookie (:func:`remember_device`) naming the browser and, by a keyed
+hash, each account logged in there with its present password (a new password makes every
+browser a stranger to it again, a shared computer the owner has left included). For an
+account its cookie names, a browser's failures are counted per username and browser
+instead, with the pair's limit, and nothing else blocks it: not the username's count from
+everywhere, not its address's count, and not its address's count for the username, so
+that nobody sharing her address can lock her out of her own browser. The cookie is the
+browser's, whatever its address: copied elsewhere it brings no more guesses. (Its failures
+still count in the other counters, against browsers the account does not know.)
+
+A password set through an emailed reset link lifts the blocks on its username: the
+username's counts, from everywhere and from each address and browser, start again (a
+guess at the old password no longer matters), and for :data:`RESET_PASS_SECONDS` the
+username is let past its address's block (as a known browser would be; the pair's limit
+still holds there). The browser that set the new password is a known device afterwards.
 
 Password resets: each email address (case-insensitive) and each client IP may ask for a
 few reset emails an hour; beyond that, requests are answered as usual but send nothing.
+
+Email changes: each player may ask for a few confirmation links an hour, and each address
+(case-insensitive) be sent a few, whoever asks; beyond that, the player is told, and
+nothing is sent.
 
 "Each client IP" means each IPv4 address but each IPv6 /64 (see :func:`address_block`).
 
@@ -21,19 +45,39 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import secrets
+from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.core import signing
 from django.core.cache import cache
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.utils.crypto import salted_hmac
+
+if TYPE_CHECKING:
+    from .models import User
 
 WINDOW_SECONDS = 15 * 60
 MAX_FAILURES_PER_USERNAME_AND_IP = 5
 MAX_FAILURES_PER_IP = 20
 MAX_FAILURES_PER_USERNAME = 100
+MAX_FAILURES_PER_USERNAME_AND_DEVICE = MAX_FAILURES_PER_USERNAME_AND_IP
+#: After a password reset, how long its username is let past its address's block.
+RESET_PASS_SECONDS = 24 * 60 * 60
+
+KNOWN_DEVICE_COOKIE = "known_device"
+KNOWN_DEVICE_MAX_AGE = 365 * 24 * 60 * 60
+#: The accounts one browser's cookie remembers, the latest logged in: a family computer's.
+KNOWN_ACCOUNTS_PER_DEVICE = 5
+_KNOWN_DEVICE_SALT = "accounts.throttle.known_device"
 
 RESET_WINDOW_SECONDS = 60 * 60
 MAX_RESETS_PER_EMAIL = 3
 MAX_RESETS_PER_IP = 20
+
+EMAIL_CHANGE_WINDOW_SECONDS = 60 * 60
+MAX_EMAIL_CHANGES_PER_PLAYER = 5
+MAX_EMAIL_CHANGES_PER_ADDRESS = 3
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -73,45 +117,137 @@ def address_block(ip: str) -> str:
     return str(address)
 
 
-def _username_key(username: str) -> str:
-    return _hashed_key("login-failures:user:", username.casefold())
+def _username_key(username: str, epoch: str) -> str:
+    return _hashed_key("login-failures:user:", f"{username.casefold()}\n{epoch}")
 
 
-def _username_and_ip_key(username: str, ip: str) -> str:
-    return _hashed_key("login-failures:user-ip:", f"{username.casefold()}\n{address_block(ip)}")
+def _username_and_ip_key(username: str, ip: str, epoch: str) -> str:
+    return _hashed_key(
+        "login-failures:user-ip:", f"{username.casefold()}\n{address_block(ip)}\n{epoch}"
+    )
+
+
+def _username_and_device_key(username: str, device: str, epoch: str) -> str:
+    return _hashed_key("login-failures:user-device:", f"{username.casefold()}\n{device}\n{epoch}")
 
 
 def _ip_key(ip: str) -> str:
     return _hashed_key("login-failures:ip:", address_block(ip))
 
 
-def is_login_blocked(*, username: str, ip: str) -> bool:
+def _reset_key(username: str) -> str:
+    return _hashed_key("login-reset:", username.casefold())
+
+
+def _epoch(username: str) -> str:
+    """The mark of the username's last password reset, in each of its counters' keys: a
+    reset starts them all afresh, from addresses that cannot be listed too. "" when there
+    was none lately; when the mark expires (RESET_PASS_SECONDS after the reset), the
+    counts made under it are forgotten with it, at most one window's worth."""
+    return cache.get(_reset_key(username)) or ""
+
+
+def is_login_blocked(*, username: str, ip: str, device: str | None = None) -> bool:
+    """Whether a login as ``username`` from ``ip`` must be refused unchecked. ``device``:
+    the browser's id if it is known for this account (:func:`known_device`), which only
+    its own count for the username can block."""
+    epoch = _epoch(username)
+    if device is not None:
+        failures = cache.get(_username_and_device_key(username, device, epoch)) or 0
+        return failures >= MAX_FAILURES_PER_USERNAME_AND_DEVICE
     limits = {
-        _username_and_ip_key(username, ip): MAX_FAILURES_PER_USERNAME_AND_IP,
-        _ip_key(ip): MAX_FAILURES_PER_IP,
-        _username_key(username): MAX_FAILURES_PER_USERNAME,
+        _username_and_ip_key(username, ip, epoch): MAX_FAILURES_PER_USERNAME_AND_IP,
+        _username_key(username, epoch): MAX_FAILURES_PER_USERNAME,
     }
+    if not epoch:  # a username whose password was reset lately is let past the IP's block
+        limits[_ip_key(ip)] = MAX_FAILURES_PER_IP
     counts = cache.get_many(list(limits))
     return any(counts.get(key, 0) >= limit for key, limit in limits.items())
 
 
-def record_failed_login(*, username: str, ip: str) -> None:
-    for key in (_username_and_ip_key(username, ip), _ip_key(ip), _username_key(username)):
+def record_failed_login(*, username: str, ip: str, device: str | None = None) -> None:
+    epoch = _epoch(username)
+    keys = [_username_and_ip_key(username, ip, epoch), _ip_key(ip), _username_key(username, epoch)]
+    if device is not None:
+        keys.append(_username_and_device_key(username, device, epoch))
+    for key in keys:
         _count(key, window=WINDOW_SECONDS)
 
 
-def clear_failed_logins(*, username: str, ip: str) -> None:
-    """Forget a username's failures from ``ip`` once it logs in from there. The IP's count
-    stands, and so does the username's count from everywhere: else guesses spread over
-    many addresses would start afresh each time the owner logs in."""
-    cache.delete(_username_and_ip_key(username, ip))
+def clear_failed_logins(*, username: str, ip: str, device: str | None = None) -> None:
+    """Forget a username's failures from ``ip`` (and from ``device``) once it logs in
+    from there. The IP's count stands, and so does the username's count from everywhere:
+    else guesses spread over many addresses would start afresh each time the owner logs
+    in."""
+    epoch = _epoch(username)
+    keys = [_username_and_ip_key(username, ip, epoch)]
+    if device is not None:
+        keys.append(_username_and_device_key(username, device, epoch))
+    cache.delete_many(keys)
 
 
-def clear_failed_logins_after_reset(*, username: str, ip: str) -> None:
-    """Forget a username's failures from everywhere and from ``ip`` once its owner has set
-    a new password through an emailed link: guesses at the old one no longer matter. (The
-    username's counts from other IPs cannot be listed in the cache; they expire.)"""
-    cache.delete_many([_username_key(username), _username_and_ip_key(username, ip)])
+def lift_blocks_after_reset(*, username: str) -> None:
+    """Lift the blocks on a username once its owner has set a new password through an
+    emailed link: guesses at the old one no longer matter. Its counts from everywhere and
+    from every address and browser start again, and for RESET_PASS_SECONDS its address's
+    count blocks it no longer (nor anyone else's username: the address stays blocked for
+    them)."""
+    cache.set(_reset_key(username), secrets.token_hex(8), timeout=RESET_PASS_SECONDS)
+
+
+def known_device(request: HttpRequest, user: User) -> str | None:
+    """The browser's id if its cookie says ``user`` has logged in from it with their
+    present password; else None."""
+    cookie = _read_device_cookie(request)
+    if cookie is None:
+        return None
+    device, accounts = cookie
+    return device if _account_tag(user) in accounts else None
+
+
+def remember_device(request: HttpRequest, response: HttpResponse, user: User) -> None:
+    """Leave the "known device" cookie on ``response``: the browser's id (kept if it had
+    one), now naming ``user`` with their present password among the accounts it knows."""
+    device, accounts = _read_device_cookie(request) or (secrets.token_urlsafe(16), [])
+    tag = _account_tag(user)
+    accounts = [*(known for known in accounts if known != tag), tag]
+    payload = {"device": device, "accounts": accounts[-KNOWN_ACCOUNTS_PER_DEVICE:]}
+    response.set_cookie(
+        KNOWN_DEVICE_COOKIE,
+        signing.dumps(payload, salt=_KNOWN_DEVICE_SALT),
+        max_age=KNOWN_DEVICE_MAX_AGE,
+        # Only the login and password pages read it.
+        path="/accounts/",
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def _read_device_cookie(request: HttpRequest) -> tuple[str, list[str]] | None:
+    """The browser's id and the tags of the accounts it knows, from a genuine cookie less
+    than KNOWN_DEVICE_MAX_AGE old (it is signed again at each login); else None."""
+    value = request.COOKIES.get(KNOWN_DEVICE_COOKIE)
+    if not value:
+        return None
+    try:
+        payload = signing.loads(value, salt=_KNOWN_DEVICE_SALT, max_age=KNOWN_DEVICE_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    if not isinstance(payload, dict):
+        return None
+    device, accounts = payload.get("device"), payload.get("accounts")
+    if not isinstance(device, str) or not isinstance(accounts, list):
+        return None
+    return device, [tag for tag in accounts if isinstance(tag, str)]
+
+
+def _account_tag(user: User) -> str:
+    # The account with its password hash, keyed: the cookie does not say whose it is, and
+    # a new password (a reset by its owner, say) leaves no browser knowing the account.
+    return salted_hmac(
+        _KNOWN_DEVICE_SALT, f"{user.pk}\n{user.password}", algorithm="sha256"
+    ).hexdigest()[:32]
 
 
 def count_password_reset(*, email: str, ip: str) -> str | None:
@@ -124,6 +260,20 @@ def count_password_reset(*, email: str, ip: str) -> str | None:
     email_key = _hashed_key("reset-requests:email:", email.strip().casefold())
     if _count(email_key, window=RESET_WINDOW_SECONDS) > MAX_RESETS_PER_EMAIL:
         return "email"
+    return None
+
+
+def count_email_change(*, user_id: int, email: str) -> str | None:
+    """Count an email-change confirmation link asked by the player ``user_id`` for
+    ``email``. Return None while both are within their limits, else the one that is over:
+    "player" or "address". A request refused for its player does not count against the
+    address, so that one player cannot use up another's links to it."""
+    player_key = _hashed_key("email-change-requests:player:", str(user_id))
+    if _count(player_key, window=EMAIL_CHANGE_WINDOW_SECONDS) > MAX_EMAIL_CHANGES_PER_PLAYER:
+        return "player"
+    address_key = _hashed_key("email-change-requests:address:", email.strip().casefold())
+    if _count(address_key, window=EMAIL_CHANGE_WINDOW_SECONDS) > MAX_EMAIL_CHANGES_PER_ADDRESS:
+        return "address"
     return None
 
 

@@ -1,13 +1,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import throttle, views
+from . import services, throttle, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
-    path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("password/change/", views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/change/done/",
         auth_views.PasswordChangeDoneView.as_view(),
@@ -17,7 +17,12 @@ urlpatterns = [
     path(
         "password/reset/sent/",
         auth_views.PasswordResetDoneView.as_view(
-            extra_context={"resets_per_hour": throttle.MAX_RESETS_PER_EMAIL}
+            extra_context={
+                "resets_per_hour": throttle.MAX_RESETS_PER_EMAIL,
+                # A function, which the template calls: the setting as it is when the page
+                # is drawn, not when this module was imported.
+                "link_lifetime": services.reset_link_lifetime,
+            }
         ),
         name="password_reset_done",
     ),

@@ -6,6 +6,7 @@ import logging
 import smtplib
 from dataclasses import dataclass
 from datetime import datetime
+from typing import ClassVar
 
 from django.conf import settings
 from django.contrib import messages
@@ -44,6 +45,7 @@ from .forms import (
     ProfileForm,
     SignupForm,
     ThrottledAuthenticationForm,
+    ThrottledPasswordChangeForm,
 )
 from .models import LAST_USED_RESOLUTION, ApiToken, User
 
@@ -80,14 +82,49 @@ class LoginView(auth_views.LoginView):
     form_class = ThrottledAuthenticationForm
     redirect_authenticated_user = True
 
+    def form_valid(self, form: Form) -> HttpResponse:
+        response = super().form_valid(form)
+        # This browser is known for the account from now on (accounts.throttle).
+        throttle.remember_device(self.request, response, form.get_user())
+        return response
+
     def form_invalid(self, form: Form) -> HttpResponse:
+        _point_to_login_errors(form)
         response = super().form_invalid(form)
         if form.has_error("__all__", code="throttled"):
             response.status_code = 429
         return response
 
 
+#: The id of the login page's reason for a refusal (registration/login.html).
+LOGIN_ERRORS_ID = "login-errors"
+
+
+def _point_to_login_errors(form: Form) -> None:
+    """Take a screen reader, and the typing, to why a login was refused. A reason about
+    both fields (a wrong password, too many failures) is what each of them is described
+    by, and the password (emptied; the username is kept) takes the focus; a missing field
+    takes the focus itself, its error beside it."""
+    form.fields["username"].widget.attrs.pop("autofocus", None)
+    if form.non_field_errors():
+        for name in ("username", "password"):
+            form.fields[name].widget.attrs["aria-describedby"] = LOGIN_ERRORS_ID
+        form.fields["password"].widget.attrs["autofocus"] = True
+    else:
+        _focus(form)
+
+
 class LogoutView(auth_views.LogoutView):
+    # Django's answers a GET with an empty 405, which the browser shows as its own error.
+    http_method_names: ClassVar[list[str]] = ["get", "post", "options"]
+
+    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        """A page whose button logs out (only a POST does: a link must not), or the home
+        page for someone not logged in."""
+        if not request.user.is_authenticated:
+            return redirect("home")
+        return render(request, "registration/logout.html")
+
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         response = super().post(request, *args, **kwargs)
         # Added after logging out, which empties the session: the message goes with the
@@ -118,13 +155,30 @@ def _focus(form: Form, *, or_first: bool = False) -> None:
         form.fields[field].widget.attrs["autofocus"] = True
 
 
+class PasswordChangeView(_FocusFirstField, auth_views.PasswordChangeView):
+    form_class = ThrottledPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict:
+        return {**super().get_form_kwargs(), "ip": throttle.client_ip(self.request)}
+
+    def form_valid(self, form: Form) -> HttpResponse:
+        response = super().form_valid(form)
+        services.tell_password_changed(form.user, reset=False)
+        # The browser stays known for the account with its new password (it gave the old).
+        throttle.remember_device(self.request, response, form.user)
+        return response
+
+
 class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
     email_template_name = "registration/password_reset_email.txt"
 
     @property
     def extra_email_context(self) -> dict:
         # Links in every email start with SITE_URL, not with the request's Host header.
-        return {"site_url": settings.SITE_URL.rstrip("/")}
+        return {
+            "site_url": settings.SITE_URL.rstrip("/"),
+            "link_lifetime": services.reset_link_lifetime(),
+        }
 
     def form_valid(self, form: Form) -> HttpResponse:
         """Send the link unless the address or the client's IP has asked too often lately
@@ -148,11 +202,13 @@ class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
 
 class PasswordResetConfirmView(_FocusFirstField, auth_views.PasswordResetConfirmView):
     def form_valid(self, form: Form) -> HttpResponse:
-        # Whoever followed the emailed link owns the account: let them log in at once.
-        throttle.clear_failed_logins_after_reset(
-            username=form.user.get_username(), ip=throttle.client_ip(self.request)
-        )
-        return super().form_valid(form)
+        response = super().form_valid(form)
+        # Whoever followed the emailed link owns the account: let them log in at once,
+        # here or wherever they were refused.
+        throttle.lift_blocks_after_reset(username=form.user.get_username())
+        services.tell_password_changed(form.user, reset=True)
+        throttle.remember_device(self.request, response, form.user)
+        return response
 
 
 # -- settings ---------------------------------------------------------------------------------
@@ -162,7 +218,7 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
     """The settings page, with any bound form (and its errors) in place of a blank one."""
     context = {
         "profile_form": ProfileForm(instance=request.user),
-        "email_form": EmailChangeForm(user=request.user),
+        "email_form": EmailChangeForm(user=request.user, ip=throttle.client_ip(request)),
         "token_form": ApiTokenForm(),
         "away_form": AwayForm(user=request.user),
         **forms,
@@ -268,13 +324,19 @@ def away_end(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def email_change(request: HttpRequest) -> HttpResponse:
-    """Send a confirmation link to the new address; the address changes when it is used."""
-    form = EmailChangeForm(request.POST, user=request.user)
+    """Send a confirmation link to the new address, once the player has given their
+    password; the address changes when the link is used."""
+    form = EmailChangeForm(request.POST, user=request.user, ip=throttle.client_ip(request))
     if not form.is_valid():
         return _render_settings(request, email_form=form)
     new_email = form.cleaned_data["email"]
     try:
         services.request_email_change(request.user, new_email=new_email)
+    except services.EmailChangeLimited as error:
+        form.add_error("email", str(error))
+        response = _render_settings(request, email_form=form)
+        response.status_code = 429
+        return response
     except (smtplib.SMTPException, OSError) as error:
         # No traceback: its frames hold the link, and a link is as good as a password.
         logger.warning(
@@ -349,7 +411,10 @@ def email_change_undo(request: HttpRequest, user_id: int, secret: str) -> HttpRe
                         # Not the usual "ignore this if you did not ask": the old password
                         # is gone, and this link is the way back in.
                         email_template_name="accounts/email/undo_password_reset.txt",
-                        extra_email_context={"site_url": settings.SITE_URL.rstrip("/")},
+                        extra_email_context={
+                            "site_url": settings.SITE_URL.rstrip("/"),
+                            "link_lifetime": services.reset_link_lifetime(),
+                        },
                     )
                     sent = True
                 except (smtplib.SMTPException, OSError):

@@ -15,6 +15,8 @@ from accounts.models import User
 
 pytestmark = pytest.mark.django_db
 
+PASSWORD = "correct horse battery"
+
 
 def confirm_url(token: str) -> str:
     return reverse("email_change_confirm", args=[token])
@@ -24,7 +26,9 @@ def test_it_emails_a_link_to_the_new_address_and_changes_nothing_yet(client, ali
     settings.SITE_URL = "https://acey.example"
     client.force_login(alice)
 
-    response = client.post(reverse("email_change"), {"email": "alice@new.example"})
+    response = client.post(
+        reverse("email_change"), {"email": "alice@new.example", "password": PASSWORD}
+    )
 
     assert response.status_code == 302
     assert len(mail.outbox) == 1
@@ -38,7 +42,7 @@ def test_it_changes_the_address_when_the_link_is_confirmed(
     client, alice, django_capture_on_commit_callbacks
 ):
     client.force_login(alice)
-    client.post(reverse("email_change"), {"email": "alice@new.example"})
+    client.post(reverse("email_change"), {"email": "alice@new.example", "password": PASSWORD})
     path = re.search(r"/accounts/email/confirm/\S+/", mail.outbox[0].body).group(0)
 
     page = client.get(path)
@@ -121,7 +125,9 @@ def test_it_sends_anonymous_visitors_to_log_in_first(client, alice):
 def test_it_refuses_an_address_another_account_uses(client, alice, bob):
     client.force_login(alice)
 
-    response = client.post(reverse("email_change"), {"email": "BOB@example.com"})
+    response = client.post(
+        reverse("email_change"), {"email": "BOB@example.com", "password": PASSWORD}
+    )
 
     assert "An account with this email address already exists" in response.text
     assert mail.outbox == []
@@ -149,7 +155,9 @@ def test_it_says_so_when_the_link_cannot_be_sent(client, alice, settings):
     settings.MAILERS = {"default": {"BACKEND": f"{__name__}.BrokenMailServer"}}
     client.force_login(alice)
 
-    response = client.post(reverse("email_change"), {"email": "alice@new.example"}, follow=True)
+    response = client.post(
+        reverse("email_change"), {"email": "alice@new.example", "password": PASSWORD}, follow=True
+    )
 
     assert "We could not send the email" in response.text
     alice.refresh_from_db()
@@ -181,7 +189,7 @@ def test_it_refuses_an_address_longer_than_an_account_can_keep(client, alice):
     long_address = "a" * 64 + "@" + ("b" * 63 + ".") * 3 + "com"
     client.force_login(alice)
 
-    response = client.post(reverse("email_change"), {"email": long_address})
+    response = client.post(reverse("email_change"), {"email": long_address, "password": PASSWORD})
 
     assert response.status_code == 200
     assert "Ensure this value has at most 254 characters (it has 260)." in response.text

@@ -56,6 +56,8 @@ CASES = [
     Case("signup", "GET", "/accounts/signup/", every(302, anonymous=200)),
     Case("login", "GET", "/accounts/login/", every(302, anonymous=200)),
     Case("logout", "POST", "/accounts/logout/", every(302)),
+    # A page with a Log out button; anonymous visitors are sent home.
+    Case("logout", "GET", "/accounts/logout/", every(200, anonymous=302)),
     Case("password_change", "GET", "/accounts/password/change/", PRIVATE),
     Case("password_change_done", "GET", "/accounts/password/change/done/", PRIVATE),
     Case("password_reset", "GET", "/accounts/password/reset/", every(200)),

@@ -298,7 +298,11 @@ FORMS = [
     ),
     Form("away_start", "/accounts/settings/away/", {"back_on": str(date.today() + timedelta(7))}),
     Form("away_end", "/accounts/settings/away/end/", {"next": "/dashboard/"}),
-    Form("email_change", "/accounts/settings/email/", {"email": "alice2@example.com"}),
+    Form(
+        "email_change",
+        "/accounts/settings/email/",
+        {"email": "alice2@example.com", "password": PASSWORD},
+    ),
     Form("email_change_confirm", "/accounts/email/confirm/{email_change}/", {}),
     Form(
         "email_change_undo",
@@ -606,7 +610,10 @@ def test_an_address_longer_than_an_account_keeps_is_refused(world, path):
     long_address = "a" * 64 + "@" + ("b" * 63 + ".") * 3 + "com"  # valid, 260 characters
     who = None if path == "/accounts/signup/" else "alice"
 
-    outcome = post(_as(world, who), path, signup_data("eve", long_address))
+    # With the password too, which the email form asks for and sign-up ignores.
+    data = {**signup_data("eve", long_address), "password": PASSWORD}
+
+    outcome = post(_as(world, who), path, data)
 
     assert outcome.refused
     assert "at most 254 characters" in outcome.reason
@@ -646,7 +653,9 @@ def test_settings_keep_a_display_name_within_its_column_however_it_is_written(wo
     ],
 )
 def test_email_change_refuses_an_address_someone_has(world, email, said):
-    outcome = post(_as(world, "alice"), "/accounts/settings/email/", {"email": email})
+    data = {"email": email, "password": PASSWORD}
+
+    outcome = post(_as(world, "alice"), "/accounts/settings/email/", data)
 
     assert outcome.refused
     assert said in outcome.reason

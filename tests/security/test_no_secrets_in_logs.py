@@ -22,7 +22,11 @@ def test_password_reset_and_email_change_tokens_are_not_logged(client, alice, ca
     client.get(reset_link, follow=True)
     client.get(reset_link.replace("/reset/", "/reset/x"), follow=True)  # a forged link too
     client.force_login(alice)
-    client.post(reverse("email_change"), {"email": "new-alice@example.com"})
+    client.post(
+        reverse("email_change"),
+        {"email": "new-alice@example.com", "password": "correct horse battery"},
+    )
+    assert mail.outbox[-1].to == ["new-alice@example.com"]
     change_link = re.search(r"https://acey\.example(/\S+)", mail.outbox[-1].body).group(1)
     client.get(change_link)
     client.get(change_link + "forged/")
