@@ -38,14 +38,19 @@ nothing is sent.
 "Each client IP" means each IPv4 address but each IPv6 /64 (see :func:`address_block`).
 
 The counters must be shared by every web process for the limits to hold, so production
-wants a shared cache (Redis); the default local-memory cache counts per process.
+wants a shared cache (Redis); the default local-memory cache counts per process. While the
+cache cannot be reached, the limits are off (each such call is logged as an error): a
+player logging in during a Redis outage gets in, rather than a server error.
 """
 
 from __future__ import annotations
 
 import hashlib
 import ipaddress
+import logging
 import secrets
+from collections.abc import Callable
+from functools import wraps
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -53,6 +58,7 @@ from django.core import signing
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.crypto import salted_hmac
+from redis.exceptions import RedisError
 
 if TYPE_CHECKING:
     from .models import User
@@ -78,6 +84,30 @@ MAX_RESETS_PER_IP = 20
 EMAIL_CHANGE_WINDOW_SECONDS = 60 * 60
 MAX_EMAIL_CHANGES_PER_PLAYER = 5
 MAX_EMAIL_CHANGES_PER_ADDRESS = 3
+
+
+logger = logging.getLogger(__name__)
+
+
+def _unless_cache_down[R](fallback: R) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """Answer ``fallback`` (not limited) when the cache cannot be reached: with Redis down,
+    logging in and asking for a reset go on without their limits, logged as errors,
+    rather than failing with a server error until it is back."""
+
+    def decorate(function: Callable[..., R]) -> Callable[..., R]:
+        @wraps(function)
+        def guarded(*args: object, **kwargs: object) -> R:
+            try:
+                return function(*args, **kwargs)
+            except (RedisError, OSError):
+                logger.exception(
+                    "the cache is unreachable: %s goes on unlimited", function.__name__
+                )
+                return fallback
+
+        return guarded
+
+    return decorate
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -147,6 +177,7 @@ def _epoch(username: str) -> str:
     return cache.get(_reset_key(username)) or ""
 
 
+@_unless_cache_down(False)
 def is_login_blocked(*, username: str, ip: str, device: str | None = None) -> bool:
     """Whether a login as ``username`` from ``ip`` must be refused unchecked. ``device``:
     the browser's id if it is known for this account (:func:`known_device`), which only
@@ -165,6 +196,7 @@ def is_login_blocked(*, username: str, ip: str, device: str | None = None) -> bo
     return any(counts.get(key, 0) >= limit for key, limit in limits.items())
 
 
+@_unless_cache_down(None)
 def record_failed_login(*, username: str, ip: str, device: str | None = None) -> None:
     epoch = _epoch(username)
     keys = [_username_and_ip_key(username, ip, epoch), _ip_key(ip), _username_key(username, epoch)]
@@ -174,6 +206,7 @@ def record_failed_login(*, username: str, ip: str, device: str | None = None) ->
         _count(key, window=WINDOW_SECONDS)
 
 
+@_unless_cache_down(None)
 def clear_failed_logins(*, username: str, ip: str, device: str | None = None) -> None:
     """Forget a username's failures from ``ip`` (and from ``device``) once it logs in
     from there. The IP's count stands, and so does the username's count from everywhere:
@@ -186,6 +219,7 @@ def clear_failed_logins(*, username: str, ip: str, device: str | None = None) ->
     cache.delete_many(keys)
 
 
+@_unless_cache_down(None)
 def lift_blocks_after_reset(*, username: str) -> None:
     """Lift the blocks on a username once its owner has set a new password through an
     emailed link: guesses at the old one no longer matter. Its counts from everywhere and
@@ -250,6 +284,7 @@ def _account_tag(user: User) -> str:
     ).hexdigest()[:32]
 
 
+@_unless_cache_down(None)
 def count_password_reset(*, email: str, ip: str) -> str | None:
     """Count a password-reset request for ``email`` from ``ip``. Return None while both are
     within their limits, else the one that is over: "ip" or "email". A request refused for
@@ -263,6 +298,7 @@ def count_password_reset(*, email: str, ip: str) -> str | None:
     return None
 
 
+@_unless_cache_down(None)
 def count_email_change(*, user_id: int, email: str) -> str | None:
     """Count an email-change confirmation link asked by the player ``user_id`` for
     ``email``. Return None while both are within their limits, else the one that is over:
