@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -130,6 +131,16 @@ class ThrottledAuthenticationForm(AuthenticationForm):
             raise
         throttle.clear_failed_logins(username=username, ip=ip, device=device)
         return cleaned_data
+
+
+class ThrottledAdminAuthenticationForm(ThrottledAuthenticationForm, AdminAuthenticationForm):
+    """The admin's login form (staff only, as Django's), counted with the site's login
+    failures: else /admin/login/ would take guesses at any password without end."""
+
+    error_messages: ClassVar[dict[str, str]] = {
+        **AdminAuthenticationForm.error_messages,
+        "throttled": "Too many failed login attempts. Please try again in 15 minutes.",
+    }
 
 
 NAME_IN_USE = "Another player, or a bot, goes by that name. Please choose another."

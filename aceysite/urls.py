@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.forms import ThrottledAdminAuthenticationForm
 from games import views as game_views
+
+# Staff log in at /admin/login/ too: counted with the site's login failures there.
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 urlpatterns = [
     path("", game_views.home, name="home"),
