@@ -24,7 +24,7 @@ def test_it_asks_a_logged_in_player_with_a_button(alice):
     )
     assert form.group(1) == URL
     assert 'name="csrfmiddlewaretoken"' in form.group(2)
-    assert ">Log out</button>" in form.group(2)
+    assert ">Yes, log out</button>" in form.group(2)  # not the header's "Log out"
     assert client.get(reverse("settings")).status_code == 200  # a GET logs nobody out
 
 

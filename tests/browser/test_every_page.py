@@ -177,6 +177,7 @@ def pages(django_user_model) -> list[str]:
         "/accounts/settings/",
         "/accounts/password/change/",
         "/accounts/settings/close/",
+        "/accounts/logout/",  # the page asking to confirm, for a GET
         reverse("unsubscribe", args=[unsubscribe_token(alice)]),
         "/no-such-page/",
         not_hers.get_absolute_url(),  # 403
