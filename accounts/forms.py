@@ -13,7 +13,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import throttle
-from .models import EMAIL_IN_USE, ApiToken, User, known_zone, scripts_mixed, tidy_name
+from .models import (
+    EMAIL_IN_USE,
+    ApiToken,
+    User,
+    known_zone,
+    scripts_mixed,
+    shows_nothing,
+    tidy_name,
+)
 from .services import display_name_in_use, email_in_use, name_in_use, username_in_use
 
 
@@ -41,6 +49,12 @@ class SignupForm(UserCreationForm):
         username = super().clean_username()
         if username is None:
             return None  # taken: Django has put "already exists" on the field
+        if shows_nothing(username):
+            raise ValidationError(SHOWS_NOTHING, code="shows_nothing")
+        # Not tidied quietly, as a display name is: a username is typed to find a player,
+        # and one with a Hangul filler in it would look like the same name without.
+        if tidy_name(username) != username:
+            raise ValidationError(INVISIBLE_IN_USERNAME, code="invisible_characters")
         # A username stands beside display names as who a player really is: it may not
         # be made of look-alike letters from two alphabets ("alice" with a Cyrillic a).
         if scripts_mixed(username):
@@ -110,6 +124,8 @@ class ThrottledAuthenticationForm(AuthenticationForm):
 
 NAME_IN_USE = "Another player, or a bot, goes by that name. Please choose another."
 ONE_ALPHABET = "Write each word of your name in one alphabet."
+SHOWS_NOTHING = "That name shows nothing: write it with letters that show."
+INVISIBLE_IN_USERNAME = "A username may not hold characters that do not show."
 
 
 @cache
@@ -156,6 +172,12 @@ class ProfileForm(forms.ModelForm):
         # checked only when changed: a name that collided before the check existed must
         # not keep its owner from changing their other settings.
         display_name = tidy_name(self.cleaned_data["display_name"])
+        # Empty is fine (the player goes by their username); a name that shows nothing is
+        # not (a Hangul filler alone left the player's name blank on every page).
+        if self.cleaned_data["display_name"] and shows_nothing(display_name):
+            raise ValidationError(
+                f"{SHOWS_NOTHING} Or leave it empty to go by your username.", code="shows_nothing"
+            )
         changed = display_name != tidy_name(self.instance.display_name)
         if changed and scripts_mixed(display_name):
             raise ValidationError(ONE_ALPHABET, code="scripts_mixed")

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import bisect
 import hashlib
 import secrets
 import unicodedata
@@ -17,12 +18,65 @@ EMAIL_IN_USE = "An account with this email address already exists."
 USERNAME_TAKEN = "A user with that username already exists."  # Django's own wording
 
 
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt; the same from Unicode
+# 14 to 16), as (first, last) ranges: code points a browser draws as nothing, whether or not
+# its font knows them. Most are format characters (category Cf, dropped anyway); the others
+# (the combining grapheme joiner, the Hangul fillers, variation selectors...) are why this
+# list exists: "heidi" with a grapheme joiner after it looked exactly like "heidi".
+DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # Arabic letter mark
+    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors, vowel separator
+    (0x200B, 0x200F),  # zero-width space, joiners, direction marks
+    (0x202A, 0x202E),  # direction embeddings and overrides
+    (0x2060, 0x206F),  # word joiner, invisible operators, direction isolates...
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors 1-16
+    (0xFEFF, 0xFEFF),  # zero-width no-break space (byte order mark)
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xFFF0, 0xFFF8),  # unassigned, reserved as ignorable
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical beam and phrase controls
+    (0xE0000, 0xE0FFF),  # tags, variation selectors 17-256, and reserved
+)
+_IGNORABLE_STARTS = [first for first, _last in DEFAULT_IGNORABLE]
+
+# Characters that are drawn, but blank, as wide as a letter: read as the space they look
+# like ("Club" braille-blank "bot" is "Club bot").
+BLANK_LOOKING = frozenset(
+    {
+        "\u2800",  # braille pattern blank
+        "\U00016fe4",  # Khitan small script filler
+        "\U0001d159",  # musical symbol null notehead
+    }
+)
+
+
+def _invisible(c: str) -> bool:
+    """Whether ``c`` is drawn as nothing: a format character or a default ignorable one."""
+    if unicodedata.category(c) == "Cf":
+        return True
+    at = bisect.bisect_right(_IGNORABLE_STARTS, ord(c)) - 1
+    return at >= 0 and ord(c) <= DEFAULT_IGNORABLE[at][1]
+
+
 def tidy_name(name: str) -> str:
     """``name`` as a page shows it: compatibility characters folded (a full-width E is
-    a plain E), invisible format characters (zero-width spaces) dropped, and a run of spaces
-    one space, none at either end."""
+    a plain E), characters drawn as nothing dropped (zero-width spaces, Hangul fillers,
+    variation selectors: see DEFAULT_IGNORABLE), blank-looking ones read as spaces, and
+    a run of spaces one space, none at either end."""
     folded = unicodedata.normalize("NFKC", name)
-    return " ".join("".join(c for c in folded if unicodedata.category(c) != "Cf").split())
+    shown = "".join(" " if c in BLANK_LOOKING else c for c in folded if not _invisible(c))
+    return " ".join(shown.split())
+
+
+def shows_nothing(name: str) -> bool:
+    """Whether ``name``, tidied, has no letter, digit, punctuation or symbol to show: it
+    is empty, or only marks with nothing to sit on."""
+    return not any(unicodedata.category(c)[0] in "LNPS" for c in tidy_name(name))
 
 
 def scripts_mixed(name: str) -> bool:
