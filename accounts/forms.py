@@ -22,7 +22,7 @@ from .models import (
     shows_nothing,
     tidy_name,
 )
-from .services import display_name_in_use, email_in_use, name_in_use, username_in_use
+from .services import display_name_in_use, email_in_use, name_in_use, username_holder
 
 
 class SignupForm(UserCreationForm):
@@ -45,10 +45,11 @@ class SignupForm(UserCreationForm):
         zone = self.cleaned_data.get("timezone") or ""
         return zone if known_zone(zone) is not None else "UTC"
 
-    def clean_username(self) -> str | None:
-        username = super().clean_username()
-        if username is None:
-            return None  # taken: Django has put "already exists" on the field
+    def clean_username(self) -> str:
+        # Not Django's check (username__iexact): the database's idea of case may know only
+        # ASCII (SQLite's), so "Émile" passed beside "émile". Names are compared by their
+        # keys below, computed in Python.
+        username = self.cleaned_data["username"]
         if shows_nothing(username):
             raise ValidationError(SHOWS_NOTHING, code="shows_nothing")
         # Not tidied quietly, as a display name is: a username is typed to find a player,
@@ -59,7 +60,11 @@ class SignupForm(UserCreationForm):
         # be made of look-alike letters from two alphabets ("alice" with a Cyrillic a).
         if scripts_mixed(username):
             raise ValidationError(ONE_ALPHABET, code="scripts_mixed")
-        # Nor may a new username read as another player's display name ("Expert bot").
+        # Nor look the same as another's username, in any case or in other letters that
+        # look the same ("ace" written in Cyrillic letters beside "ace").
+        if (taken := self._username_taken_error(username)) is not None:
+            raise taken
+        # Nor read as another player's display name ("Expert bot").
         if display_name_in_use(username, except_user=self.instance):
             raise ValidationError(NAME_IN_USE, code="name_in_use")
         return username
@@ -79,11 +84,21 @@ class SignupForm(UserCreationForm):
         except IntegrityError:
             if email_in_use(self.cleaned_data["email"]):
                 self.add_error("email", self._email_in_use_error())
-            elif username_in_use(self.cleaned_data["username"]):
-                self.add_error("username", self.instance.unique_error_message(User, ["username"]))
+            elif taken := self._username_taken_error(self.cleaned_data["username"]):
+                self.add_error("username", taken)
             else:
                 raise
             return None
+
+    def _username_taken_error(self, username: str) -> ValidationError | None:
+        """Why ``username`` cannot be had, if another account's username looks the same:
+        Django's own words for the same name in another case, else that it looks the same."""
+        holder = username_holder(username)
+        if holder is None:
+            return None
+        if holder.username.casefold() == username.casefold():
+            return self.instance.unique_error_message(User, ["username"])
+        return ValidationError(LOOKS_TAKEN, code="looks_taken")
 
     @staticmethod
     def _email_in_use_error() -> ValidationError:
@@ -126,6 +141,7 @@ NAME_IN_USE = "Another player, or a bot, goes by that name. Please choose anothe
 ONE_ALPHABET = "Write each word of your name in one alphabet."
 SHOWS_NOTHING = "That name shows nothing: write it with letters that show."
 INVISIBLE_IN_USERNAME = "A username may not hold characters that do not show."
+LOOKS_TAKEN = "This username looks the same as an existing player's name. Please choose another."
 
 
 @cache

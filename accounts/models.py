@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import re
 import secrets
 import unicodedata
 import zoneinfo
@@ -94,9 +95,90 @@ def scripts_mixed(name: str) -> bool:
     return False
 
 
+# Letters that look like a Latin letter, as its lower case (names are compared case folded,
+# so a letter is here if it or its capital looks like the Latin one: Cyrillic te for its
+# capital, which is a T): a short list after Unicode's confusables (UTS #39) for the
+# alphabets a name is likely to be spoofed in. Accented letters need no entry of their own:
+# names are taken apart (NFD) first, so Cyrillic io is ie and a diaeresis, read as Latin e
+# with one. 0 and 1 are read as o and l too: in the site's sans-serif face "B0B" and "BOB",
+# "1" and "l" are told apart by little more than width, and names that differ only there are
+# far likelier a copy than a choice. Capital I and small l, just as alike, are not: the
+# comparison is case-blind, and reading i as l would make "ali" the same name as "all".
+LOOK_ALIKES = str.maketrans(
+    {
+        unicodedata.lookup(letter): latin
+        for letter, latin in (
+            # Cyrillic
+            ("CYRILLIC SMALL LETTER A", "a"),
+            ("CYRILLIC SMALL LETTER VE", "b"),
+            ("CYRILLIC SMALL LETTER ES", "c"),
+            ("CYRILLIC SMALL LETTER KOMI DE", "d"),
+            ("CYRILLIC SMALL LETTER IE", "e"),
+            ("CYRILLIC SMALL LETTER SHHA", "h"),
+            ("CYRILLIC SMALL LETTER EN", "h"),
+            ("CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I", "i"),
+            ("CYRILLIC SMALL LETTER JE", "j"),
+            ("CYRILLIC SMALL LETTER KA", "k"),
+            ("CYRILLIC SMALL LETTER PALOCHKA", "l"),
+            ("CYRILLIC SMALL LETTER EM", "m"),
+            ("CYRILLIC SMALL LETTER O", "o"),
+            ("CYRILLIC SMALL LETTER ER", "p"),
+            ("CYRILLIC SMALL LETTER QA", "q"),
+            ("CYRILLIC SMALL LETTER DZE", "s"),
+            ("CYRILLIC SMALL LETTER TE", "t"),
+            ("CYRILLIC SMALL LETTER U", "y"),
+            ("CYRILLIC SMALL LETTER STRAIGHT U", "y"),
+            ("CYRILLIC SMALL LETTER WE", "w"),
+            ("CYRILLIC SMALL LETTER HA", "x"),
+            # Greek
+            ("GREEK SMALL LETTER ALPHA", "a"),
+            ("GREEK SMALL LETTER BETA", "b"),
+            ("GREEK SMALL LETTER EPSILON", "e"),
+            ("GREEK SMALL LETTER ETA", "h"),
+            ("GREEK SMALL LETTER IOTA", "i"),
+            ("GREEK LETTER YOT", "j"),
+            ("GREEK SMALL LETTER KAPPA", "k"),
+            ("GREEK SMALL LETTER MU", "m"),
+            ("GREEK SMALL LETTER NU", "v"),
+            ("GREEK SMALL LETTER OMICRON", "o"),
+            ("GREEK SMALL LETTER RHO", "p"),
+            ("GREEK SMALL LETTER TAU", "t"),
+            ("GREEK SMALL LETTER UPSILON", "u"),
+            ("GREEK SMALL LETTER CHI", "x"),
+            ("GREEK SMALL LETTER GAMMA", "y"),
+            ("GREEK SMALL LETTER ZETA", "z"),
+            # Armenian, which the one-alphabet-per-word check lets sit in a Latin word
+            ("ARMENIAN SMALL LETTER HO", "h"),
+            ("ARMENIAN SMALL LETTER VO", "n"),
+            ("ARMENIAN SMALL LETTER OH", "o"),
+            ("ARMENIAN SMALL LETTER SEH", "u"),
+            ("ARMENIAN SMALL LETTER CO", "g"),
+            # Latin letters that NFKC leaves alone
+            ("LATIN SMALL LETTER ALPHA", "a"),
+            ("LATIN SMALL LETTER SCRIPT G", "g"),
+            ("LATIN SMALL LETTER DOTLESS I", "i"),
+            ("LATIN SMALL LETTER IOTA", "i"),
+            ("LATIN LETTER SMALL CAPITAL I", "i"),
+            ("LATIN SMALL LETTER DOTLESS J", "j"),
+            ("LATIN LETTER SMALL CAPITAL O", "o"),
+            # Digits
+            ("DIGIT ZERO", "o"),
+            ("DIGIT ONE", "l"),
+        )
+    }
+)
+
+
 def name_as_read(name: str) -> str:
-    """``name`` as a reader compares names: tidied, in any case ("Straße" is "STRASSE")."""
-    return tidy_name(name).casefold()
+    """``name`` as a reader compares names: tidied, in any case ("Straße" is "STRASSE"),
+    and letters of other alphabets that look like Latin ones read as those (LOOK_ALIKES:
+    "ace" in Cyrillic letters is "ace"). Accents are kept ("Émile" is not "Emile"); a dot
+    over an i is not one ("İ" is "i", as its small letter shows it)."""
+    taken_apart = unicodedata.normalize("NFD", tidy_name(name).casefold())
+    read = taken_apart.translate(LOOK_ALIKES)
+    # A capital İ case-folds to i and a combining dot above, which the i's own dot hides.
+    read = re.sub("(?<=[ij])\u0307", "", read)
+    return unicodedata.normalize("NFC", read)
 
 
 @lru_cache(maxsize=512)
@@ -123,6 +205,17 @@ class User(AbstractUser):
         db_index=True,
         editable=False,
         help_text="The display name as a reader compares names (name_as_read), set on save",
+    )
+    # Unique, so that no two accounts have usernames that look the same; NULL (of which
+    # there may be any number) only for an account made without save() (bulk_create) or
+    # kept by migration 0011 though its username looked the same as an older account's:
+    # the older one holds the key, and with it the name.
+    username_key = models.CharField(  # noqa: DJ001 - NULL is no key, and unique allows many
+        max_length=450,  # case folding can make a character three: "ΐ"
+        null=True,
+        unique=True,
+        editable=False,
+        help_text="The username as a reader compares names (name_as_read), set on save",
     )
     about = models.TextField(blank=True)
     country = models.CharField(max_length=60, blank=True)
@@ -189,13 +282,33 @@ class User(AbstractUser):
         return self.display_name or self.username
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        # name_key follows display_name, so that the check for a name in use is one
-        # indexed lookup (accounts.services.name_in_use).
+        # The keys follow the names, so that the check for a name in use is one indexed
+        # lookup of each (accounts.services.name_in_use), whatever the database's own idea
+        # of case.
         self.name_key = name_as_read(self.display_name)
+        self._key_username()
         update_fields = kwargs.get("update_fields")
-        if update_fields is not None and "display_name" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "name_key"}
+        if update_fields is not None:
+            also = {"display_name": "name_key", "username": "username_key"}
+            kwargs["update_fields"] = {
+                *update_fields,
+                *(also[f] for f in also if f in update_fields),
+            }
         super().save(*args, **kwargs)
+
+    def _key_username(self) -> None:
+        key = name_as_read(self.username)
+        if key == self.username_key:
+            return
+        if (
+            self.username_key is None
+            and not self._state.adding
+            and User.objects.filter(username_key=key).exclude(pk=self.pk).exists()
+        ):
+            # Kept without a key (see username_key), and still a look-alike of the account
+            # holding it: its other settings must still save. A rename ends this.
+            return
+        self.username_key = key
 
 
 LAST_USED_RESOLUTION = timedelta(minutes=10)

@@ -57,3 +57,54 @@ def test_0010_tidies_and_keys_display_names_saved_with_characters_that_do_not_sh
         "braille": ("Club bot", "club bot"),
         "plain": ("Alice A.", "alice a."),
     }
+
+
+def test_0011_keys_usernames_and_keeps_accounts_that_already_look_the_same(migrate):
+    from accounts.models import User
+    from accounts.services import player_named
+
+    apps = migrate("0010_name_keys_without_ignorables")
+    old_user = apps.get_model("accounts", "User")
+    # Allowed before: one in Latin letters, one in Cyrillic, one with a zero for the o.
+    for username in ("ace", "\u0430\u0441\u0435", "b0b", "bob"):
+        old_user.objects.create(username=username, email=f"{username.encode().hex()}@x.com")
+    old_user.objects.create(
+        username="greek", email="greek@x.com", display_name="\u0391\u039a\u0395", name_key="x"
+    )
+
+    migrate("0011_user_username_key")
+
+    keys = dict(User.objects.filter(is_bot=False).values_list("username", "username_key"))
+    assert keys == {
+        "ace": "ace",  # the older account holds the name
+        "\u0430\u0441\u0435": None,  # kept, without a key
+        "b0b": "bob",
+        "bob": None,
+        "greek": "greek",
+    }
+    assert User.objects.get(username="greek").name_key == "ake"  # display names rekeyed
+    # Each is still found by its own username, and still saves its settings.
+    cyrillic = player_named("\u0430\u0441\u0435")
+    assert cyrillic.username == "\u0430\u0441\u0435"
+    assert player_named("ace").username == "ace"
+    cyrillic.country = "Bulgaria"
+    cyrillic.save()
+    cyrillic.refresh_from_db()
+    assert (cyrillic.country, cyrillic.username_key) == ("Bulgaria", None)
+
+
+def test_an_account_kept_without_a_key_gets_one_when_renamed(migrate):
+    from accounts.models import User
+
+    apps = migrate("0010_name_keys_without_ignorables")
+    old_user = apps.get_model("accounts", "User")
+    for username in ("ace", "\u0430\u0441\u0435"):
+        old_user.objects.create(username=username, email=f"{username.encode().hex()}@x.com")
+    migrate("0011_user_username_key")
+    kept = User.objects.get(username="\u0430\u0441\u0435")
+
+    kept.username = "ace2"
+    kept.save()
+
+    kept.refresh_from_db()
+    assert kept.username_key == "ace2"
