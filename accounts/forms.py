@@ -75,6 +75,11 @@ class SignupForm(UserCreationForm):
             raise self._email_in_use_error()
         return email
 
+    def validate_password_for_user(self, user: User, **kwargs: Any) -> None:
+        """Say why a password is too weak under the password, where it was chosen (Django
+        says it under the confirmation), and so take the focus there (accounts.views)."""
+        super().validate_password_for_user(user, password_field_name="password1")
+
     def save_unless_taken(self) -> User | None:
         """Create the account; or, when another sign-up took the address or the username
         after this form checked them, return None with the error on the form."""

@@ -64,6 +64,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid() and (user := form.save_unless_taken()):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return HttpResponseRedirect(next_url) if next_url else redirect("home")
+    _focus(form)
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
@@ -114,8 +115,13 @@ def _focus(form: Form, *, or_first: bool = False) -> None:
     names = list(form.fields)
     fallback = names[0] if or_first and names else None
     field = next((name for name in names if name in form.errors), fallback)
-    if field is not None:
-        form.fields[field].widget.attrs["autofocus"] = True
+    if field is None:
+        return
+    # One field only: a form may give its first field the focus itself (Django's sign-up
+    # and password forms do), and a browser honours the first autofocus on the page.
+    for name in names:
+        form.fields[name].widget.attrs.pop("autofocus", None)
+    form.fields[field].widget.attrs["autofocus"] = True
 
 
 class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
