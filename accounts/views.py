@@ -186,9 +186,15 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST if request.method == "POST" else None, instance=request.user)
+    """The player's settings; POST saves the profile form."""
+    # A copy of the account, not request.user itself: validating a form writes what was
+    # sent onto its instance, refused or not, and the rest of the request reads the player
+    # from request.user (a refused Asia/Tokyo still set the timezone cookie to it).
+    account = User.objects.get(pk=request.user.pk)
+    form = ProfileForm(request.POST if request.method == "POST" else None, instance=account)
     if request.method == "POST" and form.is_valid():
         form.save()
+        request.user.refresh_from_db()  # so that the cookie names the new zone at once
         messages.success(request, "Your settings are saved.")
         return redirect("settings")
     return _render_settings(request, profile_form=form)
