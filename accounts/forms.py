@@ -43,7 +43,7 @@ class SignupForm(UserCreationForm):
     def clean_timezone(self) -> str:
         """The browser's zone if it is one we know, else UTC (never a reason to refuse)."""
         zone = self.cleaned_data.get("timezone") or ""
-        return zone if known_zone(zone) is not None else "UTC"
+        return zone if known_zone(zone) is not None and zone not in NOT_PLACES else "UTC"
 
     def clean_username(self) -> str:
         # Not Django's check (username__iexact): the database's idea of case may know only
@@ -149,10 +149,32 @@ INVISIBLE_IN_USERNAME = "A username may not hold characters that do not show."
 LOOKS_TAKEN = "This username looks the same as an existing player's name. Please choose another."
 
 
+# The tz database's areas of the world: its zones are named "Area/Location" in these, and
+# its other names are not places to choose ("localtime" and "posixrules" are files beside
+# the zones, "Factory" a zone for machines not yet set up) or are legacy aliases kept for
+# old systems ("US/Eastern", "GB", "EST5EDT", "Etc/GMT+5", whose sign is backwards).
+ZONE_AREAS = frozenset(
+    {
+        "Africa",
+        "America",
+        "Antarctica",
+        "Arctic",
+        "Asia",
+        "Atlantic",
+        "Australia",
+        "Europe",
+        "Indian",
+        "Pacific",
+    }
+)
+NOT_PLACES = frozenset({"localtime", "posixrules", "Factory"})
+
+
 @cache
 def timezone_choices() -> list[tuple[str, str]]:
-    names = zoneinfo.available_timezones() | {"UTC"}
-    return [(name, name.replace("_", " ")) for name in sorted(names)]
+    """The zones offered in the settings: UTC, and each place's zone by its name."""
+    names = {name for name in zoneinfo.available_timezones() if name.split("/")[0] in ZONE_AREAS}
+    return [(name, name.replace("_", " ")) for name in ["UTC", *sorted(names)]]
 
 
 class ProfileForm(forms.ModelForm):
@@ -182,6 +204,12 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         from games.notifications import turn_email_wait
 
+        # A zone saved before the list left it out (a legacy alias such as "US/Eastern",
+        # which a browser may have sent at sign-up) stays the player's to keep.
+        saved = self.instance.timezone
+        field = self.fields["timezone"]
+        if saved not in dict(field.choices) and known_zone(saved) is not None:
+            field.choices = [*field.choices, (saved, saved.replace("_", " "))]
         wait = turn_email_wait()
         if wait:
             self.fields[
