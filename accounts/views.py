@@ -244,6 +244,7 @@ def close_account(request: HttpRequest) -> HttpResponse:
         ended = [
             _count(done.matches_resigned, "match resigned", "matches resigned"),
             _count(done.challenges_withdrawn, "challenge withdrawn", "challenges withdrawn"),
+            _count(done.challenges_declined, "challenge declined", "challenges declined"),
             _count(done.tournaments_left, "tournament left", "tournaments left"),
             _count(done.tournaments_called_off, "tournament called off", "tournaments called off"),
         ]
