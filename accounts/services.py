@@ -69,9 +69,10 @@ def _named(name: str, *, except_user: User | None = None) -> QuerySet[User]:
 def player_named(name: str) -> User | None:
     """The active account whose username is ``name``, or reads as it, as people type names
     ("Bob" for bob, "ÉMILE" for émile)."""
-    if not name_as_read(name):
+    key = name_as_read(name)
+    if not key:
         return None
-    users = User.objects.filter(Q(username=name) | Q(username_key=name_as_read(name)))
+    users = User.objects.filter(Q(username=name) | Q(username_key=key))
     # The very username first: an account kept without a key (see User.username_key) is
     # found by it, not taken for the older account that looks like it.
     return min(users.filter(is_active=True), key=lambda user: user.username != name, default=None)
