@@ -14,13 +14,21 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import throttle
-from .models import EMAIL_IN_USE, ApiToken, User, known_zone, scripts_mixed, tidy_name
+from .models import (
+    EMAIL_IN_USE,
+    ApiToken,
+    User,
+    known_zone,
+    scripts_mixed,
+    shows_nothing,
+    tidy_name,
+)
 from .services import (
     display_name_in_use,
     email_in_use,
     name_in_use,
     player_named,
-    username_in_use,
+    username_holder,
 )
 
 
@@ -42,17 +50,28 @@ class SignupForm(UserCreationForm):
     def clean_timezone(self) -> str:
         """The browser's zone if it is one we know, else UTC (never a reason to refuse)."""
         zone = self.cleaned_data.get("timezone") or ""
-        return zone if known_zone(zone) is not None else "UTC"
+        return zone if known_zone(zone) is not None and zone not in NOT_PLACES else "UTC"
 
-    def clean_username(self) -> str | None:
-        username = super().clean_username()
-        if username is None:
-            return None  # taken: Django has put "already exists" on the field
+    def clean_username(self) -> str:
+        # Not Django's check (username__iexact): the database's idea of case may know only
+        # ASCII (SQLite's), so "Émile" passed beside "émile". Names are compared by their
+        # keys below, computed in Python.
+        username = self.cleaned_data["username"]
+        if shows_nothing(username):
+            raise ValidationError(SHOWS_NOTHING, code="shows_nothing")
+        # Not tidied quietly, as a display name is: a username is typed to find a player,
+        # and one with a Hangul filler in it would look like the same name without.
+        if tidy_name(username) != username:
+            raise ValidationError(INVISIBLE_IN_USERNAME, code="invisible_characters")
         # A username stands beside display names as who a player really is: it may not
         # be made of look-alike letters from two alphabets ("alice" with a Cyrillic a).
         if scripts_mixed(username):
             raise ValidationError(ONE_ALPHABET, code="scripts_mixed")
-        # Nor may a new username read as another player's display name ("Expert bot").
+        # Nor look the same as another's username, in any case or in other letters that
+        # look the same ("ace" written in Cyrillic letters beside "ace").
+        if (taken := self._username_taken_error(username)) is not None:
+            raise taken
+        # Nor read as another player's display name ("Expert bot").
         if display_name_in_use(username, except_user=self.instance):
             raise ValidationError(NAME_IN_USE, code="name_in_use")
         return username
@@ -63,6 +82,11 @@ class SignupForm(UserCreationForm):
             raise self._email_in_use_error()
         return email
 
+    def validate_password_for_user(self, user: User, **kwargs: Any) -> None:
+        """Say why a password is too weak under the password, where it was chosen (Django
+        says it under the confirmation), and so take the focus there (accounts.views)."""
+        super().validate_password_for_user(user, password_field_name="password1")
+
     def save_unless_taken(self) -> User | None:
         """Create the account; or, when another sign-up took the address or the username
         after this form checked them, return None with the error on the form."""
@@ -72,11 +96,21 @@ class SignupForm(UserCreationForm):
         except IntegrityError:
             if email_in_use(self.cleaned_data["email"]):
                 self.add_error("email", self._email_in_use_error())
-            elif username_in_use(self.cleaned_data["username"]):
-                self.add_error("username", self.instance.unique_error_message(User, ["username"]))
+            elif taken := self._username_taken_error(self.cleaned_data["username"]):
+                self.add_error("username", taken)
             else:
                 raise
             return None
+
+    def _username_taken_error(self, username: str) -> ValidationError | None:
+        """Why ``username`` cannot be had, if another account's username looks the same:
+        Django's own words for the same name in another case, else that it looks the same."""
+        holder = username_holder(username)
+        if holder is None:
+            return None
+        if holder.username.casefold() == username.casefold():
+            return self.instance.unique_error_message(User, ["username"])
+        return ValidationError(LOOKS_TAKEN, code="looks_taken")
 
     @staticmethod
     def _email_in_use_error() -> ValidationError:
@@ -145,12 +179,37 @@ class ThrottledAdminAuthenticationForm(ThrottledAuthenticationForm, AdminAuthent
 
 NAME_IN_USE = "Another player, or a bot, goes by that name. Please choose another."
 ONE_ALPHABET = "Write each word of your name in one alphabet."
+SHOWS_NOTHING = "That name shows nothing: write it with letters that show."
+INVISIBLE_IN_USERNAME = "A username may not hold characters that do not show."
+LOOKS_TAKEN = "This username looks the same as an existing player's name. Please choose another."
+
+
+# The tz database's areas of the world: its zones are named "Area/Location" in these, and
+# its other names are not places to choose ("localtime" and "posixrules" are files beside
+# the zones, "Factory" a zone for machines not yet set up) or are legacy aliases kept for
+# old systems ("US/Eastern", "GB", "EST5EDT", "Etc/GMT+5", whose sign is backwards).
+ZONE_AREAS = frozenset(
+    {
+        "Africa",
+        "America",
+        "Antarctica",
+        "Arctic",
+        "Asia",
+        "Atlantic",
+        "Australia",
+        "Europe",
+        "Indian",
+        "Pacific",
+    }
+)
+NOT_PLACES = frozenset({"localtime", "posixrules", "Factory"})
 
 
 @cache
 def timezone_choices() -> list[tuple[str, str]]:
-    names = zoneinfo.available_timezones() | {"UTC"}
-    return [(name, name.replace("_", " ")) for name in sorted(names)]
+    """The zones offered in the settings: UTC, and each place's zone by its name."""
+    names = {name for name in zoneinfo.available_timezones() if name.split("/")[0] in ZONE_AREAS}
+    return [(name, name.replace("_", " ")) for name in ["UTC", *sorted(names)]]
 
 
 class ProfileForm(forms.ModelForm):
@@ -180,6 +239,12 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         from games.notifications import turn_email_wait
 
+        # A zone saved before the list left it out (a legacy alias such as "US/Eastern",
+        # which a browser may have sent at sign-up) stays the player's to keep.
+        saved = self.instance.timezone
+        field = self.fields["timezone"]
+        if saved not in dict(field.choices) and known_zone(saved) is not None:
+            field.choices = [*field.choices, (saved, saved.replace("_", " "))]
         wait = turn_email_wait()
         if wait:
             self.fields[
@@ -191,6 +256,12 @@ class ProfileForm(forms.ModelForm):
         # checked only when changed: a name that collided before the check existed must
         # not keep its owner from changing their other settings.
         display_name = tidy_name(self.cleaned_data["display_name"])
+        # Empty is fine (the player goes by their username); a name that shows nothing is
+        # not (a Hangul filler alone left the player's name blank on every page).
+        if self.cleaned_data["display_name"] and shows_nothing(display_name):
+            raise ValidationError(
+                f"{SHOWS_NOTHING} Or leave it empty to go by your username.", code="shows_nothing"
+            )
         changed = display_name != tidy_name(self.instance.display_name)
         if changed and scripts_mixed(display_name):
             raise ValidationError(ONE_ALPHABET, code="scripts_mixed")

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import bisect
 import hashlib
+import re
 import secrets
 import unicodedata
 import zoneinfo
@@ -17,12 +19,65 @@ EMAIL_IN_USE = "An account with this email address already exists."
 USERNAME_TAKEN = "A user with that username already exists."  # Django's own wording
 
 
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt; the same from Unicode
+# 14 to 16), as (first, last) ranges: code points a browser draws as nothing, whether or not
+# its font knows them. Most are format characters (category Cf, dropped anyway); the others
+# (the combining grapheme joiner, the Hangul fillers, variation selectors...) are why this
+# list exists: "heidi" with a grapheme joiner after it looked exactly like "heidi".
+DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # Arabic letter mark
+    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors, vowel separator
+    (0x200B, 0x200F),  # zero-width space, joiners, direction marks
+    (0x202A, 0x202E),  # direction embeddings and overrides
+    (0x2060, 0x206F),  # word joiner, invisible operators, direction isolates...
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors 1-16
+    (0xFEFF, 0xFEFF),  # zero-width no-break space (byte order mark)
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xFFF0, 0xFFF8),  # unassigned, reserved as ignorable
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical beam and phrase controls
+    (0xE0000, 0xE0FFF),  # tags, variation selectors 17-256, and reserved
+)
+_IGNORABLE_STARTS = [first for first, _last in DEFAULT_IGNORABLE]
+
+# Characters that are drawn, but blank, as wide as a letter: read as the space they look
+# like ("Club" braille-blank "bot" is "Club bot").
+BLANK_LOOKING = frozenset(
+    {
+        "\u2800",  # braille pattern blank
+        "\U00016fe4",  # Khitan small script filler
+        "\U0001d159",  # musical symbol null notehead
+    }
+)
+
+
+def _invisible(c: str) -> bool:
+    """Whether ``c`` is drawn as nothing: a format character or a default ignorable one."""
+    if unicodedata.category(c) == "Cf":
+        return True
+    at = bisect.bisect_right(_IGNORABLE_STARTS, ord(c)) - 1
+    return at >= 0 and ord(c) <= DEFAULT_IGNORABLE[at][1]
+
+
 def tidy_name(name: str) -> str:
     """``name`` as a page shows it: compatibility characters folded (a full-width E is
-    a plain E), invisible format characters (zero-width spaces) dropped, and a run of spaces
-    one space, none at either end."""
+    a plain E), characters drawn as nothing dropped (zero-width spaces, Hangul fillers,
+    variation selectors: see DEFAULT_IGNORABLE), blank-looking ones read as spaces, and
+    a run of spaces one space, none at either end."""
     folded = unicodedata.normalize("NFKC", name)
-    return " ".join("".join(c for c in folded if unicodedata.category(c) != "Cf").split())
+    shown = "".join(" " if c in BLANK_LOOKING else c for c in folded if not _invisible(c))
+    return " ".join(shown.split())
+
+
+def shows_nothing(name: str) -> bool:
+    """Whether ``name``, tidied, has no letter, digit, punctuation or symbol to show: it
+    is empty, or only marks with nothing to sit on."""
+    return not any(unicodedata.category(c)[0] in "LNPS" for c in tidy_name(name))
 
 
 def scripts_mixed(name: str) -> bool:
@@ -40,9 +95,90 @@ def scripts_mixed(name: str) -> bool:
     return False
 
 
+# Letters that look like a Latin letter, as its lower case (names are compared case folded,
+# so a letter is here if it or its capital looks like the Latin one: Cyrillic te for its
+# capital, which is a T): a short list after Unicode's confusables (UTS #39) for the
+# alphabets a name is likely to be spoofed in. Accented letters need no entry of their own:
+# names are taken apart (NFD) first, so Cyrillic io is ie and a diaeresis, read as Latin e
+# with one. 0 and 1 are read as o and l too: in the site's sans-serif face "B0B" and "BOB",
+# "1" and "l" are told apart by little more than width, and names that differ only there are
+# far likelier a copy than a choice. Capital I and small l, just as alike, are not: the
+# comparison is case-blind, and reading i as l would make "ali" the same name as "all".
+LOOK_ALIKES = str.maketrans(
+    {
+        unicodedata.lookup(letter): latin
+        for letter, latin in (
+            # Cyrillic
+            ("CYRILLIC SMALL LETTER A", "a"),
+            ("CYRILLIC SMALL LETTER VE", "b"),
+            ("CYRILLIC SMALL LETTER ES", "c"),
+            ("CYRILLIC SMALL LETTER KOMI DE", "d"),
+            ("CYRILLIC SMALL LETTER IE", "e"),
+            ("CYRILLIC SMALL LETTER SHHA", "h"),
+            ("CYRILLIC SMALL LETTER EN", "h"),
+            ("CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I", "i"),
+            ("CYRILLIC SMALL LETTER JE", "j"),
+            ("CYRILLIC SMALL LETTER KA", "k"),
+            ("CYRILLIC SMALL LETTER PALOCHKA", "l"),
+            ("CYRILLIC SMALL LETTER EM", "m"),
+            ("CYRILLIC SMALL LETTER O", "o"),
+            ("CYRILLIC SMALL LETTER ER", "p"),
+            ("CYRILLIC SMALL LETTER QA", "q"),
+            ("CYRILLIC SMALL LETTER DZE", "s"),
+            ("CYRILLIC SMALL LETTER TE", "t"),
+            ("CYRILLIC SMALL LETTER U", "y"),
+            ("CYRILLIC SMALL LETTER STRAIGHT U", "y"),
+            ("CYRILLIC SMALL LETTER WE", "w"),
+            ("CYRILLIC SMALL LETTER HA", "x"),
+            # Greek
+            ("GREEK SMALL LETTER ALPHA", "a"),
+            ("GREEK SMALL LETTER BETA", "b"),
+            ("GREEK SMALL LETTER EPSILON", "e"),
+            ("GREEK SMALL LETTER ETA", "h"),
+            ("GREEK SMALL LETTER IOTA", "i"),
+            ("GREEK LETTER YOT", "j"),
+            ("GREEK SMALL LETTER KAPPA", "k"),
+            ("GREEK SMALL LETTER MU", "m"),
+            ("GREEK SMALL LETTER NU", "v"),
+            ("GREEK SMALL LETTER OMICRON", "o"),
+            ("GREEK SMALL LETTER RHO", "p"),
+            ("GREEK SMALL LETTER TAU", "t"),
+            ("GREEK SMALL LETTER UPSILON", "u"),
+            ("GREEK SMALL LETTER CHI", "x"),
+            ("GREEK SMALL LETTER GAMMA", "y"),
+            ("GREEK SMALL LETTER ZETA", "z"),
+            # Armenian, which the one-alphabet-per-word check lets sit in a Latin word
+            ("ARMENIAN SMALL LETTER HO", "h"),
+            ("ARMENIAN SMALL LETTER VO", "n"),
+            ("ARMENIAN SMALL LETTER OH", "o"),
+            ("ARMENIAN SMALL LETTER SEH", "u"),
+            ("ARMENIAN SMALL LETTER CO", "g"),
+            # Latin letters that NFKC leaves alone
+            ("LATIN SMALL LETTER ALPHA", "a"),
+            ("LATIN SMALL LETTER SCRIPT G", "g"),
+            ("LATIN SMALL LETTER DOTLESS I", "i"),
+            ("LATIN SMALL LETTER IOTA", "i"),
+            ("LATIN LETTER SMALL CAPITAL I", "i"),
+            ("LATIN SMALL LETTER DOTLESS J", "j"),
+            ("LATIN LETTER SMALL CAPITAL O", "o"),
+            # Digits
+            ("DIGIT ZERO", "o"),
+            ("DIGIT ONE", "l"),
+        )
+    }
+)
+
+
 def name_as_read(name: str) -> str:
-    """``name`` as a reader compares names: tidied, in any case ("Straße" is "STRASSE")."""
-    return tidy_name(name).casefold()
+    """``name`` as a reader compares names: tidied, in any case ("Straße" is "STRASSE"),
+    and letters of other alphabets that look like Latin ones read as those (LOOK_ALIKES:
+    "ace" in Cyrillic letters is "ace"). Accents are kept ("Émile" is not "Emile"); a dot
+    over an i is not one ("İ" is "i", as its small letter shows it)."""
+    taken_apart = unicodedata.normalize("NFD", tidy_name(name).casefold())
+    read = taken_apart.translate(LOOK_ALIKES)
+    # A capital İ case-folds to i and a combining dot above, which the i's own dot hides.
+    read = re.sub("(?<=[ij])\u0307", "", read)
+    return unicodedata.normalize("NFC", read)
 
 
 @lru_cache(maxsize=512)
@@ -69,6 +205,17 @@ class User(AbstractUser):
         db_index=True,
         editable=False,
         help_text="The display name as a reader compares names (name_as_read), set on save",
+    )
+    # Unique, so that no two accounts have usernames that look the same; NULL (of which
+    # there may be any number) only for an account made without save() (bulk_create) or
+    # kept by migration 0011 though its username looked the same as an older account's:
+    # the older one holds the key, and with it the name.
+    username_key = models.CharField(  # noqa: DJ001 - NULL is no key, and unique allows many
+        max_length=450,  # case folding can make a character three: "ΐ"
+        null=True,
+        unique=True,
+        editable=False,
+        help_text="The username as a reader compares names (name_as_read), set on save",
     )
     about = models.TextField(blank=True)
     country = models.CharField(max_length=60, blank=True)
@@ -135,13 +282,33 @@ class User(AbstractUser):
         return self.display_name or self.username
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        # name_key follows display_name, so that the check for a name in use is one
-        # indexed lookup (accounts.services.name_in_use).
+        # The keys follow the names, so that the check for a name in use is one indexed
+        # lookup of each (accounts.services.name_in_use), whatever the database's own idea
+        # of case.
         self.name_key = name_as_read(self.display_name)
+        self._key_username()
         update_fields = kwargs.get("update_fields")
-        if update_fields is not None and "display_name" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "name_key"}
+        if update_fields is not None:
+            also = {"display_name": "name_key", "username": "username_key"}
+            kwargs["update_fields"] = {
+                *update_fields,
+                *(also[f] for f in also if f in update_fields),
+            }
         super().save(*args, **kwargs)
+
+    def _key_username(self) -> None:
+        key = name_as_read(self.username)
+        if key == self.username_key:
+            return
+        if (
+            self.username_key is None
+            and not self._state.adding
+            and User.objects.filter(username_key=key).exclude(pk=self.pk).exists()
+        ):
+            # Kept without a key (see username_key), and still a look-alike of the account
+            # holding it: its other settings must still save. A rename ends this.
+            return
+        self.username_key = key
 
 
 LAST_USED_RESOLUTION = timedelta(minutes=10)

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet, Value
+from django.db.models import Q, QuerySet, Value
 from django.db.models.functions import Lower
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -33,7 +33,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from . import throttle
-from .models import User, name_as_read, tidy_name
+from .models import User, name_as_read
 
 EMAIL_CHANGE_SALT = "accounts.email_change"
 EMAIL_CHANGE_MAX_AGE = timedelta(days=2)
@@ -60,7 +60,8 @@ def _in_any_case(field: str, value: str) -> QuerySet[User]:
     """The accounts with ``value`` in ``field`` in some case, compared as the database's
     unique constraints compare them (``LOWER`` of both), which Python's ``lower()`` and
     Django's ``iexact`` (``UPPER`` on PostgreSQL: dotless and dotted i are equal in upper
-    case, not in lower) do not always agree with."""
+    case, not in lower) do not always agree with. For email addresses: names are compared
+    by their keys (``_named``)."""
     return User.objects.alias(lowered=Lower(field)).filter(lowered=Lower(Value(value)))
 
 
@@ -73,10 +74,24 @@ def _taken(field: str, value: str, *, except_user: User | None = None, **more: o
     return users.exists()
 
 
+def _named(name: str, *, except_user: User | None = None) -> QuerySet[User]:
+    """The account whose username reads as ``name`` (name_as_read, computed here rather than
+    by the database, whose idea of case may know only ASCII): at most one, as its unique
+    username_key holds."""
+    users = User.objects.filter(username_key=name_as_read(name))
+    return users.exclude(pk=except_user.pk) if except_user is not None else users
+
+
 def player_named(name: str) -> User | None:
-    """The active account whose username is ``name`` in some case, as people type names
-    ("Bob" for bob); the unique constraint keeps it to one."""
-    return _in_any_case("username", name).filter(is_active=True).first()
+    """The active account whose username is ``name``, or reads as it, as people type names
+    ("Bob" for bob, "ÉMILE" for émile)."""
+    key = name_as_read(name)
+    if not key:
+        return None
+    users = User.objects.filter(Q(username=name) | Q(username_key=key))
+    # The very username first: an account kept without a key (see User.username_key) is
+    # found by it, not taken for the older account that looks like it.
+    return min(users.filter(is_active=True), key=lambda user: user.username != name, default=None)
 
 
 def email_in_use(email: str, *, except_user: User | None = None) -> bool:
@@ -88,9 +103,15 @@ def email_in_use(email: str, *, except_user: User | None = None) -> bool:
     )
 
 
+def username_holder(username: str) -> User | None:
+    """The account whose username is ``username`` or looks the same (name_as_read: in any
+    case, letters of other alphabets read as the Latin ones they look like), if any."""
+    return _named(username).first()
+
+
 def username_in_use(username: str) -> bool:
-    """Whether an account has ``username``, whatever its case."""
-    return _taken("username", username)
+    """Whether an account has ``username``, or one that looks the same (username_holder)."""
+    return _named(username).exists()
 
 
 def display_name_in_use(name: str, *, except_user: User) -> bool:
@@ -102,10 +123,9 @@ def display_name_in_use(name: str, *, except_user: User) -> bool:
 def name_in_use(name: str, *, except_user: User) -> bool:
     """Whether ``name`` reads as another account's username or display name, bots
     included: a display name must not let one player pass for another."""
-    name = tidy_name(name)
-    if not name:
+    if not name_as_read(name):
         return False
-    return _taken("username", name, except_user=except_user) or display_name_in_use(
+    return _named(name, except_user=except_user).exists() or display_name_in_use(
         name, except_user=except_user
     )
 

@@ -66,6 +66,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid() and (user := form.save_unless_taken()):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return HttpResponseRedirect(next_url) if next_url else redirect("home")
+    _focus(form)
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
@@ -151,8 +152,13 @@ def _focus(form: Form, *, or_first: bool = False) -> None:
     names = list(form.fields)
     fallback = names[0] if or_first and names else None
     field = next((name for name in names if name in form.errors), fallback)
-    if field is not None:
-        form.fields[field].widget.attrs["autofocus"] = True
+    if field is None:
+        return
+    # One field only: a form may give its first field the focus itself (Django's sign-up
+    # and password forms do), and a browser honours the first autofocus on the page.
+    for name in names:
+        form.fields[name].widget.attrs.pop("autofocus", None)
+    form.fields[field].widget.attrs["autofocus"] = True
 
 
 class PasswordChangeView(_FocusFirstField, auth_views.PasswordChangeView):
@@ -236,9 +242,15 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST if request.method == "POST" else None, instance=request.user)
+    """The player's settings; POST saves the profile form."""
+    # A copy of the account, not request.user itself: validating a form writes what was
+    # sent onto its instance, refused or not, and the rest of the request reads the player
+    # from request.user (a refused Asia/Tokyo still set the timezone cookie to it).
+    account = User.objects.get(pk=request.user.pk)
+    form = ProfileForm(request.POST if request.method == "POST" else None, instance=account)
     if request.method == "POST" and form.is_valid():
         form.save()
+        request.user.refresh_from_db()  # so that the cookie names the new zone at once
         messages.success(request, "Your settings are saved.")
         return redirect("settings")
     return _render_settings(request, profile_form=form)
@@ -288,6 +300,7 @@ def close_account(request: HttpRequest) -> HttpResponse:
         ended = [
             _count(done.matches_resigned, "match resigned", "matches resigned"),
             _count(done.challenges_withdrawn, "challenge withdrawn", "challenges withdrawn"),
+            _count(done.challenges_declined, "challenge declined", "challenges declined"),
             _count(done.tournaments_left, "tournament left", "tournaments left"),
             _count(done.tournaments_called_off, "tournament called off", "tournaments called off"),
         ]

@@ -42,7 +42,8 @@ class Closure:
     """What closing the account ended, for the page that confirms it."""
 
     matches_resigned: int = 0
-    challenges_withdrawn: int = 0
+    challenges_withdrawn: int = 0  # the player's own
+    challenges_declined: int = 0  # those to the player
     tournaments_left: int = 0
     tournaments_called_off: int = 0
 
@@ -93,12 +94,10 @@ def end_play(user: User) -> Closure:
     in_play = list(Match.objects.active().involving(user).values_list("pk", flat=True))
     for challenge in _open_challenges(user):
         # Withdrawn if theirs, declined if addressed to them.
-        answer = (
-            services.cancel_challenge
-            if challenge.challenger_id == user.pk
-            else services.decline_challenge
-        )
-        done.challenges_withdrawn += _ended(answer, challenge.pk, user)
+        if challenge.challenger_id == user.pk:
+            done.challenges_withdrawn += _ended(services.cancel_challenge, challenge.pk, user)
+        else:
+            done.challenges_declined += _ended(services.decline_challenge, challenge.pk, user)
 
     for tournament_id in _organised(user).values_list("pk", flat=True):
         # Only while it is open, under its lock: one that started meanwhile is left to

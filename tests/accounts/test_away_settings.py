@@ -120,8 +120,8 @@ def test_the_profile_the_match_page_and_the_api_say_who_is_away(client, alice, b
     page = client.get(match.get_absolute_url())
     state = client.get(reverse("api_match", args=[match.pk])).json()
 
-    assert "alice is away until" in profile.text
-    assert "alice is taking time away until" in page.text
+    assert "<bdi>alice</bdi> is away until" in profile.text
+    assert "<bdi>alice</bdi> is taking time away until" in page.text
     assert "their clock stands still until then" in page.text
     assert state["away_until"] == {"white": until.isoformat()}
     assert "is away until" not in client.get(reverse("profile", args=["bob"])).text
@@ -175,7 +175,7 @@ def test_the_dashboard_lobby_and_challenge_say_an_opponent_is_away(client, alice
 
     assert "<bdi>alice</bdi> to move (away until" in dashboard
     assert "away until" in lobby
-    assert "alice is taking time away until" in page
+    assert "<bdi>alice</bdi> is taking time away until" in page
 
 
 def test_a_refused_absence_takes_the_player_to_the_reason(client, alice, settings):

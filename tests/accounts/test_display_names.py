@@ -166,7 +166,10 @@ def test_the_lobby_shows_who_posted_a_challenge(client, alice, dave_as_expert):
 
     page = client.get(reverse("lobby")).text
 
-    assert '<strong>Expert bot</strong> <span class="muted">(dave)</span>' in page
+    assert (
+        '<strong><bdi>Expert bot</bdi></strong> <span class="muted">(<bdi>dave</bdi>)</span>'
+        in page
+    )
     assert 'Accept<span class="visually-hidden"> Expert bot (dave)\'s challenge' in page
 
 
@@ -178,8 +181,11 @@ def test_the_challenge_page_shows_who_sent_it_and_to_whom(client, bob, dave_as_e
 
     page = client.get(challenge.get_absolute_url()).text
 
-    assert 'Challenge from Expert bot <span class="muted">(dave)</span></h1>' in page
-    assert 'To Bob B. <span class="muted">(bob)</span>.' in page
+    assert (
+        'Challenge from <bdi>Expert bot</bdi> <span class="muted">(<bdi>dave</bdi>)</span></h1>'
+        in page
+    )
+    assert 'To <bdi>Bob B.</bdi> <span class="muted">(<bdi>bob</bdi>)</span>.' in page
 
 
 def test_the_dashboard_shows_who_sent_a_challenge(client, alice, dave_as_expert):
@@ -188,7 +194,7 @@ def test_the_dashboard_shows_who_sent_a_challenge(client, alice, dave_as_expert)
 
     page = client.get(reverse("dashboard")).text
 
-    assert 'Expert bot</a> <span class="muted">(dave)</span>' in page
+    assert 'Expert bot</bdi></a> <span class="muted">(<bdi>dave</bdi>)</span>' in page
 
 
 def test_a_name_without_a_display_name_is_shown_once(client, alice, bob):
@@ -197,7 +203,7 @@ def test_a_name_without_a_display_name_is_shown_once(client, alice, bob):
 
     page = client.get(reverse("lobby")).text
 
-    assert "<strong>bob</strong>" in page
+    assert "<strong><bdi>bob</bdi></strong>" in page
     assert "(bob)" not in page
 
 

@@ -155,7 +155,7 @@ def test_the_match_page_shows_the_players_their_messages_only(client, match, ali
     watching = client.get(url).text
 
     assert "&lt;b&gt;Good luck&lt;/b&gt;" in mine  # escaped, not markup
-    assert "Message to bob" in mine
+    assert "Message to <bdi>bob</bdi>" in mine
     assert "Good luck" not in watching and 'id="messages"' not in watching
 
 

@@ -62,7 +62,7 @@ def test_a_rematch_offered_twice_is_one_offer_and_the_page_says_it_waits(client,
     page = client.get(match.get_absolute_url()).text
 
     assert Challenge.objects.filter(challenger=alice, status="open").count() == 1
-    assert "You offered bob a rematch" in page and "Offer a rematch" not in page
+    assert "You offered <bdi>bob</bdi> a rematch" in page and "Offer a rematch" not in page
 
 
 def test_a_rematch_offered_by_both_starts_one_match(client, alice, bob):
@@ -70,7 +70,7 @@ def test_a_rematch_offered_by_both_starts_one_match(client, alice, bob):
     services.offer_rematch(match, user=bob)
     client.force_login(alice)
     page = client.get(match.get_absolute_url()).text
-    assert "bob offers you a rematch." in page and "Accept the rematch" in page
+    assert "<bdi>bob</bdi> offers you a rematch." in page and "Accept the rematch" in page
 
     response = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
 
@@ -106,5 +106,5 @@ def test_an_offer_shows_on_the_match_it_was_made_from_only(client, alice, bob):
     on_first = client.get(first.get_absolute_url()).text
     on_second = client.get(second.get_absolute_url()).text
 
-    assert "bob offers you a rematch." in on_first
+    assert "<bdi>bob</bdi> offers you a rematch." in on_first
     assert "offers you a rematch" not in on_second and "Offer a rematch" in on_second

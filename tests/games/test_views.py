@@ -378,7 +378,7 @@ def test_it_offers_every_bot_in_the_lobby_and_a_challenge_starts_the_match(clien
         },
     )
 
-    assert all(f"Play {bot}" in lobby.text for bot in bots)
+    assert all(f"Play <bdi>{bot}</bdi>" in lobby.text for bot in bots)
     match = Match.objects.get()
     assert response["Location"] == match.get_absolute_url()
     assert match.rated and match.is_player(bots[-1])
@@ -604,9 +604,12 @@ def test_the_unsubscribe_page_says_when_emails_are_already_off_and_whose_link_it
     client.post(link)
     again = client.get(link).text
 
-    assert "This link is for the account <strong>alice</strong>, not yours (bob)" in asked
+    assert (
+        "This link is for the account <strong><bdi>alice</bdi></strong>, not yours (<bdi>bob</bdi>)"
+        in asked
+    )
     assert "Stop all game emails" in asked
-    assert "Game emails to alice are already off." in again
+    assert "Game emails to <bdi>alice</bdi> are already off." in again
     assert "Stop all game emails" not in again
     assert reverse("settings") in again
 

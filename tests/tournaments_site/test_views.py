@@ -196,7 +196,7 @@ def test_it_shows_the_username_of_a_player_with_a_display_name(client, alice, bo
 
     page = client.get(tournament.get_absolute_url()).text
 
-    assert 'Expert bot</a> <span class="muted">(bob)</span>' in page
+    assert 'Expert bot</bdi></a> <span class="muted">(<bdi>bob</bdi>)</span>' in page
 
 
 def test_it_offers_the_organiser_the_bots(client, alice):
