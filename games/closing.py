@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from . import services
 from .models import Challenge, Match, Message, Notification
@@ -67,12 +67,24 @@ def _organised(user: User) -> QuerySet[Tournament]:
 
 
 def _entered(user: User) -> QuerySet[Tournament]:
-    """Tournaments ``user`` is still in (open or running, not withdrawn)."""
-    return Tournament.objects.filter(
+    """Tournaments ``user`` is still in: open, or running with a match left for them (not
+    withdrawn, nor knocked out of an elimination draw, who has nothing to leave)."""
+    entered = Tournament.objects.filter(
         status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],
         entries__user=user,
         entries__withdrawn=False,
     )
+    out = [
+        tournament.pk
+        for tournament in entered.filter(status=Tournament.Status.RUNNING)
+        if not _in_contention(tournament, user.pk)
+    ]
+    return entered.exclude(pk__in=out)
+
+
+def _in_contention(tournament: Tournament, user_id: int) -> bool:
+    draw = tournament.draw()
+    return draw is None or draw.in_contention(user_id)
 
 
 def in_play(user: User) -> dict[str, object]:
@@ -150,14 +162,19 @@ def finish_interrupted() -> int:
             status=Tournament.Status.OPEN, organiser__is_active=False
         ).values_list("organiser_id", flat=True)
     )
-    waiting_on |= set(
-        Tournament.objects.filter(
-            status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],
-            entries__withdrawn=False,
-            entries__user__is_active=False,
-            entries__user__is_bot=False,
-        ).values_list("entries__user_id", flat=True)
-    )
+    entered = Tournament.objects.filter(
+        status__in=[Tournament.Status.OPEN, Tournament.Status.RUNNING],
+        entries__withdrawn=False,
+        entries__user__is_active=False,
+        entries__user__is_bot=False,
+    ).annotate(entrant=F("entries__user_id"))
+    # One knocked out of a running elimination draw has nothing left to leave: counting
+    # them would have every sweep pick them up again until the tournament ends.
+    waiting_on |= {
+        tournament.entrant
+        for tournament in entered
+        if tournament.is_open or _in_contention(tournament, tournament.entrant)
+    }
     for user in get_user_model().objects.filter(pk__in=waiting_on, is_active=False):
         end_play(user)
     return len(waiting_on)

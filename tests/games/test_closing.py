@@ -304,3 +304,17 @@ def test_her_opponent_is_told_why_the_match_ended(alice, bob, charlie):
     assert "Your opponent closed their account on the site" in email.body
     [other] = Notification.objects.filter(user=bob, key=f"finished:{resigned.pk}:{bob.pk}")
     assert "closed their account" not in other.body
+
+
+def test_a_tournament_she_is_knocked_out_of_is_not_one_she_leaves(alice, bob):
+    tournament = started_tournament(alice, [bob, *make_users(3)], format=Format.SINGLE_ELIMINATION)
+    [knocked_out] = [m for m in Match.objects.active() if bob in (m.white, m.black)]
+    services.resign(knocked_out.pk, user=bob)  # out of a single elimination
+
+    asked = closing.in_play(bob)
+    done = closing.close_account(bob)
+
+    assert asked["tournaments"] == 0
+    assert done.tournaments_left == 0
+    assert not Entry.objects.get(tournament=tournament, user=bob).withdrawn
+    assert closing.finish_interrupted() == 0  # nothing left for the sweep to pick up
