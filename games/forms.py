@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.urls import reverse_lazy
 
-from accounts.services import player_named
+from accounts.services import player_named, username_holder
 
 from .board import parse_steps
 from .models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
@@ -81,7 +80,8 @@ class ChallengeForm(forms.Form):
             return None
         opponent = player_named(name)
         if opponent is None:
-            if get_user_model().objects.filter(username__iexact=name, is_active=False).exists():
+            holder = username_holder(name)  # the name as readers compare names
+            if holder is not None and not holder.is_active:
                 raise forms.ValidationError(f"{name} no longer plays here: the account is closed.")
             raise forms.ValidationError(f"There is no player called {name}.")
         if self.user is not None and opponent.pk == self.user.pk:

@@ -1,0 +1,63 @@
+"""Staff renaming or adding an account in the admin are held to sign-up's rule: no
+username that reads as another account's (a form error, not a server error)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from accounts.models import User
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff(client, django_user_model):
+    client.force_login(django_user_model.objects.create_superuser("boss", "b@example.com", "x"))
+    return client
+
+
+def _change_data(user: User, **changes) -> dict:
+    data = {
+        "username": user.username,
+        "email": user.email,
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "00:00:00",
+        "display_name": "",
+        "about": "",
+        "country": "",
+        "timezone": "UTC",
+        "is_active": "on",
+    }
+    return {**data, **changes}
+
+
+def test_staff_cannot_rename_an_account_to_a_look_alike(staff, alice, bob):
+    url = reverse("admin:accounts_user_change", args=[bob.pk])
+
+    response = staff.post(url, _change_data(bob, username="аlice"))  # a Cyrillic а
+
+    assert response.status_code == 200
+    assert "looks the same as an existing player" in response.text
+    bob.refresh_from_db()
+    assert bob.username == "bob"
+
+
+def test_staff_may_keep_an_accounts_own_name(staff, bob):
+    url = reverse("admin:accounts_user_change", args=[bob.pk])
+
+    response = staff.post(url, _change_data(bob, display_name="Bob B."))
+
+    assert response.status_code == 302
+    bob.refresh_from_db()
+    assert bob.display_name == "Bob B."
+
+
+def test_staff_cannot_add_an_account_named_like_another(staff, alice):
+    response = staff.post(
+        reverse("admin:accounts_user_add"),
+        {"username": "ALICE", "usable_password": "false"},
+    )
+
+    assert response.status_code == 200
+    assert User.objects.filter(username__iexact="alice").count() == 1
