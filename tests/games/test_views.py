@@ -697,3 +697,29 @@ def test_an_empty_challenge_form_is_told_what_is_missing(client, alice):
     assert response.status_code == 200
     assert "This field is required." in response.text
     assert not Challenge.objects.exists()
+
+
+def test_a_challengers_own_lobby_challenge_is_hers_and_offers_no_invite_link(client, alice):
+    lobby = services.create_challenge(alice)
+    private = services.create_challenge(alice, private=True)
+    client.force_login(alice)
+
+    lobby_page = client.get(lobby.get_absolute_url()).text
+    private_page = client.get(private.get_absolute_url()).text
+
+    assert "<h1>Your challenge</h1>" in lobby_page
+    assert "Invite link" not in lobby_page and "waits in the" in lobby_page
+    assert "Invite link" in private_page and private.invite_token in private_page
+
+
+def test_a_match_in_play_asks_a_visitor_who_is_not_logged_in_to_log_in_to_play(client, match):
+    page = client.get(match.get_absolute_url()).text
+
+    login = f'<a href="{reverse("login")}?next={match.get_absolute_url()}">Log in</a>'
+    assert f"Playing in this match? {login} to make your move." in page
+
+
+def test_a_logged_in_player_is_not_asked_to_log_in(client, match, alice):
+    client.force_login(alice)
+
+    assert "Playing in this match?" not in client.get(match.get_absolute_url()).text
