@@ -8,6 +8,8 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from games import services
+from games.engine.game import ScriptedDice
+from tests.engine.helpers import make
 
 from .helpers import log_in
 
@@ -99,3 +101,29 @@ def test_the_links_under_the_history_have_room_for_a_finger(page: Page, live_ser
 
     assert set(sizes) >= {"Replay from the start", "text", "JSON", "Check every roll"}
     assert {name: size for name, size in sizes.items() if min(size) < 24} == {}
+
+
+def test_a_forced_segment_in_the_history_keeps_its_mark_and_link_whole(
+    page: Page, live_server, match
+):
+    # Black (bob) dances against White's closed entry points: a forced segment. On the
+    # narrowest phones (320px), its text, its mark and its link fill the row.
+    match.position = make(white={n: 2 for n in range(1, 7)}, waiting=(3, 15)).to_dict()
+    match.save()
+    services.submit_segment(
+        match.pk,
+        user=match.white,
+        action=services.TurnAction(segment=match.segment_count, play="in/20 in/19"),
+        dice=ScriptedDice([3, 4, 5, 3]),
+    )
+    page.set_viewport_size({"width": 320, "height": 640})
+
+    page.goto(live_server.url + match.get_absolute_url())
+    marks = page.locator(".turn-segments li > .muted", has_text="(forced)")
+    line = float(marks.first.evaluate("el => parseFloat(getComputedStyle(el).lineHeight)"))
+    box = page.locator(".turns").first.bounding_box()
+    links = [b for b in (link.bounding_box() for link in page.locator(".replay-link").all()) if b]
+
+    assert marks.count() >= 1
+    assert all(m.bounding_box()["height"] <= line + 2 for m in marks.all())  # one line each
+    assert box is not None and all(b["x"] + b["width"] <= box["x"] + box["width"] for b in links)
