@@ -347,19 +347,31 @@ class EmailChangeForm(forms.Form):
 
 
 class ApiTokenForm(forms.ModelForm):
+    """A new API key, with the current password: a key lasts until it is revoked, so a
+    session left open must not be enough to make one (as for a new email address)."""
+
     # A fresh value each time the form is drawn, spent when a key is created with it: the
     # same form sent again (a reload of the page that shows the new key) creates nothing.
     once = forms.CharField(widget=forms.HiddenInput, required=False)
+    password = current_password_field()
 
     class Meta:
         model = ApiToken
         fields = ("name",)
         labels: ClassVar[dict[str, str]] = {"name": "Name of the new key"}
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: User, ip: str, **kwargs: Any) -> None:
+        # Its own ids: the settings page also holds the email form's password field.
+        kwargs.setdefault("auto_id", "id_key_%s")
         super().__init__(*args, **kwargs)
+        self.user, self.ip = user, ip
         if not self.is_bound:
             self.initial["once"] = secrets.token_urlsafe(16)
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        check_current_password(self.user, password, ip=self.ip)
+        return password
 
 
 class AwayForm(forms.Form):

@@ -225,7 +225,7 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
     context = {
         "profile_form": ProfileForm(instance=request.user),
         "email_form": EmailChangeForm(user=request.user, ip=throttle.client_ip(request)),
-        "token_form": ApiTokenForm(),
+        "token_form": ApiTokenForm(user=request.user, ip=throttle.client_ip(request)),
         "away_form": AwayForm(user=request.user),
         **forms,
         "tokens": ApiToken.objects.filter(user=request.user),
@@ -446,7 +446,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
     """Issue an API key and show it, this once: only its hash is kept (and the key itself
     never leaves this response). The form's ``once`` value is spent with it, so that the
     same form sent again (reloading this page) issues no second key."""
-    form = ApiTokenForm(request.POST)
+    form = ApiTokenForm(request.POST, user=request.user, ip=throttle.client_ip(request))
     once = request.POST.get("once", "")
     spent = request.session.get(SPENT_KEY_FORMS, [])
     if once and once in spent:

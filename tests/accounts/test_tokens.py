@@ -9,11 +9,13 @@ from accounts.models import ApiToken, User
 
 pytestmark = pytest.mark.django_db
 
+PASSWORD = "correct horse battery"
+
 
 def test_it_creates_a_key_and_shows_it_once(client, alice):
     client.force_login(alice)
 
-    response = client.post(reverse("token_create"), {"name": "my bot"})
+    response = client.post(reverse("token_create"), {"name": "my bot", "password": PASSWORD})
 
     assert response.status_code == 200
     assert "it will not be shown again" in response.text
@@ -32,7 +34,7 @@ def test_sending_the_same_form_again_neither_shows_a_key_nor_makes_another(clien
     client.force_login(alice)
     settings_page = client.get(reverse("settings")).text
     once = re.search(r'name="once" value="([^"]+)"', settings_page).group(1)
-    form = {"name": "my bot", "once": once}
+    form = {"name": "my bot", "once": once, "password": PASSWORD}
     key = client.post(reverse("token_create"), form).context["key"]
 
     again = client.post(reverse("token_create"), form, follow=True)  # the page reloaded
@@ -49,7 +51,7 @@ def test_two_keys_of_one_player_may_not_share_a_name(client, alice, bob):
     ApiToken.issue(bob, "my bot")  # another player's name does not count
     client.force_login(alice)
 
-    response = client.post(reverse("token_create"), {"name": "my bot"})
+    response = client.post(reverse("token_create"), {"name": "my bot", "password": PASSWORD})
 
     assert response.status_code == 200
     assert "You already have a key with this name" in response.text
@@ -59,7 +61,7 @@ def test_two_keys_of_one_player_may_not_share_a_name(client, alice, bob):
 def test_it_requires_a_name_for_a_key(client, alice):
     client.force_login(alice)
 
-    response = client.post(reverse("token_create"), {"name": ""})
+    response = client.post(reverse("token_create"), {"name": "", "password": PASSWORD})
 
     assert response.status_code == 200
     assert "This field is required" in response.text
@@ -168,8 +170,33 @@ def test_a_key_asked_for_as_an_undo_ends_the_session_is_not_made(client, alice, 
     monkeypatch.setattr(ApiTokenForm, "clean", undone_meanwhile)
     client.force_login(alice)
 
-    response = client.post(reverse("token_create"), {"name": "the taker's key"})
+    response = client.post(
+        reverse("token_create"), {"name": "the taker's key", "password": PASSWORD}
+    )
 
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
     assert not ApiToken.objects.filter(user=alice).exists()
+
+
+def test_a_key_needs_the_players_password(client, alice):
+    client.force_login(alice)
+
+    without = client.post(reverse("token_create"), {"name": "my bot"})
+    wrong = client.post(reverse("token_create"), {"name": "my bot", "password": "guess"})
+
+    assert without.status_code == wrong.status_code == 200
+    assert "This field is required" in without.text
+    assert "That is not your password." in wrong.text
+    assert not ApiToken.objects.exists()
+
+
+def test_wrong_passwords_for_a_key_count_with_the_login_failures(client, alice):
+    client.force_login(alice)
+    for _ in range(5):
+        client.post(reverse("token_create"), {"name": "my bot", "password": "guess"})
+
+    response = client.post(reverse("token_create"), {"name": "my bot", "password": PASSWORD})
+
+    assert "Too many wrong passwords" in response.text
+    assert not ApiToken.objects.exists()

@@ -71,6 +71,7 @@ def test_the_states_a_player_brings_about_pass_axe(page: Page, live_server, matc
 
     page.goto(base + "/accounts/settings/")
     page.get_by_label("Name of the new key").fill("my bot")
+    page.locator("#id_key_password").fill(PASSWORD)
     page.get_by_role("button", name="Create a key").click()
     expect(page.locator("#api-key")).to_be_focused()  # ready to copy
     check("a new API key shown")

@@ -311,7 +311,12 @@ FORMS = [
         poster=None,
         success_renders=True,
     ),
-    Form("token_create", "/accounts/settings/tokens/", {"name": "my bot"}, success_renders=True),
+    Form(
+        "token_create",
+        "/accounts/settings/tokens/",
+        {"name": "my bot", "password": PASSWORD},
+        success_renders=True,
+    ),
     Form("token_revoke", "/accounts/settings/tokens/{token}/revoke/", {}),
     Form(
         "challenge_new",
