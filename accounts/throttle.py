@@ -289,13 +289,15 @@ def count_password_reset(*, email: str, ip: str) -> str | None:
     """Count a password-reset request for ``email`` from ``ip``. Return None while both are
     within their limits, else the one that is over: "ip" or "email". A request refused for
     its IP does not count against the address."""
-    ip_key = _hashed_key("reset-requests:ip:", address_block(ip))
-    if _count(ip_key, window=RESET_WINDOW_SECONDS) > MAX_RESETS_PER_IP:
-        return "ip"
-    email_key = _hashed_key("reset-requests:email:", email.strip().casefold())
-    if _count(email_key, window=RESET_WINDOW_SECONDS) > MAX_RESETS_PER_EMAIL:
-        return "email"
-    return None
+    return _first_over(
+        RESET_WINDOW_SECONDS,
+        ("ip", _hashed_key("reset-requests:ip:", address_block(ip)), MAX_RESETS_PER_IP),
+        (
+            "email",
+            _hashed_key("reset-requests:email:", email.strip().casefold()),
+            MAX_RESETS_PER_EMAIL,
+        ),
+    )
 
 
 @_unless_cache_down(None)
@@ -304,12 +306,28 @@ def count_email_change(*, user_id: int, email: str) -> str | None:
     ``email``. Return None while both are within their limits, else the one that is over:
     "player" or "address". A request refused for its player does not count against the
     address, so that one player cannot use up another's links to it."""
-    player_key = _hashed_key("email-change-requests:player:", str(user_id))
-    if _count(player_key, window=EMAIL_CHANGE_WINDOW_SECONDS) > MAX_EMAIL_CHANGES_PER_PLAYER:
-        return "player"
-    address_key = _hashed_key("email-change-requests:address:", email.strip().casefold())
-    if _count(address_key, window=EMAIL_CHANGE_WINDOW_SECONDS) > MAX_EMAIL_CHANGES_PER_ADDRESS:
-        return "address"
+    return _first_over(
+        EMAIL_CHANGE_WINDOW_SECONDS,
+        (
+            "player",
+            _hashed_key("email-change-requests:player:", str(user_id)),
+            MAX_EMAIL_CHANGES_PER_PLAYER,
+        ),
+        (
+            "address",
+            _hashed_key("email-change-requests:address:", email.strip().casefold()),
+            MAX_EMAIL_CHANGES_PER_ADDRESS,
+        ),
+    )
+
+
+def _first_over(window: int, *limits: tuple[str, str, int]) -> str | None:
+    """Count one more request against each ``(name, key, limit)`` in turn, for ``window``
+    seconds; return the name of the first over its limit, or None. The ones after it are
+    not counted: a request refused on the first count does not use up the next."""
+    for name, key, limit in limits:
+        if _count(key, window=window) > limit:
+            return name
     return None
 
 
