@@ -205,6 +205,21 @@ CASES = [
         every(404, anonymous=401, player=200, opponent=403),
         body={},
     ),
+    # Each player blocks for themselves (bob, as "opponent", is refused blocking himself).
+    Case(
+        "api_player_block",
+        "POST",
+        "/api/v1/players/bob/block/",
+        every(200, anonymous=401, opponent=400),
+        body={},
+    ),
+    Case(
+        "api_player_unblock",
+        "POST",
+        "/api/v1/players/bob/unblock/",
+        every(200, anonymous=401),
+        body={},
+    ),
     Case("api_not_found", "GET", "/api/v1/nothing-here/", every(404)),
     Case("tournament_list", "GET", "/tournaments/", every(200)),
     Case("tournament_new", "GET", "/tournaments/new/", PRIVATE),
