@@ -140,6 +140,9 @@ CASES = [
     Case("profile", "GET", "/players/alice/", every(200)),
     Case("rating_chart", "GET", "/players/alice/rating-american.svg", every(200)),
     Case("player_dice", "GET", "/players/alice/dice/", every(200)),
+    # Each player blocks for themselves (bob, as "opponent", is told he cannot block himself).
+    Case("player_block", "POST", "/players/bob/block/", every(302, anonymous=LOGIN)),
+    Case("player_unblock", "POST", "/players/bob/unblock/", every(302, anonymous=LOGIN)),
     Case("unsubscribe", "GET", "/unsubscribe/{unsubscribe}/", every(200)),
     Case("api_match", "GET", "/api/v1/matches/{match}/", every(200, anonymous=401)),
     Case(
