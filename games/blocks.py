@@ -45,17 +45,21 @@ class BlockMade:
     declined: int = 0
 
 
+def _between(a: User | int, b: User | int) -> QuerySet[Block]:
+    # Each side of the OR is a lookup of one pair on the unique (blocker, blocked) index.
+    return Block.objects.filter(Q(blocker=a, blocked=b) | Q(blocker=b, blocked=a))
+
+
 def blockers_between(a: User | int, b: User | int) -> set[int]:
     """The pks of whichever of ``a`` and ``b`` (users or their pks) has blocked the other:
-    none, one or both. One query, on the pair's unique index."""
-    found = Block.objects.filter(Q(blocker=a, blocked=b) | Q(blocker=b, blocked=a))
-    return set(found.values_list("blocker_id", flat=True))
+    none, one or both. One query."""
+    return set(_between(a, b).values_list("blocker_id", flat=True))
 
 
 def blocked_between(a: User | int, b: User | int) -> bool:
     """Whether either of ``a`` and ``b`` (users or their pks) has blocked the other. One
     query."""
-    return Block.objects.filter(Q(blocker=a, blocked=b) | Q(blocker=b, blocked=a)).exists()
+    return _between(a, b).exists()
 
 
 def challenge_refusal(challenger: User, opponent: User) -> str:
