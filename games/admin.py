@@ -1,4 +1,4 @@
-"""The admin's view of games: matches, challenges and the email outbox, to read.
+"""The admin's view of games: matches, challenges, blocks and the email outbox, to read.
 
 Matches and challenges change only through the services (the engine checks every segment),
 so the admin shows them without editing. An email that failed shows its last error, and
@@ -12,7 +12,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from .models import Challenge, Match, Notification
+from .models import Block, Challenge, Match, Notification
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -50,6 +50,16 @@ class ChallengeAdmin(ReadOnlyAdmin):
     list_filter = ("status", "variant", "private")
     search_fields = ("challenger__username", "opponent__username")
     list_select_related = ("challenger", "opponent")
+
+
+@admin.register(Block)
+class BlockAdmin(ReadOnlyAdmin):
+    """Who has blocked whom (games.blocks): the players make and take back their own."""
+
+    list_display = ("blocker", "blocked", "created_at")
+    search_fields = ("blocker__username", "blocked__username")
+    list_select_related = ("blocker", "blocked")
+    date_hierarchy = "created_at"
 
 
 @admin.register(Notification)

@@ -22,10 +22,10 @@ from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.csrf import csrf_exempt
 
-from accounts.models import ApiToken
+from accounts.models import ApiToken, User
 from accounts.services import player_named
 
-from . import chat, services
+from . import blocks, chat, services
 from .engine import format_play
 from .engine.game import Phase
 from .forms import MAX_WHOLE_NUMBER, whole_number
@@ -450,7 +450,10 @@ def _challenges_list(request: HttpRequest) -> JsonResponse:
         {
             "received": [_challenge(c) for c in loaded.addressed_to(user)],
             "sent": [_challenge(c) for c in loaded.issued_by(user)],
-            "lobby": [_challenge(c) for c in loaded.open_in_lobby().exclude(challenger=user)],
+            "lobby": [
+                _challenge(c)
+                for c in loaded.open_in_lobby().exclude(challenger=user).apart_from(user)
+            ],
         }
     )
 
@@ -646,6 +649,41 @@ def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
     """The messages between the match's players (games.chat), to them only. GET
     ``?after=<id>``: those after that one, oldest first; POST ``{"text"}``: write one."""
     return _read_or_write(request, _messages_read, _messages_write, match_id)
+
+
+def _player(username: str) -> User:
+    """The player named ``username`` (exactly, as a profile's address has it, or in any
+    case, as people type names), or 404."""
+    person = User.objects.filter(username=username).first() or player_named(username)
+    if person is None:
+        raise ApiError(404, f"there is no player called {_quote(username)}")
+    return person
+
+
+@api_post()
+def player_block(request: HttpRequest, username: str, body: JsonObject) -> JsonResponse:
+    """Block a player (games.blocks); with how many challenges between the two it ended."""
+    person = _player(username)
+    try:
+        made = blocks.block(request.user, other=person)
+    except blocks.BlockRefused as refused:
+        raise ApiError(400, str(refused)) from None
+    return JsonResponse(
+        {
+            "username": person.username,
+            "blocked": True,
+            "withdrawn": made.withdrawn,
+            "declined": made.declined,
+        }
+    )
+
+
+@api_post()
+def player_unblock(request: HttpRequest, username: str, body: JsonObject) -> JsonResponse:
+    """Take back one's block of a player (nothing to take back is no error)."""
+    person = _player(username)
+    blocks.unblock(request.user, other=person)
+    return JsonResponse({"username": person.username, "blocked": False})
 
 
 @api_get

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from . import blocks
 from .models import Match, Message
 from .services import NotAllowed, TurnError
 
@@ -227,4 +228,5 @@ def _closed_because(match: Match, player: User, now: datetime) -> str:
         return f"no messages here: {opponent} is a computer player"
     if match.finished_at is not None and now - match.finished_at > AFTER_THE_END:
         return "this match ended more than a week ago"
-    return ""
+    # Last: the only reason that takes a query (games.blocks).
+    return blocks.messages_refusal(player, opponent)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Case, Count, F, OuterRef, Q, Subquery, Value, When
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
@@ -54,6 +54,17 @@ class ChallengeQuerySet(models.QuerySet["Challenge"]):
 
     def issued_by(self, user: User) -> ChallengeQuerySet:
         return self.filter(status=Challenge.Status.OPEN, challenger=user)
+
+    def apart_from(self, user: User) -> ChallengeQuerySet:
+        """Without the challenges of players ``user`` has blocked or is blocked by
+        (games.blocks): the lobby does not show either one the other's."""
+        if not user.is_authenticated:
+            return self
+        between = Block.objects.filter(
+            Q(blocker=user, blocked=OuterRef("challenger"))
+            | Q(blocker=OuterRef("challenger"), blocked=user)
+        )
+        return self.filter(~Exists(between))
 
 
 class Challenge(models.Model):
@@ -457,6 +468,33 @@ class Absence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} away {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+
+
+class Block(models.Model):
+    """``blocker`` wants nothing more to do with ``blocked`` (games.blocks): in both
+    directions, no challenges, no rematches, no messages. Matches in play go on."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_received"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            # Its index serves games.blocks.blocked_between: each side of its OR is a
+            # lookup of one (blocker, blocked) pair.
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_pair_unique"),
+            models.CheckConstraint(
+                condition=~Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"
 
 
 class PlayerRating(models.Model):

@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from games.engine import Position, absolute_point, variant_named
 
+from . import blocks
 from .models import Challenge, Match, Message, Notification, Segment
 
 if TYPE_CHECKING:
@@ -653,6 +654,8 @@ def _messages_with_the_move(notification: Notification) -> str:
     user = notification.user
     if notification.match_id is None or not user.shows_messages:
         return ""
+    if blocks.blocked_in_match(notification.match_id):
+        return ""  # one has blocked the other: no more messages between them, new or old
     last_played = (
         Segment.objects.filter(match=OuterRef("match"))
         .filter(Q(player="white", match__white=user) | Q(player="black", match__black=user))

@@ -35,7 +35,7 @@ from games.engine.game import (
 from games.engine.moves import partial_play
 from games.engine.notation import parse_play
 
-from . import away, notifications
+from . import away, blocks, notifications
 from .dice import SeededDice, new_seed
 from .models import DAYS_PER_MOVE, MATCH_LENGTHS, Challenge, GameResult, Match, Segment, Variant
 from .ratings.store import rate_finished_match
@@ -154,7 +154,7 @@ MAX_OPEN_CHALLENGES = 20
 MAX_BOT_MATCHES = 20
 
 
-def _lock_players(*players: User | int | None) -> list[bool]:
+def lock_players(*players: User | int | None) -> list[bool]:
     """Lock the players' rows (users or their pks) for the rest of the transaction, in pk
     order, and before any challenge row: taken in other orders, two transactions could
     each hold a row the other waits for. Answers whether each is active, in pk order."""
@@ -166,8 +166,13 @@ def _lock_players(*players: User | int | None) -> list[bool]:
 def _check_challenge_limits(challenger: User, opponent: User | None) -> None:
     """Refuse a challenge beyond the limits (:class:`LimitReached`). Inside the caller's
     transaction, with the players' rows locked: two challenges sent at once are counted
-    one after the other (a bot's is locked now too, for the match it starts at once)."""
-    _lock_players(challenger, opponent)
+    one after the other (a bot's is locked now too, for the match it starts at once), and
+    one sent as either player blocks the other is refused or withdrawn by the block."""
+    lock_players(challenger, opponent)
+    if opponent is not None and not opponent.is_bot:
+        refusal = blocks.challenge_refusal(challenger, opponent)
+        if refusal:
+            raise NotAllowed(refusal)
     waiting = Challenge.objects.issued_by(challenger)
     if opponent is not None and not opponent.is_bot and waiting.filter(opponent=opponent).exists():
         raise LimitReached(
@@ -204,7 +209,7 @@ def accept_challenge(
     with transaction.atomic():
         # The players first, then the challenge (the order every path takes: a rematch
         # offered back locks both players, then accepts).
-        _lock_players(
+        lock_players(
             Challenge.objects.values_list("challenger_id", flat=True).get(pk=challenge_id), user
         )
         challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
@@ -218,6 +223,10 @@ def accept_challenge(
             raise NotAllowed("you cannot accept your own challenge")
         if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
             raise NotAllowed("this challenge is addressed to someone else")
+        # Under the players' locks, as block() takes them: a block made meanwhile is seen.
+        refusal = blocks.acceptance_refusal(user, challenge.challenger)
+        if refusal:
+            raise NotAllowed(refusal)
         players = [challenge.challenger, user]
         random.SystemRandom().shuffle(players)
         match = start_match(
@@ -299,7 +308,7 @@ def offer_rematch(match: Match, *, user: User) -> Challenge:
     with transaction.atomic():
         # Both players locked: two offers made at once (one each, or one pressed twice)
         # are looked at one after the other, and the second finds the first.
-        _lock_players(user, opponent)
+        lock_players(user, opponent)
         offers = rematch_offers(match, user)
         if offers["played"] is not None:
             return offers["played"]
@@ -342,7 +351,7 @@ def start_match(
         # return, or waits, and then moves the new match's clock with their others; one
         # closing their account either finished first (and is refused here) or waits,
         # and then resigns this match.
-        active = _lock_players(white, black)
+        active = lock_players(white, black)
         if players_active and not all(active):
             raise StaleSegment("a player of this challenge has closed their account")
         seed = new_seed()

@@ -35,6 +35,9 @@ urlpatterns = [
     path("matches/<int:match_id>/dice/", verify.match_dice, name="match_dice"),
     # Not under players/: that is where profiles live, and "search" may be a username.
     path("search/players/", views.player_search, name="player_search"),
+    # Beside the profiles (accounts.profile_urls), whose pages offer them.
+    path("players/<str:username>/block/", views.player_block, name="player_block"),
+    path("players/<str:username>/unblock/", views.player_unblock, name="player_unblock"),
     path("leaderboard/", leaderboard.leaderboard, name="leaderboard_default"),
     path("leaderboard/<str:variant>/", leaderboard.leaderboard, name="leaderboard"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),

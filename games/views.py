@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -26,7 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from aceysite.text import sentence
 from games.engine import EngineError
 
-from . import chat, services
+from . import blocks, chat, services
 from .board import board_context, game_turns, parse_steps
 from .forms import ChallengeForm, TurnForm, whole_number
 from .models import BotPlayer, Challenge, Match
@@ -82,7 +83,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     """Open challenges anyone may accept, and a form to post one."""
-    challenges = Challenge.objects.open_in_lobby().select_related("challenger")
+    challenges = (
+        Challenge.objects.open_in_lobby().apart_from(request.user).select_related("challenger")
+    )
     bots = BotPlayer.objects.select_related("user").order_by("user__username")
     return render(request, "games/lobby.html", {"challenges": challenges, "bots": bots})
 
@@ -238,10 +241,7 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         ),
         # A finished match's players: who has offered the other a rematch.
         "rematch": (
-            {
-                "opponent": match.opponent_of(request.user),
-                **services.rematch_offers(match, request.user),
-            }
+            _rematch_context(match, request.user)
             if not match.is_active and board["viewer_color"]
             else None
         ),
@@ -262,6 +262,17 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         context["typed_play"] = typed_play
         context["play_error"], context["error"] = context.get("error"), None
     return context
+
+
+def _rematch_context(match: Match, player: User) -> dict:
+    """A finished match's player: who has offered the other a rematch, and why none may
+    be offered (a block either way: the reason stands in place of the button)."""
+    opponent = match.opponent_of(player)
+    return {
+        "opponent": opponent,
+        **services.rematch_offers(match, player),
+        "refused": blocks.challenge_refusal(player, opponent),
+    }
 
 
 def _version(match: Match) -> str:
@@ -517,6 +528,48 @@ def player_search(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         return render(request, "games/player_options.html", {"names": names})
     return HttpResponse(json.dumps(names), content_type="application/json")
+
+
+def _get_player(username: str) -> User:
+    return get_object_or_404(get_user_model(), username=username)
+
+
+@login_required
+@require_POST
+def player_block(request: HttpRequest, username: str) -> HttpResponse:
+    """Block a player, from their profile page (games.blocks), and say what it ended."""
+    person = _get_player(username)
+    try:
+        made = blocks.block(request.user, other=person)
+    except blocks.BlockRefused as refused:
+        messages.error(request, sentence(refused))
+    else:
+        messages.success(request, _blocked_news(person, made))
+    return redirect("profile", username=person.username)
+
+
+def _blocked_news(person: User, made: blocks.BlockMade) -> str:
+    news = [
+        f"You have blocked {person.username}.",
+        *(["Your challenge to them is withdrawn."] if made.withdrawn else []),
+        *(["Their challenge to you is declined."] if made.declined else []),
+        "Your matches in play together go on.",
+    ]
+    return " ".join(news)
+
+
+@login_required
+@require_POST
+def player_unblock(request: HttpRequest, username: str) -> HttpResponse:
+    """Take back a block, from the player's profile or the settings page (``back``)."""
+    person = _get_player(username)
+    if blocks.unblock(request.user, other=person):
+        messages.success(request, f"You have unblocked {person.username}.")
+    else:
+        messages.info(request, f"You had not blocked {person.username}.")
+    if request.POST.get("back") == "settings":
+        return redirect(reverse("settings") + "#blocks-h")
+    return redirect("profile", username=person.username)
 
 
 @csrf_exempt  # RFC 8058 one-click POSTs come from mail clients, without a CSRF token

@@ -18,7 +18,7 @@ from django.utils import timezone
 from playwright.sync_api import Page
 
 from accounts.models import ApiToken
-from games import services
+from games import blocks, services
 from games.engine.game import ScriptedDice
 from games.models import Match
 from games.notifications import unsubscribe_token
@@ -29,6 +29,7 @@ from .helpers import PASSWORD, axe_violations, log_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LONG_NAME = "carol_with_a_rather_long_username"
+LONG_BLOCKED = "frank_with_an_even_longer_username_still"
 
 # What is wrong with the page, as {check: [what failed it]}; empty when nothing is.
 PROBLEMS = """
@@ -145,6 +146,8 @@ def pages(django_user_model) -> list[str]:
 
     for key_name in ("my bot", "the other bot"):
         ApiToken.issue(alice, key_name)
+    blocked = player(LONG_BLOCKED)
+    blocks.block(alice, other=blocked)  # her profile offers Unblock; the settings list it
 
     cup = tournaments.create_tournament(
         bob, name="Harbour cup", signup_deadline=timezone.now() + timedelta(days=1), points=1
@@ -168,6 +171,7 @@ def pages(django_user_model) -> list[str]:
         f"{finished.get_absolute_url()}dice/",
         "/players/alice/",
         f"/players/{LONG_NAME}/",
+        f"/players/{LONG_BLOCKED}/",
         "/players/alice/dice/",
         "/leaderboard/",
         "/rules/",

@@ -142,6 +142,9 @@ CASES = [
     Case("profile", "GET", "/players/alice/", every(200)),
     Case("rating_chart", "GET", "/players/alice/rating-american.svg", every(200)),
     Case("player_dice", "GET", "/players/alice/dice/", every(200)),
+    # Each player blocks for themselves (bob, as "opponent", is told he cannot block himself).
+    Case("player_block", "POST", "/players/bob/block/", every(302, anonymous=LOGIN)),
+    Case("player_unblock", "POST", "/players/bob/unblock/", every(302, anonymous=LOGIN)),
     Case("unsubscribe", "GET", "/unsubscribe/{unsubscribe}/", every(200)),
     Case("api_match", "GET", "/api/v1/matches/{match}/", every(200, anonymous=401)),
     Case(
@@ -205,6 +208,21 @@ CASES = [
         "POST",
         "/api/v1/challenges/{challenge}/cancel/",
         every(404, anonymous=401, player=200, opponent=403),
+        body={},
+    ),
+    # Each player blocks for themselves (bob, as "opponent", is refused blocking himself).
+    Case(
+        "api_player_block",
+        "POST",
+        "/api/v1/players/bob/block/",
+        every(200, anonymous=401, opponent=400),
+        body={},
+    ),
+    Case(
+        "api_player_unblock",
+        "POST",
+        "/api/v1/players/bob/unblock/",
+        every(200, anonymous=401),
         body={},
     ),
     Case("api_not_found", "GET", "/api/v1/nothing-here/", every(404)),

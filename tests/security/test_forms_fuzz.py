@@ -34,8 +34,8 @@ from hypothesis import strategies as st
 
 from accounts.models import ApiToken, User
 from accounts.services import email_change_token
-from games import services
-from games.models import Absence, Challenge, Match, Message
+from games import blocks, services
+from games.models import Absence, Block, Challenge, Match, Message
 from games.notifications import unsubscribe_token
 from games.tournaments.models import Entry, Tournament
 from games.tournaments.services import create_tournament, sign_up
@@ -149,6 +149,7 @@ def state() -> dict[str, list[tuple]]:
         ),
         "absences": list(Absence.objects.order_by("pk").values_list("pk", "starts_at", "ends_at")),
         "messages": list(Message.objects.order_by("pk").values_list("pk", "author_id", "text")),
+        "blocks": list(Block.objects.order_by("pk").values_list("pk", "blocker_id", "blocked_id")),
     }
 
 
@@ -246,6 +247,12 @@ def _set_password_path(client: Client, world: World) -> str:
     uid = urlsafe_base64_encode(force_bytes(world.alice.pk))
     token = default_token_generator.make_token(world.alice)
     return client.get(f"/accounts/password/reset/{uid}/{token}/")["Location"]
+
+
+def _unblock_path(client: Client, world: World) -> str:
+    """Alice has blocked Charlie (nothing waits between them that the block would end)."""
+    blocks.block(world.alice, other=world.charlie)
+    return "/players/charlie/unblock/"
 
 
 def _next_week() -> str:
@@ -360,6 +367,10 @@ FORMS = [
     Form("tournament_cancel", "/tournaments/{tournament}/cancel/", {}),
     Form("tournament_add_bot", "/tournaments/{tournament}/add-bot/", {"bot": "(the bot)"}),
     Form("tournament_remove_bot", "/tournaments/{tournament}/remove-bot/", {"bot": "(the bot)"}),
+    Form("player_block", "/players/bob/block/", {}),
+    Form(
+        "player_unblock", "(alice's block of charlie)", {"back": "settings"}, prepare=_unblock_path
+    ),
     Form("unsubscribe", "/unsubscribe/{unsubscribe}/", {}, poster=None, success_renders=True),
     Form("close_account", "/accounts/settings/close/", {"password": PASSWORD}),
 ]
@@ -765,6 +776,26 @@ def test_a_match_resigned_twice_is_refused_the_second_time(world):
 
     assert outcome.refused
     assert "already over" in outcome.reason
+
+
+@pytest.mark.parametrize(
+    ("username", "said"),
+    [
+        ("alice", "You cannot block yourself."),
+        ("expert-bot", "You cannot block expert-bot: it is a computer player."),
+    ],
+)
+def test_a_block_of_oneself_or_a_bot_is_refused(world, username, said):
+    outcome = post(_as(world, "alice"), f"/players/{username}/block/", {})
+
+    assert outcome.refused
+    assert said in outcome.reason
+
+
+def test_a_block_of_nobody_is_a_404(world):
+    outcome = post(_as(world, "alice"), "/players/nobody/block/", {})
+
+    assert outcome.status == 404
 
 
 def test_a_rematch_of_a_match_still_played_is_refused(world):
