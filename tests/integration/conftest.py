@@ -181,7 +181,11 @@ def start_worker(
         *(sys.executable, "-m", "celery", "-A", "aceysite", "worker"),
         *("--pool=solo", "--concurrency=1", f"--queues={queue}", f"--hostname={queue}@%h"),
         *("--without-heartbeat", "--without-gossip", "--without-mingle", "--loglevel=info"),
-        *("--beat", f"--schedule={logs / 'beat-schedule'}"),
+        # The base Scheduler keeps its schedule in memory: the default keeps it in a
+        # shelve file (SQLite under Python 3.13), whose "locking protocol" error once
+        # stopped the embedded beat of a test on a loaded machine. Each worker here
+        # starts afresh anyway.
+        *("--beat", "--scheduler=celery.beat:Scheduler"),
     ]
     log = logs / "worker.log"
     with log.open("wb") as output:
