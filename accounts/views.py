@@ -32,7 +32,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from aceysite.text import sentence
-from games import away, closing
+from games import away, blocks, closing
 from games.models import Match
 from games.ratings.profile import head_to_head, rating_chart_svg, variant_records
 
@@ -229,6 +229,7 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
         "away_form": AwayForm(user=request.user),
         **forms,
         "tokens": ApiToken.objects.filter(user=request.user),
+        "blocks": blocks.blocks_of(request.user),
         "away_days_left": away.days_left(request.user),
         "away_days_per_year": settings.AWAY_DAYS_PER_YEAR,
         "last_used_minutes": int(LAST_USED_RESOLUTION.total_seconds() // 60),
@@ -552,5 +553,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "page": finished,
         "results": [PlayerMatch.of(match, person) for match in finished],
         "current": [PlayerMatch.of(match, person) for match in current],
+        # Who of the two has blocked the other (games.blocks): the Block or Unblock
+        # button, and no "Challenge" link that would only be refused.
+        "blockers": (
+            blocks.blockers_between(request.user, person)
+            if request.user.is_authenticated and request.user.pk != person.pk
+            else set()
+        ),
     }
     return render(request, "accounts/profile.html", context)

@@ -138,10 +138,12 @@ def _get_challenge_for_user(request: HttpRequest, challenge_id: int) -> Challeng
 @require_GET
 def challenge_detail(request: HttpRequest, challenge_id: int) -> HttpResponse:
     challenge = _get_challenge_for_user(request, challenge_id)
-    invite_url = request.build_absolute_uri(challenge.invite_path())
-    return render(
-        request, "games/challenge.html", {"challenge": challenge, "invite_url": invite_url}
-    )
+    context = {
+        "challenge": challenge,
+        "invite_url": request.build_absolute_uri(challenge.invite_path()),
+        "refusal": _acceptance_refusal(request, challenge),
+    }
+    return render(request, "games/challenge.html", context)
 
 
 @require_GET
@@ -150,7 +152,26 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     challenge = get_object_or_404(
         Challenge.objects.select_related("challenger"), invite_token=token
     )
-    return render(request, "games/challenge.html", {"challenge": challenge, "via_invite": True})
+    context = {
+        "challenge": challenge,
+        "via_invite": True,
+        "refusal": _acceptance_refusal(request, challenge),
+    }
+    return render(request, "games/challenge.html", context)
+
+
+def _acceptance_refusal(request: HttpRequest, challenge: Challenge) -> str:
+    """Why this visitor may not accept the open challenge, when a block between them
+    stands in the way: said in place of an Accept button that would only be refused."""
+    user = request.user
+    if (
+        not user.is_authenticated
+        or user.pk == challenge.challenger_id
+        or challenge.status != Challenge.Status.OPEN
+    ):
+        return ""
+    refusal = blocks.acceptance_refusal(user, challenge.challenger)
+    return sentence(refusal) if refusal else ""
 
 
 @login_required

@@ -205,3 +205,23 @@ def test_staff_see_blocks_in_the_admin(client, alice, bob, django_user_model):
 
     assert listing.status_code == 200
     assert "alice" in listing.text and "bob" in listing.text
+
+
+def test_a_blocked_players_lobby_challenge_says_why_in_place_of_accept(client, alice, bob):
+    challenge = services.create_challenge(bob)
+    blocks.block(bob, other=alice)
+    client.force_login(alice)
+
+    page = client.get(challenge.get_absolute_url()).text
+
+    assert "Accept and play" not in page
+    assert "You cannot accept this challenge: bob is not playing matches with you." in page
+
+
+def test_a_blocked_players_profile_offers_no_challenge_link(client, alice, bob):
+    blocks.block(bob, other=alice)
+    client.force_login(alice)
+
+    page = client.get(reverse("profile", args=["bob"])).text
+
+    assert f"{reverse('challenge_new')}?opponent=bob" not in page
