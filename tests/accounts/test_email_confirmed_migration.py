@@ -32,20 +32,19 @@ def migrate() -> Iterator[Callable[[str], Apps]]:
 
 
 def test_it_counts_every_address_held_before_it_as_confirmed_since_its_account_joined(migrate):
-    from accounts.models import User
-
     apps = migrate("0011_user_username_key")
     old_user = apps.get_model("accounts", "User")
     joined = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
     old_user.objects.create(username="olga", email="olga@example.com", date_joined=joined)
     # A closed account's address is erased; a bot never had one.
     old_user.objects.create(username="gone", email="", date_joined=joined)
+    old_user.objects.create(username="robot", email="", date_joined=joined, is_bot=True)
 
-    migrate("0012_user_email_confirmed_at")
+    apps = migrate("0012_user_email_confirmed_at")
 
     confirmed = dict(
-        User.objects.filter(username__in=["olga", "gone", "club-bot"]).values_list(
-            "username", "email_confirmed_at"
-        )
+        apps.get_model("accounts", "User")
+        .objects.filter(username__in=["olga", "gone", "robot"])
+        .values_list("username", "email_confirmed_at")
     )
-    assert confirmed == {"olga": joined, "gone": None, "club-bot": None}
+    assert confirmed == {"olga": joined, "gone": None, "robot": None}
