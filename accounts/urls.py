@@ -42,6 +42,7 @@ urlpatterns = [
     path("settings/away/end/", views.away_end, name="away_end"),
     path("settings/email/", views.email_change, name="email_change"),
     path("email/confirm/<str:token>/", views.email_change_confirm, name="email_change_confirm"),
+    path("email/verify/<str:token>/", views.email_verify, name="email_verify"),
     path(
         "email/undo/<int:user_id>/<str:secret>/",
         views.email_change_undo,

@@ -65,9 +65,31 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid() and (user := form.save_unless_taken()):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        _send_email_confirmation(request, user)
         return HttpResponseRedirect(next_url) if next_url else redirect("home")
     _focus(form)
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def _send_email_confirmation(request: HttpRequest, user: User) -> bool:
+    """Email the player a link that confirms their address; True if it went. If it did
+    not, they are told (the account is theirs all the same) and may ask again."""
+    try:
+        services.send_email_confirmation(user)
+    except (smtplib.SMTPException, OSError) as error:
+        # No traceback: its frames hold the link.
+        logger.warning(
+            "Could not send an email confirmation link for user %s: %s",
+            user.pk,
+            type(error).__name__,
+        )
+        messages.error(
+            request,
+            "We could not send the confirmation email just now. Please ask for it again"
+            " later (“Send the link again”).",
+        )
+        return False
+    return True
 
 
 def _safe_next(request: HttpRequest, url: str) -> str:
@@ -383,6 +405,29 @@ def email_change_confirm(request: HttpRequest, token: str) -> HttpResponse:
     except services.EmailChangeError as error:
         return render(request, "accounts/email_change_confirm.html", {"error": str(error)})
     return render(request, "accounts/email_change_confirm.html", {"change": change})
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def email_verify(request: HttpRequest, token: str) -> HttpResponse:
+    """The link sent to confirm an account's address: GET asks, POST confirms (mail
+    scanners fetch the links in emails, and must not confirm an address nobody read).
+    No login needed: the link proves the address; but a player logged in as someone else
+    is refused. Unusable links get 200, as email_change_confirm's do."""
+    template = "accounts/email_verify.html"
+    try:
+        if request.method == "POST":
+            user = services.confirm_email_address(token, viewer=request.user)
+            if not request.user.is_authenticated:
+                return render(request, template, {"confirmed": user})
+            messages.success(request, f"Your email address {user.email} is confirmed.")
+            return redirect("dashboard")
+        person = services.pending_email_confirmation(token, viewer=request.user)
+    except services.AlreadyConfirmed as done:
+        return render(request, template, {"already": str(done)})
+    except services.EmailConfirmationError as error:
+        return render(request, template, {"error": str(error)})
+    return render(request, template, {"person": person})
 
 
 class _ResetLinkForm(PasswordResetForm):

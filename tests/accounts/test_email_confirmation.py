@@ -1,0 +1,182 @@
+"""Confirming the address given at sign-up, through a signed link sent to it."""
+
+import re
+import smtplib
+import time
+from datetime import timedelta
+
+import pytest
+from django.core import mail, signing
+from django.core.mail.backends.base import BaseEmailBackend
+from django.test import Client
+from django.urls import reverse
+
+from accounts import services
+from accounts.models import User
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a long enough passphrase"
+LINK = re.compile(r"https?://[^/\s]+(/accounts/email/verify/\S+/)")
+
+
+def sign_up(client: Client, username: str = "leo", email: str = "someone-elses@example.net"):
+    data = {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD}
+    return client.post(reverse("signup"), data)
+
+
+def link_in(message: mail.EmailMessage) -> str:
+    return LINK.search(message.body).group(1)
+
+
+@pytest.fixture
+def leo(client: Client) -> User:
+    """A player just signed up (logged in, in ``client``), a confirmation link sent."""
+    sign_up(client)
+    return User.objects.get(username="leo")
+
+
+def test_it_emails_a_link_to_the_address_given_at_sign_up(client, settings):
+    settings.SITE_URL = "https://acey.example"
+
+    response = sign_up(client)
+
+    assert response.status_code == 302  # in at once, as before
+    leo = User.objects.get(username="leo")
+    assert client.session["_auth_user_id"] == str(leo.pk)
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["someone-elses@example.net"]
+    assert message.subject == "Confirm your email address for Acey-Deucey"
+    assert "Hello leo," in message.body
+    assert re.search(r"https://acey\.example/accounts/email/verify/\S+/", message.body)
+    assert f"within {services.EMAIL_CONFIRM_MAX_AGE.days} days" in message.body
+    assert "no game emails" in message.body
+    assert leo.email_confirmed_at is None
+
+
+def test_it_asks_first_then_confirms_the_address_for_a_visitor_not_logged_in(leo):
+    link = link_in(mail.outbox[0])
+    visitor = Client()
+
+    page = visitor.get(link)
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None  # a GET (a mail scanner's, say) only asks
+    response = visitor.post(link)
+
+    assert page.status_code == 200
+    assert "<strong>someone-elses@example.net</strong>" in page.text
+    assert "<bdi>leo</bdi>" in page.text
+    assert response.status_code == 200
+    assert "Your email address someone-elses@example.net is confirmed" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is not None
+
+
+def test_it_confirms_the_address_of_the_player_logged_in_and_says_so(client, leo):
+    link = link_in(mail.outbox[0])
+
+    response = client.post(link, follow=True)
+
+    assert response.redirect_chain[-1][0] == reverse("dashboard")
+    assert "Your email address someone-elses@example.net is confirmed" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is not None
+
+
+def test_it_refuses_a_player_logged_in_as_someone_else(leo, alice):
+    link = link_in(mail.outbox[0])
+    other = Client()
+    other.force_login(alice)
+    alice_confirmed = alice.email_confirmed_at
+
+    page = other.get(link)
+    response = other.post(link)
+
+    for answer in (page, response):
+        assert answer.status_code == 200
+        assert "This link is for the account leo, and you are logged in as alice" in answer.text
+    leo.refresh_from_db()
+    alice.refresh_from_db()
+    assert leo.email_confirmed_at is None
+    assert alice.email_confirmed_at == alice_confirmed
+
+
+def test_the_link_works_once(leo):
+    link = link_in(mail.outbox[0])
+    Client().post(link)
+    leo.refresh_from_db()
+    first = leo.email_confirmed_at
+
+    response = Client().post(link)
+
+    assert "already" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at == first
+
+
+def test_the_link_dies_when_the_address_changes(leo):
+    link = link_in(mail.outbox[0])
+    User.objects.filter(pk=leo.pk).update(email="leo@example.org")
+
+    response = Client().post(link)
+
+    assert "out of date" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None
+
+
+def test_it_refuses_an_expired_link(leo, monkeypatch):
+    too_long_ago = (
+        time.time() - (services.EMAIL_CONFIRM_MAX_AGE + timedelta(hours=1)).total_seconds()
+    )
+    with monkeypatch.context() as patch:
+        patch.setattr(time, "time", lambda: too_long_ago)
+        token = services.email_confirmation_token(leo)
+
+    response = Client().post(reverse("email_verify", args=[token]))
+
+    assert response.status_code == 200
+    assert "expired" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None
+
+
+def test_it_refuses_a_forged_link(leo):
+    forged = signing.TimestampSigner(salt="something else").sign_object(
+        {"user": leo.pk, "email": leo.email}
+    )
+
+    response = Client().post(reverse("email_verify", args=[forged]))
+
+    assert "not valid" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None
+
+
+def test_it_refuses_the_link_of_a_closed_account(leo):
+    link = link_in(mail.outbox[0])
+    User.objects.filter(pk=leo.pk).update(is_active=False)
+
+    response = Client().post(link)
+
+    assert "not valid" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None
+
+
+class BrokenMailServer(BaseEmailBackend):
+    def send_messages(self, email_messages):
+        raise smtplib.SMTPServerDisconnected("gone")
+
+
+def test_sign_up_goes_on_when_the_link_cannot_be_sent_and_says_so(client, settings):
+    settings.MAILERS = {"default": {"BACKEND": f"{__name__}.BrokenMailServer"}}
+
+    response = sign_up(client)
+
+    assert response.status_code == 302
+    leo = User.objects.get(username="leo")
+    assert client.session["_auth_user_id"] == str(leo.pk)
+    page = client.get(response["Location"], follow=True)
+    assert "We could not send the confirmation email just now" in page.text
