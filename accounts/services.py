@@ -336,6 +336,11 @@ class AlreadyConfirmed(EmailConfirmationError):
     """The address a link would confirm is confirmed already: nothing is left to do."""
 
 
+class EmailConfirmationLimited(ValueError):
+    """A link to confirm an address not sent again: the player has asked for as many
+    lately as :mod:`accounts.throttle` allows. The message is for the player."""
+
+
 def email_confirmation_token(user: User) -> str:
     """The secret of a link that confirms ``user``'s present address. The address is
     signed with the account: a link for an address the account no longer has is dead."""
@@ -343,9 +348,23 @@ def email_confirmation_token(user: User) -> str:
     return signing.TimestampSigner(salt=EMAIL_CONFIRM_SALT).sign_object(payload)
 
 
-def send_email_confirmation(user: User) -> None:
+def send_email_confirmation(user: User, *, again: bool = False) -> None:
     """Email ``user``'s address a link that confirms it (:func:`confirm_email_address`).
-    Raises what the mail server raises: the caller says the link did not go."""
+    Raises what the mail server raises: the caller says the link did not go.
+
+    ``again``: the player asked for it again (sign-up sent the first), which
+    :mod:`accounts.throttle` limits, else anyone could flood the address they signed up
+    with: raises :class:`EmailConfirmationLimited` beyond it, and :class:`AlreadyConfirmed`
+    for an address confirmed already, and sends nothing.
+    """
+    if again:
+        if user.email_confirmed_at is not None:
+            raise AlreadyConfirmed(f"Your email address {user.email} is confirmed already.")
+        if throttle.count_email_confirmation(user_id=user.pk) is not None:
+            raise EmailConfirmationLimited(
+                f"We have sent you {throttle.MAX_EMAIL_CONFIRMATIONS_PER_PLAYER} links in the"
+                " last hour, as many as we send: follow one of those, or ask again in an hour."
+            )
     path = reverse("email_verify", args=[email_confirmation_token(user)])
     body = render_to_string(
         "accounts/email/email_confirm.txt",

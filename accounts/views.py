@@ -71,11 +71,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
-def _send_email_confirmation(request: HttpRequest, user: User) -> bool:
-    """Email the player a link that confirms their address; True if it went. If it did
-    not, they are told (the account is theirs all the same) and may ask again."""
+def _send_email_confirmation(request: HttpRequest, user: User, *, again: bool = False) -> bool:
+    """Email the player a link that confirms their address (``again``: see
+    services.send_email_confirmation); True if it went. If the mail server failed, they are
+    told (the account is theirs all the same) and may ask again."""
     try:
-        services.send_email_confirmation(user)
+        services.send_email_confirmation(user, again=again)
     except (smtplib.SMTPException, OSError) as error:
         # No traceback: its frames hold the link.
         logger.warning(
@@ -405,6 +406,32 @@ def email_change_confirm(request: HttpRequest, token: str) -> HttpResponse:
     except services.EmailChangeError as error:
         return render(request, "accounts/email_change_confirm.html", {"error": str(error)})
     return render(request, "accounts/email_change_confirm.html", {"change": change})
+
+
+@login_required
+@require_POST
+def email_verify_send(request: HttpRequest) -> HttpResponse:
+    """Send the link that confirms the player's address again (the button beside the
+    notice on the dashboard and the settings page), a few times an hour at most; then go
+    back to ``next``, the page the button was on, with a word on what was done."""
+    user = request.user
+    try:
+        if not user.email:
+            raise services.EmailConfirmationError(
+                "Your account has no email address to confirm: give one in your settings."
+            )
+        if _send_email_confirmation(request, user, again=True):
+            messages.success(
+                request,
+                f"We have sent a new link to {user.email}. Follow it within"
+                f" {services.EMAIL_CONFIRM_MAX_AGE.days} days to get your game emails.",
+            )
+    except services.AlreadyConfirmed as done:
+        messages.info(request, str(done))
+    except (services.EmailConfirmationError, services.EmailConfirmationLimited) as refused:
+        messages.error(request, str(refused))
+    next_url = _safe_next(request, request.POST.get("next", ""))
+    return HttpResponseRedirect(next_url) if next_url else redirect("settings")
 
 
 @never_cache

@@ -1,5 +1,6 @@
 """Confirming the address given at sign-up, through a signed link sent to it."""
 
+import html
 import re
 import smtplib
 import time
@@ -180,3 +181,114 @@ def test_sign_up_goes_on_when_the_link_cannot_be_sent_and_says_so(client, settin
     assert client.session["_auth_user_id"] == str(leo.pk)
     page = client.get(response["Location"], follow=True)
     assert "We could not send the confirmation email just now" in page.text
+
+
+# -- the notice, and the link sent again ---------------------------------------------------
+
+NOTICE = (
+    "Confirm your email address: we sent a link to someone-elses@example.net. Until then you"
+    " get no game emails."
+)
+
+
+def _text(page) -> str:
+    """The page's words, its markup and runs of spaces taken out."""
+    return " ".join(re.sub(r"<[^>]+>", " ", page.content.decode()).split())
+
+
+@pytest.mark.parametrize("where", ["dashboard", "settings"])
+def test_the_dashboard_and_settings_ask_to_confirm_with_a_button_to_send_the_link_again(
+    client, leo, where
+):
+    page = client.get(reverse(where))
+
+    assert NOTICE in _text(page)
+    form = re.search(
+        rf'<form method="post" action="{reverse("email_verify_send")}"[^>]*>(.*?)</form>',
+        page.text,
+        re.DOTALL,
+    )
+    assert "csrfmiddlewaretoken" in form.group(1)
+    assert f'name="next" value="{reverse(where)}"' in form.group(1)
+    assert ">Send the link again</button>" in form.group(1)
+
+
+@pytest.mark.parametrize("where", ["dashboard", "settings"])
+def test_no_notice_for_a_confirmed_address(client, alice, where):
+    client.force_login(alice)
+
+    page = client.get(reverse(where))
+
+    assert "Confirm your email address" not in page.text
+    assert reverse("email_verify_send") not in page.text
+
+
+def test_the_notice_goes_once_the_link_is_followed(client, leo):
+    client.post(link_in(mail.outbox[0]))
+
+    page = client.get(reverse("dashboard"))
+
+    assert "Confirm your email address" not in page.text
+
+
+def test_send_the_link_again_emails_a_new_link_that_works(client, leo):
+    mail.outbox.clear()
+
+    response = client.post(reverse("email_verify_send"), {"next": "/dashboard/"}, follow=True)
+
+    assert response.redirect_chain == [("/dashboard/", 302)]
+    assert (
+        "We have sent a new link to someone-elses@example.net. Follow it within 7 days"
+        in response.text
+    )
+    [message] = mail.outbox
+    assert message.to == ["someone-elses@example.net"]
+    client.post(link_in(message))
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is not None
+
+
+def test_send_the_link_again_is_limited_to_three_an_hour(client, leo):
+    mail.outbox.clear()
+    for _ in range(3):
+        client.post(reverse("email_verify_send"), {"next": reverse("settings")})
+
+    response = client.post(reverse("email_verify_send"), follow=True)
+
+    assert len(mail.outbox) == 3
+    assert response.redirect_chain[-1][0] == reverse("settings")
+    assert (
+        "We have sent you 3 links in the last hour, as many as we send: follow one of those,"
+        " or ask again in an hour." in html.unescape(response.text)
+    )
+    assert '<li class="message-error">' in response.text
+
+
+def test_send_the_link_again_wants_a_csrf_token_and_a_post(leo):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(leo)
+    mail.outbox.clear()
+
+    forged = browser.post(reverse("email_verify_send"))
+    got = browser.get(reverse("email_verify_send"))
+
+    assert forged.status_code == 403
+    assert got.status_code == 405
+    assert mail.outbox == []
+
+
+def test_send_the_link_again_sends_nothing_for_a_confirmed_address(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("email_verify_send"), follow=True)
+
+    assert "Your email address alice@example.com is confirmed already." in response.text
+    assert mail.outbox == []
+
+
+def test_send_the_link_again_says_so_when_it_cannot_be_sent(client, leo, settings):
+    settings.MAILERS = {"default": {"BACKEND": f"{__name__}.BrokenMailServer"}}
+
+    response = client.post(reverse("email_verify_send"), follow=True)
+
+    assert "We could not send the confirmation email just now" in response.text

@@ -73,6 +73,9 @@ CASES = [
     Case("email_change", "POST", "/accounts/settings/email/", PRIVATE, body={}),
     Case("email_change_confirm", "GET", "/accounts/email/confirm/forged/", PRIVATE),
     Case("email_change_undo", "GET", "/accounts/email/undo/1/forged/", every(200)),
+    Case(
+        "email_verify_send", "POST", "/accounts/settings/email/verify/", every(302, anonymous=LOGIN)
+    ),
     Case("email_verify", "GET", "/accounts/email/verify/forged/", every(200)),
     # The link itself is the proof (no login), but not for another player logged in: they
     # are told so, with a 200 as every unusable link is answered.

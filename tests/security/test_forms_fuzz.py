@@ -257,6 +257,12 @@ def _unconfirmed_address_path(client: Client, world: World) -> str:
     return f"/accounts/email/verify/{email_confirmation_token(world.alice)}/"
 
 
+def _send_again_path(client: Client, world: World) -> str:
+    """Alice has not confirmed her address yet: her dashboard offers to send the link again."""
+    User.objects.filter(pk=world.alice.pk).update(email_confirmed_at=None)
+    return "/accounts/settings/email/verify/"
+
+
 def _unblock_path(client: Client, world: World) -> str:
     """Alice has blocked Charlie (nothing waits between them that the block would end)."""
     blocks.block(world.alice, other=world.charlie)
@@ -319,6 +325,12 @@ FORMS = [
         {"email": "alice2@example.com", "password": PASSWORD},
     ),
     Form("email_change_confirm", "/accounts/email/confirm/{email_change}/", {}),
+    Form(
+        "email_verify_send",
+        "(alice's address not yet confirmed)",
+        {"next": "/dashboard/"},
+        prepare=_send_again_path,
+    ),
     Form(
         "email_verify",
         "(alice's link, her address not yet confirmed)",
