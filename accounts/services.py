@@ -225,10 +225,18 @@ def confirm_email_change(user: User, *, token: str) -> str:
         user = User.objects.select_for_update().get(pk=user.pk)
         change = pending_email_change(user, token=token)
         user.email = change.new_email
+        # The link was sent to the new address: it is confirmed (game emails go to it).
+        user.email_confirmed_at = timezone.now()
         secret = _open_undo_window(user, old_email=change.old_email)
         try:
             user.save(
-                update_fields=["email", "email_undo_address", "email_undo_until", "email_undo_key"]
+                update_fields=[
+                    "email",
+                    "email_confirmed_at",
+                    "email_undo_address",
+                    "email_undo_until",
+                    "email_undo_key",
+                ]
             )
         except IntegrityError:
             # Another account took the address since the check above; the database's
@@ -313,6 +321,7 @@ def undo_email_change(user_id: int, secret: str) -> User:
         # Checked on the locked row: a link is used once, however many requests bring it.
         user = undo_pending(user_id, secret, lock=True)
         user.email = user.email_undo_address
+        user.email_confirmed_at = timezone.now()  # the link was sent to that address
         user.forget_email_undo()
         user.set_password(secrets.token_urlsafe(32))
         try:
@@ -428,6 +437,19 @@ def confirm_email_address(token: str, *, viewer: User | AnonymousUser) -> User:
         raise EmailConfirmationError("This link is out of date.")
     user.refresh_from_db(fields=["email_confirmed_at"])
     return user
+
+
+def confirm_email_after_reset(user: User) -> None:
+    """Count ``user``'s address as confirmed, if it was not, once a password has been set
+    through a reset link: the link was sent to it, and works only while the account has
+    that address (Django's reset tokens hash it in)."""
+    if user.email_confirmed_at is not None or not user.email:
+        return
+    now = timezone.now()
+    if User.objects.filter(pk=user.pk, email=user.email, email_confirmed_at=None).update(
+        email_confirmed_at=now
+    ):
+        user.email_confirmed_at = now
 
 
 def tell_password_changed(user: User, *, reset: bool) -> None:

@@ -235,6 +235,7 @@ class PasswordResetConfirmView(_FocusFirstField, auth_views.PasswordResetConfirm
         # Whoever followed the emailed link owns the account: let them log in at once,
         # here or wherever they were refused.
         throttle.lift_blocks_after_reset(username=form.user.get_username())
+        services.confirm_email_after_reset(form.user)
         services.tell_password_changed(form.user, reset=True)
         throttle.remember_device(self.request, response, form.user)
         return response

@@ -292,3 +292,65 @@ def test_send_the_link_again_says_so_when_it_cannot_be_sent(client, leo, setting
     response = client.post(reverse("email_verify_send"), follow=True)
 
     assert "We could not send the confirmation email just now" in response.text
+
+
+# -- an address confirmed another way --------------------------------------------------------
+
+
+def test_a_completed_email_change_confirms_the_new_address(client, leo):
+    client.post(reverse("email_change"), {"email": "leo@example.org", "password": PASSWORD})
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None  # asking proves nothing
+    change_link = re.search(r"/accounts/email/confirm/\S+/", mail.outbox[-1].body).group(0)
+
+    client.post(change_link)
+
+    leo.refresh_from_db()
+    assert leo.email == "leo@example.org"
+    assert leo.email_confirmed_at is not None
+
+
+def test_a_confirmed_players_new_address_is_confirmed_when_it_takes_effect(client, alice):
+    before = alice.email_confirmed_at
+    client.force_login(alice)
+    token = services.email_change_token(alice, new_email="alice@example.org")
+
+    client.post(reverse("email_change_confirm", args=[token]))
+
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.org"
+    assert alice.email_confirmed_at > before
+
+
+def test_a_password_reset_by_email_confirms_the_address(leo):
+    visitor = Client()
+    visitor.post(reverse("password_reset"), {"email": "someone-elses@example.net"})
+    reset_link = re.search(r"https?://[^/\s]+(/accounts/password/reset/\S+/)", mail.outbox[-1].body)
+    form_page = visitor.get(reset_link.group(1), follow=True)
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None  # following it is not enough: it is used up by a post
+
+    visitor.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": "another long passphrase", "new_password2": "another long passphrase"},
+    )
+
+    leo.refresh_from_db()
+    assert leo.check_password("another long passphrase")
+    assert leo.email_confirmed_at is not None
+
+
+def test_an_undo_confirms_the_address_it_puts_back(client, leo, django_capture_on_commit_callbacks):
+    token = services.email_change_token(leo, new_email="leo@example.org")
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("email_change_confirm", args=[token]))
+    undo_link = re.search(r"/accounts/email/undo/\S+/", mail.outbox[-1].body).group(0)
+    assert mail.outbox[-1].to == ["someone-elses@example.net"]
+    leo.refresh_from_db()
+    changed_at = leo.email_confirmed_at  # leo@example.org's
+
+    Client().post(undo_link)
+
+    leo.refresh_from_db()
+    assert leo.email == "someone-elses@example.net"
+    assert leo.email_confirmed_at > changed_at  # its owner followed a link sent to it
