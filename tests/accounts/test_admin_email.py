@@ -32,7 +32,7 @@ def _change_data(user: User, **changes) -> dict:
     return {**data, **changes}
 
 
-def test_an_address_staff_change_waits_for_its_owner_to_confirm_it(staff, bob):
+def test_it_leaves_an_address_staff_change_unconfirmed_until_its_owner_confirms_it(staff, bob):
     url = reverse("admin:accounts_user_change", args=[bob.pk])
 
     response = staff.post(url, _change_data(bob, email="bob@example.org"))
@@ -43,7 +43,7 @@ def test_an_address_staff_change_waits_for_its_owner_to_confirm_it(staff, bob):
     assert bob.email_confirmed_at is None
 
 
-def test_other_changes_keep_the_address_confirmed(staff, bob):
+def test_it_keeps_the_address_confirmed_through_other_changes(staff, bob):
     confirmed = bob.email_confirmed_at
     url = reverse("admin:accounts_user_change", args=[bob.pk])
 
@@ -54,7 +54,7 @@ def test_other_changes_keep_the_address_confirmed(staff, bob):
     assert bob.email_confirmed_at == confirmed
 
 
-def test_the_admin_shows_when_the_address_was_confirmed(staff, bob):
+def test_it_shows_when_the_address_was_confirmed(staff, bob):
     page = staff.get(reverse("admin:accounts_user_change", args=[bob.pk]))
 
     assert "Email confirmed at" in page.text

@@ -103,7 +103,7 @@ def test_it_refuses_a_player_logged_in_as_someone_else(leo, alice):
     assert alice.email_confirmed_at == alice_confirmed
 
 
-def test_the_link_works_once(leo):
+def test_it_takes_a_link_once(leo):
     link = link_in(mail.outbox[0])
     Client().post(link)
     leo.refresh_from_db()
@@ -116,7 +116,7 @@ def test_the_link_works_once(leo):
     assert leo.email_confirmed_at == first
 
 
-def test_the_link_dies_when_the_address_changes(leo):
+def test_it_refuses_a_link_once_the_address_has_changed(leo):
     link = link_in(mail.outbox[0])
     User.objects.filter(pk=leo.pk).update(email="leo@example.org")
 
@@ -171,7 +171,7 @@ class BrokenMailServer(BaseEmailBackend):
         raise smtplib.SMTPServerDisconnected("gone")
 
 
-def test_sign_up_goes_on_when_the_link_cannot_be_sent_and_says_so(client, settings):
+def test_it_signs_up_all_the_same_when_the_link_cannot_be_sent_and_says_so(client, settings):
     settings.MAILERS = {"default": {"BACKEND": f"{__name__}.BrokenMailServer"}}
 
     response = sign_up(client)
@@ -197,7 +197,7 @@ def _text(page) -> str:
 
 
 @pytest.mark.parametrize("where", ["dashboard", "settings"])
-def test_the_dashboard_and_settings_ask_to_confirm_with_a_button_to_send_the_link_again(
+def test_it_asks_on_the_dashboard_and_settings_with_a_button_to_send_the_link_again(
     client, leo, where
 ):
     page = client.get(reverse(where))
@@ -214,7 +214,7 @@ def test_the_dashboard_and_settings_ask_to_confirm_with_a_button_to_send_the_lin
 
 
 @pytest.mark.parametrize("where", ["dashboard", "settings"])
-def test_no_notice_for_a_confirmed_address(client, alice, where):
+def test_it_shows_no_notice_for_a_confirmed_address(client, alice, where):
     client.force_login(alice)
 
     page = client.get(reverse(where))
@@ -223,7 +223,7 @@ def test_no_notice_for_a_confirmed_address(client, alice, where):
     assert reverse("email_verify_send") not in page.text
 
 
-def test_the_notice_goes_once_the_link_is_followed(client, leo):
+def test_it_drops_the_notice_once_the_link_is_followed(client, leo):
     client.post(link_in(mail.outbox[0]))
 
     page = client.get(reverse("dashboard"))
@@ -231,7 +231,7 @@ def test_the_notice_goes_once_the_link_is_followed(client, leo):
     assert "Confirm your email address" not in page.text
 
 
-def test_send_the_link_again_emails_a_new_link_that_works(client, leo):
+def test_it_sends_a_new_link_that_works_when_asked_again(client, leo):
     mail.outbox.clear()
 
     response = client.post(reverse("email_verify_send"), {"next": "/dashboard/"}, follow=True)
@@ -248,7 +248,7 @@ def test_send_the_link_again_emails_a_new_link_that_works(client, leo):
     assert leo.email_confirmed_at is not None
 
 
-def test_send_the_link_again_is_limited_to_three_an_hour(client, leo):
+def test_it_sends_the_link_again_at_most_three_times_an_hour(client, leo):
     mail.outbox.clear()
     for _ in range(3):
         client.post(reverse("email_verify_send"), {"next": reverse("settings")})
@@ -264,7 +264,7 @@ def test_send_the_link_again_is_limited_to_three_an_hour(client, leo):
     assert '<li class="message-error">' in response.text
 
 
-def test_send_the_link_again_wants_a_csrf_token_and_a_post(leo):
+def test_it_sends_the_link_again_only_for_a_post_with_its_csrf_token(leo):
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(leo)
     mail.outbox.clear()
@@ -277,7 +277,7 @@ def test_send_the_link_again_wants_a_csrf_token_and_a_post(leo):
     assert mail.outbox == []
 
 
-def test_send_the_link_again_sends_nothing_for_a_confirmed_address(client, alice):
+def test_it_sends_no_link_again_for_a_confirmed_address(client, alice):
     client.force_login(alice)
 
     response = client.post(reverse("email_verify_send"), follow=True)
@@ -286,7 +286,7 @@ def test_send_the_link_again_sends_nothing_for_a_confirmed_address(client, alice
     assert mail.outbox == []
 
 
-def test_send_the_link_again_says_so_when_it_cannot_be_sent(client, leo, settings):
+def test_it_says_so_when_the_link_cannot_be_sent_again(client, leo, settings):
     settings.MAILERS = {"default": {"BACKEND": f"{__name__}.BrokenMailServer"}}
 
     response = client.post(reverse("email_verify_send"), follow=True)
@@ -297,7 +297,7 @@ def test_send_the_link_again_says_so_when_it_cannot_be_sent(client, leo, setting
 # -- an address confirmed another way --------------------------------------------------------
 
 
-def test_a_completed_email_change_confirms_the_new_address(client, leo):
+def test_it_confirms_a_new_address_once_its_email_change_is_completed(client, leo):
     client.post(reverse("email_change"), {"email": "leo@example.org", "password": PASSWORD})
     leo.refresh_from_db()
     assert leo.email_confirmed_at is None  # asking proves nothing
@@ -310,7 +310,7 @@ def test_a_completed_email_change_confirms_the_new_address(client, leo):
     assert leo.email_confirmed_at is not None
 
 
-def test_a_confirmed_players_new_address_is_confirmed_when_it_takes_effect(client, alice):
+def test_it_confirms_a_confirmed_players_new_address_afresh(client, alice):
     before = alice.email_confirmed_at
     client.force_login(alice)
     token = services.email_change_token(alice, new_email="alice@example.org")
@@ -322,7 +322,7 @@ def test_a_confirmed_players_new_address_is_confirmed_when_it_takes_effect(clien
     assert alice.email_confirmed_at > before
 
 
-def test_a_password_reset_by_email_confirms_the_address(leo):
+def test_it_confirms_the_address_once_a_password_is_reset_by_its_link(leo):
     visitor = Client()
     visitor.post(reverse("password_reset"), {"email": "someone-elses@example.net"})
     reset_link = re.search(r"https?://[^/\s]+(/accounts/password/reset/\S+/)", mail.outbox[-1].body)
@@ -340,7 +340,7 @@ def test_a_password_reset_by_email_confirms_the_address(leo):
     assert leo.email_confirmed_at is not None
 
 
-def test_an_undo_confirms_the_address_it_puts_back(client, leo, django_capture_on_commit_callbacks):
+def test_it_confirms_the_address_an_undo_puts_back(client, leo, django_capture_on_commit_callbacks):
     token = services.email_change_token(leo, new_email="leo@example.org")
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("email_change_confirm", args=[token]))

@@ -182,7 +182,7 @@ def test_an_empty_post_is_told_what_is_missing(client):
     assert User.objects.count() == accounts
 
 
-def test_the_form_says_the_address_will_be_sent_a_link_to_confirm(client):
+def test_it_says_a_link_will_come_to_confirm_the_address(client):
     page = client.get(reverse("signup"))
 
     assert (

@@ -41,12 +41,12 @@ def _nothing_for(user) -> bool:
     return _mails_to(user) == [] and not Notification.objects.filter(user=user).exists()
 
 
-def test_the_fixtures_players_have_confirmed_addresses_and_a_new_one_has_not(alice, leo):
+def test_it_has_the_fixtures_players_confirmed_and_a_new_player_not(alice, leo):
     assert alice.email_confirmed_at is not None
     assert leo.email_confirmed_at is None
 
 
-def test_no_challenge_accepted_or_declined_email_to_an_unconfirmed_address(
+def test_it_sends_no_challenge_accepted_or_declined_email_to_an_unconfirmed_address(
     alice, bob, leo, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
@@ -61,7 +61,7 @@ def test_no_challenge_accepted_or_declined_email_to_an_unconfirmed_address(
     assert [m.subject for m in _mails_to(bob)] == ["leo challenges you to Acey-Deucey"]
 
 
-def test_no_turn_reminder_or_match_over_email_to_an_unconfirmed_address(
+def test_it_sends_no_turn_reminder_or_match_over_email_to_an_unconfirmed_address(
     alice, leo, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
@@ -73,7 +73,9 @@ def test_no_turn_reminder_or_match_over_email_to_an_unconfirmed_address(
     assert [m.subject for m in _mails_to(alice)] == [f"Match #{match.pk} against leo is over"]
 
 
-def test_no_digest_to_an_unconfirmed_address(alice, leo, django_capture_on_commit_callbacks):
+def test_it_sends_no_digest_to_an_unconfirmed_address(
+    alice, leo, django_capture_on_commit_callbacks
+):
     leo.email_preference = leo.EmailPreference.DIGEST
     leo.save()
     opened_by_white(leo, alice)
@@ -84,7 +86,7 @@ def test_no_digest_to_an_unconfirmed_address(alice, leo, django_capture_on_commi
     assert _nothing_for(leo)
 
 
-def test_no_tournament_email_to_an_unconfirmed_address(
+def test_it_sends_no_tournament_email_to_an_unconfirmed_address(
     alice, leo, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
@@ -94,7 +96,7 @@ def test_no_tournament_email_to_an_unconfirmed_address(
     assert any("Spring cup" in m.subject for m in _mails_to(alice))
 
 
-def test_game_emails_come_once_the_address_is_confirmed(
+def test_it_sends_game_emails_once_the_address_is_confirmed(
     alice, leo, django_capture_on_commit_callbacks
 ):
     confirm_email_address(email_confirmation_token(leo), viewer=leo)
@@ -106,7 +108,9 @@ def test_game_emails_come_once_the_address_is_confirmed(
     assert [m.subject for m in _mails_to(leo)] == ["alice challenges you to Acey-Deucey"]
 
 
-def test_account_emails_still_go_to_an_unconfirmed_address(leo, django_capture_on_commit_callbacks):
+def test_it_still_sends_account_emails_to_an_unconfirmed_address(
+    leo, django_capture_on_commit_callbacks
+):
     client = Client()
 
     client.post(reverse("password_reset"), {"email": "someone-elses@example.net"})
@@ -127,7 +131,7 @@ def test_account_emails_still_go_to_an_unconfirmed_address(leo, django_capture_o
     ]
 
 
-def test_a_player_waiting_is_not_promised_a_turn_email_before_confirming(client, alice, leo):
+def test_it_promises_a_waiting_player_no_turn_email_before_they_confirm(client, alice, leo):
     match = opened_by_white(alice, leo)  # alice to move: leo waits
     client.force_login(leo)
 

@@ -39,7 +39,7 @@ def test_password_reset_and_email_change_tokens_are_not_logged(client, alice, ca
     assert django_settings.SECRET_KEY not in logged
 
 
-def test_email_confirmation_tokens_are_not_logged(client, caplog, settings):
+def test_it_keeps_email_confirmation_tokens_out_of_the_logs(client, caplog, settings):
     settings.SITE_URL = "https://acey.example"
     caplog.set_level(logging.DEBUG)
     password = "a long enough passphrase"
