@@ -22,6 +22,13 @@ class PlayerChangeForm(UserChangeForm):
     def clean_username(self) -> str:
         return _refuse_look_alike(self.cleaned_data["username"], self.instance)
 
+    def save(self, commit: bool = True) -> User:
+        if "email" in self.changed_data:
+            # An address staff typed is nobody's proof: game emails wait until its owner
+            # confirms it (their dashboard asks them to).
+            self.instance.email_confirmed_at = None
+        return super().save(commit)
+
 
 class PlayerCreationForm(AdminUserCreationForm):
     def clean_username(self) -> str:
@@ -34,6 +41,9 @@ class PlayerAdmin(UserAdmin):
     add_form = PlayerCreationForm
     fieldsets = (
         *UserAdmin.fieldsets,
+        ("Email address", {"fields": ("email_confirmed_at",)}),
         ("Profile", {"fields": ("display_name", "about", "country", "timezone")}),
     )
+    # Only a link sent to the address confirms it.
+    readonly_fields = ("email_confirmed_at",)
     list_display = ("username", "display_name", "email", "country", "is_staff")

@@ -34,7 +34,11 @@ from .services import (
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
-        required=True, help_text="Used to tell you when it is your turn to move."
+        required=True,
+        help_text=(
+            "Used to tell you when it is your turn to move, once you have confirmed it: we"
+            " email it a link."
+        ),
     )
 
     # Filled in by the browser (js/timezone.js), so that times are the player's own from

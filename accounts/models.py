@@ -242,6 +242,15 @@ class User(AbstractUser):
         blank=True,
         help_text="Taking time away until then: the player's clocks stand still (games.away)",
     )
+    # When the present address was shown to be the player's (a link sent to it was
+    # followed: accounts.services.confirm_email_address, an email change, a password
+    # reset); None until then, and game emails wait for it (games.notifications._queue).
+    email_confirmed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the email address was confirmed by a link sent to it; game emails"
+        " go only to a confirmed address",
+    )
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo | None:

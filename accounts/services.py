@@ -1,6 +1,12 @@
-"""Account changes that need more than a form save: changing the email address, and
-telling the account's address when its password has changed (or how long a link to reset
-it works).
+"""Account changes that need more than a form save: confirming the address given at
+sign-up, changing the email address, and telling the account's address when its password
+has changed (or how long a link to reset it works).
+
+An address is confirmed by a signed link sent to it (:func:`send_email_confirmation`),
+which names the account and the address and works for EMAIL_CONFIRM_MAX_AGE; it is dead
+once the address is confirmed, or once the account has another address. Until then, game
+emails wait (games.notifications). Following any other link sent to the address (an
+email change's, an undo's, a password reset's) confirms it too.
 
 A new address takes effect only when its owner follows a signed link sent to it. The
 link names the user, the new address and the address it replaces, and carries a keyed
@@ -20,6 +26,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core import signing
@@ -34,6 +41,9 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 
 from . import throttle
 from .models import User, name_as_read
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
 
 EMAIL_CHANGE_SALT = "accounts.email_change"
 EMAIL_CHANGE_MAX_AGE = timedelta(days=2)
@@ -215,10 +225,18 @@ def confirm_email_change(user: User, *, token: str) -> str:
         user = User.objects.select_for_update().get(pk=user.pk)
         change = pending_email_change(user, token=token)
         user.email = change.new_email
+        # The link was sent to the new address: it is confirmed (game emails go to it).
+        user.email_confirmed_at = timezone.now()
         secret = _open_undo_window(user, old_email=change.old_email)
         try:
             user.save(
-                update_fields=["email", "email_undo_address", "email_undo_until", "email_undo_key"]
+                update_fields=[
+                    "email",
+                    "email_confirmed_at",
+                    "email_undo_address",
+                    "email_undo_until",
+                    "email_undo_key",
+                ]
             )
         except IntegrityError:
             # Another account took the address since the check above; the database's
@@ -303,6 +321,7 @@ def undo_email_change(user_id: int, secret: str) -> User:
         # Checked on the locked row: a link is used once, however many requests bring it.
         user = undo_pending(user_id, secret, lock=True)
         user.email = user.email_undo_address
+        user.email_confirmed_at = timezone.now()  # the link was sent to that address
         user.forget_email_undo()
         user.set_password(secrets.token_urlsafe(32))
         try:
@@ -311,6 +330,126 @@ def undo_email_change(user_id: int, secret: str) -> User:
             raise EmailChangeError("Another account now uses that address.") from None
         user.api_tokens.all().delete()
     return user
+
+
+EMAIL_CONFIRM_SALT = "accounts.email_confirm"
+#: How long the link that confirms an address (sign-up's, or one sent again) works.
+EMAIL_CONFIRM_MAX_AGE = timedelta(days=7)
+
+
+class EmailConfirmationError(ValueError):
+    """A link to confirm an address that cannot be used; the message is for the player."""
+
+
+class AlreadyConfirmed(EmailConfirmationError):
+    """The address a link would confirm is confirmed already: nothing is left to do."""
+
+
+class EmailConfirmationLimited(ValueError):
+    """A link to confirm an address not sent again: the player has asked for as many
+    lately as :mod:`accounts.throttle` allows. The message is for the player."""
+
+
+def email_confirmation_token(user: User) -> str:
+    """The secret of a link that confirms ``user``'s present address. The address is
+    signed with the account: a link for an address the account no longer has is dead."""
+    payload = {"user": user.pk, "email": user.email}
+    return signing.TimestampSigner(salt=EMAIL_CONFIRM_SALT).sign_object(payload)
+
+
+def send_email_confirmation(user: User, *, again: bool = False) -> None:
+    """Email ``user``'s address a link that confirms it (:func:`confirm_email_address`).
+    Raises what the mail server raises: the caller says the link did not go.
+
+    ``again``: the player asked for it again (sign-up sent the first), which
+    :mod:`accounts.throttle` limits, else anyone could flood the address they signed up
+    with: raises :class:`EmailConfirmationLimited` beyond it, and :class:`AlreadyConfirmed`
+    for an address confirmed already, and sends nothing.
+    """
+    if again:
+        if user.email_confirmed_at is not None:
+            raise AlreadyConfirmed(f"Your email address {user.email} is confirmed already.")
+        if throttle.count_email_confirmation(user_id=user.pk) is not None:
+            raise EmailConfirmationLimited(
+                f"We have sent you {throttle.MAX_EMAIL_CONFIRMATIONS_PER_PLAYER} links in the"
+                " last hour, as many as we send: follow one of those, or ask again in an hour."
+            )
+    path = reverse("email_verify", args=[email_confirmation_token(user)])
+    body = render_to_string(
+        "accounts/email/email_confirm.txt",
+        {
+            "user": user,
+            "url": settings.SITE_URL.rstrip("/") + path,
+            "days": EMAIL_CONFIRM_MAX_AGE.days,
+            "site_url": settings.SITE_URL,
+        },
+    )
+    send_mail("Confirm your email address for Acey-Deucey", body, None, [user.email])
+
+
+def pending_email_confirmation(token: str, *, viewer: User | AnonymousUser) -> User:
+    """The account whose address a link would confirm, if ``viewer`` (anyone not logged
+    in, or that account's player) may confirm it now.
+
+    Raises :class:`EmailConfirmationError` if the link is forged, expired, an account's
+    that is closed or not the viewer's, or for an address the account no longer has; and
+    :class:`AlreadyConfirmed` once the address is confirmed (the link has been used).
+    """
+    signer = signing.TimestampSigner(salt=EMAIL_CONFIRM_SALT)
+    try:
+        payload = signer.unsign_object(token, max_age=EMAIL_CONFIRM_MAX_AGE)
+    except signing.SignatureExpired:
+        raise EmailConfirmationError(
+            "This link has expired. Log in and ask for a new one on your dashboard."
+        ) from None
+    except signing.BadSignature:
+        raise EmailConfirmationError("This link is not valid.") from None
+    user = User.objects.filter(pk=payload["user"], is_active=True).first()
+    if user is None:
+        raise EmailConfirmationError("This link is not valid.")
+    if viewer.is_authenticated and viewer.pk != user.pk:
+        # The link may have been opened in a browser someone else is logged in to.
+        raise EmailConfirmationError(
+            f"This link is for the account {user.get_username()}, and you are logged in as"
+            f" {viewer.get_username()}. Log out, then follow the link again."
+        )
+    if user.email != payload["email"]:
+        raise EmailConfirmationError(
+            "This link is out of date: the account's email address has changed since it was sent."
+        )
+    if user.email_confirmed_at is not None:
+        raise AlreadyConfirmed(f"The email address {user.email} is confirmed already.")
+    return user
+
+
+def confirm_email_address(token: str, *, viewer: User | AnonymousUser) -> User:
+    """Confirm the address a link was sent to (see :func:`pending_email_confirmation`),
+    from now on: game emails go to it. Returns the account."""
+    user = pending_email_confirmation(token, viewer=viewer)
+    # Only while the account still has that address unconfirmed: a change committed since
+    # the check leaves it as it is, and the check says why.
+    confirmed = User.objects.filter(
+        pk=user.pk, email=user.email, email_confirmed_at=None, is_active=True
+    ).update(email_confirmed_at=timezone.now())
+    if not confirmed:
+        # Changed since the check (confirmed meanwhile, a new address, closed): say how.
+        pending_email_confirmation(token, viewer=viewer)
+        raise EmailConfirmationError("This link is out of date.")
+    user.refresh_from_db(fields=["email_confirmed_at"])
+    return user
+
+
+def confirm_email_after_reset(user: User) -> None:
+    """Count ``user``'s address as confirmed, if it was not, once a password has been set
+    through a reset link: the link was sent to it, and works only while the account has
+    that address (Django's reset tokens hash it in)."""
+    if user.email_confirmed_at is not None or not user.email:
+        return
+    now = timezone.now()
+    if User.objects.filter(pk=user.pk, email=user.email, email_confirmed_at=None).update(
+        email_confirmed_at=now
+    ):
+        user.email_confirmed_at = now
 
 
 def tell_password_changed(user: User, *, reset: bool) -> None:

@@ -1,5 +1,5 @@
-"""Limits on failed logins, password-reset requests and email-change links, kept in
-Django's cache.
+"""Limits on failed logins, password-reset requests, email-change links and links that
+confirm an address, kept in Django's cache.
 
 Failed logins are counted per username (case-insensitive) from one client IP, per client
 IP, and per username from everywhere, each counter expiring a fixed window after its first
@@ -34,6 +34,10 @@ few reset emails an hour; beyond that, requests are answered as usual but send n
 Email changes: each player may ask for a few confirmation links an hour, and each address
 (case-insensitive) be sent a few, whoever asks; beyond that, the player is told, and
 nothing is sent.
+
+Email confirmations: each player may have the link that confirms their address sent again
+a few times an hour (the one sent at sign-up is not counted); beyond that, the player is
+told, and nothing is sent.
 
 "Each client IP" means each IPv4 address but each IPv6 /64 (see :func:`address_block`).
 
@@ -84,6 +88,9 @@ MAX_RESETS_PER_IP = 20
 EMAIL_CHANGE_WINDOW_SECONDS = 60 * 60
 MAX_EMAIL_CHANGES_PER_PLAYER = 5
 MAX_EMAIL_CHANGES_PER_ADDRESS = 3
+
+EMAIL_CONFIRMATION_WINDOW_SECONDS = 60 * 60
+MAX_EMAIL_CONFIRMATIONS_PER_PLAYER = 3
 
 
 logger = logging.getLogger(__name__)
@@ -317,6 +324,21 @@ def count_email_change(*, user_id: int, email: str) -> str | None:
             "address",
             _hashed_key("email-change-requests:address:", email.strip().casefold()),
             MAX_EMAIL_CHANGES_PER_ADDRESS,
+        ),
+    )
+
+
+@_unless_cache_down(None)
+def count_email_confirmation(*, user_id: int) -> str | None:
+    """Count a link that confirms the address of the player ``user_id``, sent again at
+    their asking. Return None while within the limit, else "player". (Per player only: the
+    address is the account's own, and a player has one.)"""
+    return _first_over(
+        EMAIL_CONFIRMATION_WINDOW_SECONDS,
+        (
+            "player",
+            _hashed_key("email-confirmation-requests:player:", str(user_id)),
+            MAX_EMAIL_CONFIRMATIONS_PER_PLAYER,
         ),
     )
 

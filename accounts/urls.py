@@ -41,7 +41,9 @@ urlpatterns = [
     path("settings/close/", views.close_account, name="close_account"),
     path("settings/away/end/", views.away_end, name="away_end"),
     path("settings/email/", views.email_change, name="email_change"),
+    path("settings/email/verify/", views.email_verify_send, name="email_verify_send"),
     path("email/confirm/<str:token>/", views.email_change_confirm, name="email_change_confirm"),
+    path("email/verify/<str:token>/", views.email_verify, name="email_verify"),
     path(
         "email/undo/<int:user_id>/<str:secret>/",
         views.email_change_undo,

@@ -65,9 +65,32 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid() and (user := form.save_unless_taken()):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        _send_email_confirmation(request, user)
         return HttpResponseRedirect(next_url) if next_url else redirect("home")
     _focus(form)
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def _send_email_confirmation(request: HttpRequest, user: User, *, again: bool = False) -> bool:
+    """Email the player a link that confirms their address (``again``: see
+    services.send_email_confirmation); True if it went. If the mail server failed, they are
+    told (the account is theirs all the same) and may ask again."""
+    try:
+        services.send_email_confirmation(user, again=again)
+    except (smtplib.SMTPException, OSError) as error:
+        # No traceback: its frames hold the link.
+        logger.warning(
+            "Could not send an email confirmation link for user %s: %s",
+            user.pk,
+            type(error).__name__,
+        )
+        messages.error(
+            request,
+            "We could not send the confirmation email just now. Please ask for it again"
+            " later (“Send the link again”).",
+        )
+        return False
+    return True
 
 
 def _safe_next(request: HttpRequest, url: str) -> str:
@@ -212,6 +235,7 @@ class PasswordResetConfirmView(_FocusFirstField, auth_views.PasswordResetConfirm
         # Whoever followed the emailed link owns the account: let them log in at once,
         # here or wherever they were refused.
         throttle.lift_blocks_after_reset(username=form.user.get_username())
+        services.confirm_email_after_reset(form.user)
         services.tell_password_changed(form.user, reset=True)
         throttle.remember_device(self.request, response, form.user)
         return response
@@ -384,6 +408,55 @@ def email_change_confirm(request: HttpRequest, token: str) -> HttpResponse:
     except services.EmailChangeError as error:
         return render(request, "accounts/email_change_confirm.html", {"error": str(error)})
     return render(request, "accounts/email_change_confirm.html", {"change": change})
+
+
+@login_required
+@require_POST
+def email_verify_send(request: HttpRequest) -> HttpResponse:
+    """Send the link that confirms the player's address again (the button beside the
+    notice on the dashboard and the settings page), a few times an hour at most; then go
+    back to ``next``, the page the button was on, with a word on what was done."""
+    user = request.user
+    try:
+        if not user.email:
+            raise services.EmailConfirmationError(
+                "Your account has no email address to confirm: give one in your settings."
+            )
+        if _send_email_confirmation(request, user, again=True):
+            messages.success(
+                request,
+                f"We have sent a new link to {user.email}. Follow it within"
+                f" {services.EMAIL_CONFIRM_MAX_AGE.days} days to get your game emails.",
+            )
+    except services.AlreadyConfirmed as done:
+        messages.info(request, str(done))
+    except (services.EmailConfirmationError, services.EmailConfirmationLimited) as refused:
+        messages.error(request, str(refused))
+    next_url = _safe_next(request, request.POST.get("next", ""))
+    return HttpResponseRedirect(next_url) if next_url else redirect("settings")
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def email_verify(request: HttpRequest, token: str) -> HttpResponse:
+    """The link sent to confirm an account's address: GET asks, POST confirms (mail
+    scanners fetch the links in emails, and must not confirm an address nobody read).
+    No login needed: the link proves the address; but a player logged in as someone else
+    is refused. Unusable links get 200, as email_change_confirm's do."""
+    template = "accounts/email_verify.html"
+    try:
+        if request.method == "POST":
+            user = services.confirm_email_address(token, viewer=request.user)
+            if not request.user.is_authenticated:
+                return render(request, template, {"confirmed": user})
+            messages.success(request, f"Your email address {user.email} is confirmed.")
+            return redirect("dashboard")
+        person = services.pending_email_confirmation(token, viewer=request.user)
+    except services.AlreadyConfirmed as done:
+        return render(request, template, {"already": str(done)})
+    except services.EmailConfirmationError as error:
+        return render(request, template, {"error": str(error)})
+    return render(request, template, {"person": person})
 
 
 class _ResetLinkForm(PasswordResetForm):

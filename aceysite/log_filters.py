@@ -5,11 +5,12 @@ from __future__ import annotations
 import logging
 import re
 
-# Paths whose last segments are secrets: email-change, email-undo and unsubscribe tokens,
-# password reset links, private invites. A 404 or 403 on such a URL would otherwise log the token.
+# Paths whose last segments are secrets: email-change, email-confirmation, email-undo and
+# unsubscribe tokens, password reset links, private invites. A 404 or 403 on such a URL
+# would otherwise log the token.
 _SECRET_PATHS = re.compile(
-    r"(/accounts/email/confirm/|/accounts/email/undo/|/accounts/password/reset/|/unsubscribe/"
-    r"|/invite/)[^\s'\"]+"
+    r"(/accounts/email/confirm/|/accounts/email/verify/|/accounts/email/undo/"
+    r"|/accounts/password/reset/|/unsubscribe/|/invite/)[^\s'\"]+"
 )
 
 

@@ -132,11 +132,19 @@ def prepare_database(clients: int) -> list[Pairing]:
 
 
 def seat(n: int) -> Pairing:
+    from django.utils import timezone
+
     from accounts.models import ApiToken, User
     from games import services
 
-    player = User.objects.create_user(username=f"load{n:03}", email=f"load{n}@example.com")
-    partner = User.objects.create_user(username=f"partner{n:03}", email=f"partner{n}@example.com")
+    # Confirmed addresses: every turn emails the other player, as the bench measures.
+    confirmed = timezone.now()
+    player = User.objects.create_user(
+        username=f"load{n:03}", email=f"load{n}@example.com", email_confirmed_at=confirmed
+    )
+    partner = User.objects.create_user(
+        username=f"partner{n:03}", email=f"partner{n}@example.com", email_confirmed_at=confirmed
+    )
     match = services.start_match(
         white=player, black=partner, variant="american", points=7, days_per_move=2
     )

@@ -688,8 +688,9 @@ def player_unblock(request: HttpRequest, username: str, body: JsonObject) -> Jso
 
 @api_get
 def me(request: HttpRequest) -> JsonResponse:
-    """Who I am, my active matches, those waiting for my move (most urgent first), and
-    the matches with messages I have not read (match id: how many)."""
+    """Who I am, my active matches, those waiting for my move (most urgent first), the
+    matches with messages I have not read (match id: how many), and whether my address is
+    confirmed (game emails wait for it)."""
     user = request.user
     active = Match.objects.active().involving(user).order_by("pk")
     unread = (
@@ -714,6 +715,8 @@ def me(request: HttpRequest) -> JsonResponse:
             ),
             # Keys are strings, as JSON's are; read with GET .../messages/.
             "unread_messages": dict(unread.values_list("pk", "unread_messages")),
+            # False: no game email goes to the account's address until it is confirmed.
+            "email_confirmed": user.email_confirmed_at is not None,
         }
     )
 

@@ -136,6 +136,8 @@ def turn_email_note(user: User) -> str:
     it is their turn, by their preference ("" for none)."""
     if not user.email or user.email_preference == user.EmailPreference.NONE:
         return ""
+    if user.email_confirmed_at is None:
+        return "once you confirm your email address, we will email you when it is your turn"
     if user.email_preference == user.EmailPreference.DIGEST:
         return "your daily email lists the matches waiting for you"
     wait = turn_email_wait()
@@ -145,7 +147,12 @@ def turn_email_note(user: User) -> str:
 
 
 def _queue(user: User, kind: str, key: str, subject: str, template: str, context: dict) -> None:
+    """Store a game email to ``user`` keyed by its event, and send it after commit; unless
+    they want none of its kind, or have no address, or one they have not confirmed (a typo,
+    or someone else's: game mail must not go there; accounts.services)."""
     if not user.email or user.is_bot or user.email_preference == user.EmailPreference.NONE:
+        return
+    if user.email_confirmed_at is None:
         return
     if kind == Notification.Kind.TURN and user.email_preference == user.EmailPreference.DIGEST:
         return

@@ -49,14 +49,19 @@ def task_resend_unsent() -> int:
 
 @shared_task
 def task_daily_digest(now: str | None = None) -> int:
-    """Beat, every hour: the digest email for each player who chose it and whose own clock
+    """Beat, every hour: the digest email for each player who chose it (and has confirmed
+    their address: games.notifications._queue) and whose own clock
     (their timezone) says settings.DIGEST_HOUR or later, once per day of theirs (the
     email's key holds that day); returns how many players were due. ``now``: an ISO
     datetime standing for the present (tests)."""
     from accounts.models import User
 
     moment = datetime.fromisoformat(now) if now else timezone.now()
-    users = User.objects.filter(email_preference=User.EmailPreference.DIGEST, is_active=True)
+    users = User.objects.filter(
+        email_preference=User.EmailPreference.DIGEST,
+        is_active=True,
+        email_confirmed_at__isnull=False,
+    )
     due = []
     for user in users.iterator():
         local = moment.astimezone(user.zone or UTC)

@@ -2,6 +2,7 @@ import os
 
 import pytest
 from django.test import override_settings
+from django.utils import timezone
 from hypothesis import settings as hypothesis_settings
 
 # No per-example deadline: on a busy 2-core CI machine one stalled example (a GC pause, a
@@ -42,10 +43,15 @@ def redis_url() -> str:
     return url
 
 
+# alice, bob and charlie have played here a while: their addresses are confirmed (a player
+# who has just signed up has not: accounts.services.confirm_email_address).
 @pytest.fixture
 def alice(django_user_model):
     return django_user_model.objects.create_user(
-        username="alice", email="alice@example.com", password="correct horse battery"
+        username="alice",
+        email="alice@example.com",
+        password="correct horse battery",
+        email_confirmed_at=timezone.now(),
     )
 
 
@@ -77,14 +83,20 @@ def turn_emails_at_once():
 @pytest.fixture
 def bob(django_user_model):
     return django_user_model.objects.create_user(
-        username="bob", email="bob@example.com", password="correct horse battery"
+        username="bob",
+        email="bob@example.com",
+        password="correct horse battery",
+        email_confirmed_at=timezone.now(),
     )
 
 
 @pytest.fixture
 def charlie(django_user_model):
     return django_user_model.objects.create_user(
-        username="charlie", email="charlie@example.com", password="correct horse battery"
+        username="charlie",
+        email="charlie@example.com",
+        password="correct horse battery",
+        email_confirmed_at=timezone.now(),
     )
 
 

@@ -180,3 +180,12 @@ def test_an_empty_post_is_told_what_is_missing(client):
     assert response.status_code == 200
     assert "This field is required." in response.text
     assert User.objects.count() == accounts
+
+
+def test_it_says_a_link_will_come_to_confirm_the_address(client):
+    page = client.get(reverse("signup"))
+
+    assert (
+        "Used to tell you when it is your turn to move, once you have confirmed it: we email"
+        " it a link." in page.text
+    )

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import ApiToken
 from games import services
@@ -14,15 +15,20 @@ from games.engine.game import Phase, ScriptedDice
 from games.models import Match
 
 
-# No passwords: the API tests sign in by key or force_login, and hashing is slow.
+# No passwords: the API tests sign in by key or force_login, and hashing is slow. Their
+# addresses are confirmed, as the other tests' players' are.
 @pytest.fixture
 def bob(django_user_model):
-    return django_user_model.objects.create_user(username="bob", email="bob@example.com")
+    return django_user_model.objects.create_user(
+        username="bob", email="bob@example.com", email_confirmed_at=timezone.now()
+    )
 
 
 @pytest.fixture
 def charlie(django_user_model):
-    return django_user_model.objects.create_user(username="charlie", email="charlie@example.com")
+    return django_user_model.objects.create_user(
+        username="charlie", email="charlie@example.com", email_confirmed_at=timezone.now()
+    )
 
 
 def token_client(user) -> Client:

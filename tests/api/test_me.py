@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
 
-from .conftest import start
+from .conftest import start, token_client
 
 pytestmark = pytest.mark.django_db
 
@@ -28,4 +29,16 @@ def test_it_lists_my_active_matches_and_those_waiting_for_me(alice, bob, charlie
         "to_move": [my_turn.pk],
         "finished": [finished.pk],
         "unread_messages": {},
+        "email_confirmed": True,
     }
+
+
+def test_it_says_whether_my_address_is_confirmed(django_user_model):
+    newcomer = django_user_model.objects.create_user(username="leo", email="leo@example.com")
+    api = token_client(newcomer)
+
+    before = api.get(reverse("api_me")).json()["email_confirmed"]
+    django_user_model.objects.filter(pk=newcomer.pk).update(email_confirmed_at=timezone.now())
+    after = api.get(reverse("api_me")).json()["email_confirmed"]
+
+    assert (before, after) == (False, True)

@@ -18,6 +18,7 @@ from django.utils import timezone
 from playwright.sync_api import Page
 
 from accounts.models import ApiToken
+from accounts.services import email_confirmation_token
 from games import blocks, services
 from games.engine.game import ScriptedDice
 from games.models import Match
@@ -183,6 +184,9 @@ def pages(django_user_model) -> list[str]:
         "/accounts/settings/close/",
         "/accounts/logout/",  # the page asking to confirm, for a GET
         reverse("unsubscribe", args=[unsubscribe_token(alice)]),
+        # Alice has not confirmed her address: the dashboard and the settings say so, and
+        # the link sent to her asks her to.
+        reverse("email_verify", args=[email_confirmation_token(alice)]),
         "/no-such-page/",
         not_hers.get_absolute_url(),  # 403
     ]

@@ -15,7 +15,8 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from accounts.models import ApiToken
+from accounts.models import ApiToken, User
+from accounts.services import email_confirmation_token
 from games import services
 from games.models import Challenge, Match
 from games.notifications import unsubscribe_token
@@ -32,7 +33,7 @@ ROLES = ("anonymous", "player", "opponent", "outsider", "staff")
 class Case:
     name: str  # the URL name
     method: str
-    path: str  # formatted with {match}, {challenge}, {invite}, {token}, {unsubscribe}
+    path: str  # formatted with {match}, {challenge}, {invite}, {token}, {unsubscribe}, {verify}
     expected: dict[str, int]
     body: dict | None = None
     htmx: bool = False
@@ -72,6 +73,14 @@ CASES = [
     Case("email_change", "POST", "/accounts/settings/email/", PRIVATE, body={}),
     Case("email_change_confirm", "GET", "/accounts/email/confirm/forged/", PRIVATE),
     Case("email_change_undo", "GET", "/accounts/email/undo/1/forged/", every(200)),
+    Case(
+        "email_verify_send", "POST", "/accounts/settings/email/verify/", every(302, anonymous=LOGIN)
+    ),
+    Case("email_verify", "GET", "/accounts/email/verify/forged/", every(200)),
+    # The link itself is the proof (no login), but not for another player logged in: they
+    # are told so, with a 200 as every unusable link is answered.
+    Case("email_verify", "GET", "/accounts/email/verify/{verify}/", every(200)),
+    Case("email_verify", "POST", "/accounts/email/verify/{verify}/", every(200, player=302)),
     Case("token_create", "POST", "/accounts/settings/tokens/", PRIVATE, body={}),
     Case(
         "token_revoke",
@@ -270,6 +279,9 @@ def objects(people):
     match = opened_by_white(alice, bob)
     challenge = services.create_challenge(alice, opponent=bob)
     token, _ = ApiToken.issue(alice, "matrix")
+    # Alice has not confirmed her address yet: the link sent to her works.
+    User.objects.filter(pk=alice.pk).update(email_confirmed_at=None)
+    alice.refresh_from_db()
     tournament = create_tournament(
         alice,
         name="Matrix cup",
@@ -285,6 +297,7 @@ def objects(people):
         "invite": challenge.invite_token,
         "token": token.pk,
         "unsubscribe": unsubscribe_token(alice),
+        "verify": email_confirmation_token(alice),
     }
 
 

@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import ApiToken, User
-from accounts.services import email_change_token
+from accounts.services import email_change_token, email_confirmation_token
 from games import blocks, services
 from games.models import Absence, Block, Challenge, Match, Message
 from games.notifications import unsubscribe_token
@@ -130,6 +130,7 @@ def state() -> dict[str, list[tuple]]:
                 "away_until",
                 "is_active",
                 "shows_messages",
+                "email_confirmed_at",
             )
         ),
         "tokens": list(ApiToken.objects.order_by("pk").values_list("pk", "user_id", "name")),
@@ -249,6 +250,19 @@ def _set_password_path(client: Client, world: World) -> str:
     return client.get(f"/accounts/password/reset/{uid}/{token}/")["Location"]
 
 
+def _unconfirmed_address_path(client: Client, world: World) -> str:
+    """The link that confirms alice's address, which she has not confirmed yet."""
+    User.objects.filter(pk=world.alice.pk).update(email_confirmed_at=None)
+    world.alice.refresh_from_db()
+    return f"/accounts/email/verify/{email_confirmation_token(world.alice)}/"
+
+
+def _send_again_path(client: Client, world: World) -> str:
+    """Alice has not confirmed her address yet: her dashboard offers to send the link again."""
+    User.objects.filter(pk=world.alice.pk).update(email_confirmed_at=None)
+    return "/accounts/settings/email/verify/"
+
+
 def _unblock_path(client: Client, world: World) -> str:
     """Alice has blocked Charlie (nothing waits between them that the block would end)."""
     blocks.block(world.alice, other=world.charlie)
@@ -311,6 +325,20 @@ FORMS = [
         {"email": "alice2@example.com", "password": PASSWORD},
     ),
     Form("email_change_confirm", "/accounts/email/confirm/{email_change}/", {}),
+    Form(
+        "email_verify_send",
+        "(alice's address not yet confirmed)",
+        {"next": "/dashboard/"},
+        prepare=_send_again_path,
+    ),
+    Form(
+        "email_verify",
+        "(alice's link, her address not yet confirmed)",
+        {},
+        poster=None,
+        success_renders=True,
+        prepare=_unconfirmed_address_path,
+    ),
     Form(
         "email_change_undo",
         "/accounts/email/undo/{email_undo}/",
@@ -520,7 +548,12 @@ def test_every_form_answers_hostile_values_without_a_500_and_refuses_with_a_reas
 @given(
     token=st.one_of(st.text(min_size=1, max_size=200), st.sampled_from(["a" * 5000, ":", "."])),
     where=st.sampled_from(
-        ["/unsubscribe/{}/", "/accounts/email/confirm/{}/", "/accounts/email/undo/1/{}/"]
+        [
+            "/unsubscribe/{}/",
+            "/accounts/email/confirm/{}/",
+            "/accounts/email/verify/{}/",
+            "/accounts/email/undo/1/{}/",
+        ]
     ),
 )
 def test_a_forged_link_is_refused_with_a_reason(world, token, where):

@@ -39,6 +39,29 @@ def test_password_reset_and_email_change_tokens_are_not_logged(client, alice, ca
     assert django_settings.SECRET_KEY not in logged
 
 
+def test_it_keeps_email_confirmation_tokens_out_of_the_logs(client, caplog, settings):
+    settings.SITE_URL = "https://acey.example"
+    caplog.set_level(logging.DEBUG)
+    password = "a long enough passphrase"
+    client.post(
+        reverse("signup"),
+        {
+            "username": "leo",
+            "email": "leo@example.com",
+            "password1": password,
+            "password2": password,
+        },
+    )
+    link = re.search(r"https://acey\.example(/\S+)", mail.outbox[-1].body).group(1)
+
+    client.get(link)
+    client.head(link)  # 405: logged with its path
+    client.get(link + "forged/")
+
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert link.rstrip("/").rsplit("/", 1)[-1] not in logged
+
+
 def test_the_filter_redacts_every_kind_of_secret_link():
     from aceysite.log_filters import redact
 
@@ -47,4 +70,6 @@ def test_the_filter_redacts_every_kind_of_secret_link():
     assert "MQ" not in redact("/accounts/password/reset/MQ/abc-123/")
     undo = redact("Method Not Allowed (HEAD): /accounts/email/undo/4/s3cret-Secret_x/")
     assert undo == "Method Not Allowed (HEAD): /accounts/email/undo/[redacted]"
+    verify = redact("Not Found: /accounts/email/verify/eyJ1c2VyIjo0fQ:1u:abc/")
+    assert verify == "Not Found: /accounts/email/verify/[redacted]"
     assert redact("Not Found: /matches/7/") == "Not Found: /matches/7/"

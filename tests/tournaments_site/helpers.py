@@ -25,14 +25,20 @@ _made = Counter()
 
 
 def make_users(count: int, prefix: str = "p") -> list:
-    """``count`` new players named ``<prefix><n>``, numbered on from earlier calls."""
+    """``count`` new players named ``<prefix><n>``, numbered on from earlier calls, each
+    with a confirmed address (their game emails go out)."""
     model = get_user_model()
     users = []
     for _ in range(count):
         _made[prefix] += 1
         name = f"{prefix}{_made[prefix]}"
         users.append(
-            model.objects.create_user(username=name, email=f"{name}@example.com", password="x")
+            model.objects.create_user(
+                username=name,
+                email=f"{name}@example.com",
+                password="x",
+                email_confirmed_at=timezone.now(),
+            )
         )
     return users
 

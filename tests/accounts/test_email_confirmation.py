@@ -1,0 +1,356 @@
+"""Confirming the address given at sign-up, through a signed link sent to it."""
+
+import html
+import re
+import smtplib
+import time
+from datetime import timedelta
+
+import pytest
+from django.core import mail, signing
+from django.core.mail.backends.base import BaseEmailBackend
+from django.test import Client
+from django.urls import reverse
+
+from accounts import services
+from accounts.models import User
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a long enough passphrase"
+LINK = re.compile(r"https?://[^/\s]+(/accounts/email/verify/\S+/)")
+
+
+def sign_up(client: Client, username: str = "leo", email: str = "someone-elses@example.net"):
+    data = {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD}
+    return client.post(reverse("signup"), data)
+
+
+def link_in(message: mail.EmailMessage) -> str:
+    return LINK.search(message.body).group(1)
+
+
+@pytest.fixture
+def leo(client: Client) -> User:
+    """A player just signed up (logged in, in ``client``), a confirmation link sent."""
+    sign_up(client)
+    return User.objects.get(username="leo")
+
+
+def test_it_emails_a_link_to_the_address_given_at_sign_up(client, settings):
+    settings.SITE_URL = "https://acey.example"
+
+    response = sign_up(client)
+
+    assert response.status_code == 302  # in at once, as before
+    leo = User.objects.get(username="leo")
+    assert client.session["_auth_user_id"] == str(leo.pk)
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["someone-elses@example.net"]
+    assert message.subject == "Confirm your email address for Acey-Deucey"
+    assert "Hello leo," in message.body
+    assert re.search(r"https://acey\.example/accounts/email/verify/\S+/", message.body)
+    assert f"within {services.EMAIL_CONFIRM_MAX_AGE.days} days" in message.body
+    assert "no game emails" in message.body
+    assert leo.email_confirmed_at is None
+
+
+def test_it_asks_first_then_confirms_the_address_for_a_visitor_not_logged_in(leo):
+    link = link_in(mail.outbox[0])
+    visitor = Client()
+
+    page = visitor.get(link)
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None  # a GET (a mail scanner's, say) only asks
+    response = visitor.post(link)
+
+    assert page.status_code == 200
+    assert "<strong>someone-elses@example.net</strong>" in page.text
+    assert "<bdi>leo</bdi>" in page.text
+    assert response.status_code == 200
+    assert "Your email address someone-elses@example.net is confirmed" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is not None
+
+
+def test_it_confirms_the_address_of_the_player_logged_in_and_says_so(client, leo):
+    link = link_in(mail.outbox[0])
+
+    response = client.post(link, follow=True)
+
+    assert response.redirect_chain[-1][0] == reverse("dashboard")
+    assert "Your email address someone-elses@example.net is confirmed" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is not None
+
+
+def test_it_refuses_a_player_logged_in_as_someone_else(leo, alice):
+    link = link_in(mail.outbox[0])
+    other = Client()
+    other.force_login(alice)
+    alice_confirmed = alice.email_confirmed_at
+
+    page = other.get(link)
+    response = other.post(link)
+
+    for answer in (page, response):
+        assert answer.status_code == 200
+        assert "This link is for the account leo, and you are logged in as alice" in answer.text
+    leo.refresh_from_db()
+    alice.refresh_from_db()
+    assert leo.email_confirmed_at is None
+    assert alice.email_confirmed_at == alice_confirmed
+
+
+def test_it_takes_a_link_once(leo):
+    link = link_in(mail.outbox[0])
+    Client().post(link)
+    leo.refresh_from_db()
+    first = leo.email_confirmed_at
+
+    response = Client().post(link)
+
+    assert "already" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at == first
+
+
+def test_it_refuses_a_link_once_the_address_has_changed(leo):
+    link = link_in(mail.outbox[0])
+    User.objects.filter(pk=leo.pk).update(email="leo@example.org")
+
+    response = Client().post(link)
+
+    assert "out of date" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None
+
+
+def test_it_refuses_an_expired_link(leo, monkeypatch):
+    too_long_ago = (
+        time.time() - (services.EMAIL_CONFIRM_MAX_AGE + timedelta(hours=1)).total_seconds()
+    )
+    with monkeypatch.context() as patch:
+        patch.setattr(time, "time", lambda: too_long_ago)
+        token = services.email_confirmation_token(leo)
+
+    response = Client().post(reverse("email_verify", args=[token]))
+
+    assert response.status_code == 200
+    assert "expired" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None
+
+
+def test_it_refuses_a_forged_link(leo):
+    forged = signing.TimestampSigner(salt="something else").sign_object(
+        {"user": leo.pk, "email": leo.email}
+    )
+
+    response = Client().post(reverse("email_verify", args=[forged]))
+
+    assert "not valid" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None
+
+
+def test_it_refuses_the_link_of_a_closed_account(leo):
+    link = link_in(mail.outbox[0])
+    User.objects.filter(pk=leo.pk).update(is_active=False)
+
+    response = Client().post(link)
+
+    assert "not valid" in response.text
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None
+
+
+class BrokenMailServer(BaseEmailBackend):
+    def send_messages(self, email_messages):
+        raise smtplib.SMTPServerDisconnected("gone")
+
+
+def test_it_signs_up_all_the_same_when_the_link_cannot_be_sent_and_says_so(client, settings):
+    settings.MAILERS = {"default": {"BACKEND": f"{__name__}.BrokenMailServer"}}
+
+    response = sign_up(client)
+
+    assert response.status_code == 302
+    leo = User.objects.get(username="leo")
+    assert client.session["_auth_user_id"] == str(leo.pk)
+    page = client.get(response["Location"], follow=True)
+    assert "We could not send the confirmation email just now" in page.text
+
+
+# -- the notice, and the link sent again ---------------------------------------------------
+
+NOTICE = (
+    "Confirm your email address: we sent a link to someone-elses@example.net. Until then you"
+    " get no game emails."
+)
+
+
+def _text(page) -> str:
+    """The page's words, its markup and runs of spaces taken out."""
+    return " ".join(re.sub(r"<[^>]+>", " ", page.content.decode()).split())
+
+
+@pytest.mark.parametrize("where", ["dashboard", "settings"])
+def test_it_asks_on_the_dashboard_and_settings_with_a_button_to_send_the_link_again(
+    client, leo, where
+):
+    page = client.get(reverse(where))
+
+    assert NOTICE in _text(page)
+    form = re.search(
+        rf'<form method="post" action="{reverse("email_verify_send")}"[^>]*>(.*?)</form>',
+        page.text,
+        re.DOTALL,
+    )
+    assert "csrfmiddlewaretoken" in form.group(1)
+    assert f'name="next" value="{reverse(where)}"' in form.group(1)
+    assert ">Send the link again</button>" in form.group(1)
+
+
+@pytest.mark.parametrize("where", ["dashboard", "settings"])
+def test_it_shows_no_notice_for_a_confirmed_address(client, alice, where):
+    client.force_login(alice)
+
+    page = client.get(reverse(where))
+
+    assert "Confirm your email address" not in page.text
+    assert reverse("email_verify_send") not in page.text
+
+
+def test_it_drops_the_notice_once_the_link_is_followed(client, leo):
+    client.post(link_in(mail.outbox[0]))
+
+    page = client.get(reverse("dashboard"))
+
+    assert "Confirm your email address" not in page.text
+
+
+def test_it_sends_a_new_link_that_works_when_asked_again(client, leo):
+    mail.outbox.clear()
+
+    response = client.post(reverse("email_verify_send"), {"next": "/dashboard/"}, follow=True)
+
+    assert response.redirect_chain == [("/dashboard/", 302)]
+    assert (
+        "We have sent a new link to someone-elses@example.net. Follow it within 7 days"
+        in response.text
+    )
+    [message] = mail.outbox
+    assert message.to == ["someone-elses@example.net"]
+    client.post(link_in(message))
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is not None
+
+
+def test_it_sends_the_link_again_at_most_three_times_an_hour(client, leo):
+    mail.outbox.clear()
+    for _ in range(3):
+        client.post(reverse("email_verify_send"), {"next": reverse("settings")})
+
+    response = client.post(reverse("email_verify_send"), follow=True)
+
+    assert len(mail.outbox) == 3
+    assert response.redirect_chain[-1][0] == reverse("settings")
+    assert (
+        "We have sent you 3 links in the last hour, as many as we send: follow one of those,"
+        " or ask again in an hour." in html.unescape(response.text)
+    )
+    assert '<li class="message-error">' in response.text
+
+
+def test_it_sends_the_link_again_only_for_a_post_with_its_csrf_token(leo):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(leo)
+    mail.outbox.clear()
+
+    forged = browser.post(reverse("email_verify_send"))
+    got = browser.get(reverse("email_verify_send"))
+
+    assert forged.status_code == 403
+    assert got.status_code == 405
+    assert mail.outbox == []
+
+
+def test_it_sends_no_link_again_for_a_confirmed_address(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("email_verify_send"), follow=True)
+
+    assert "Your email address alice@example.com is confirmed already." in response.text
+    assert mail.outbox == []
+
+
+def test_it_says_so_when_the_link_cannot_be_sent_again(client, leo, settings):
+    settings.MAILERS = {"default": {"BACKEND": f"{__name__}.BrokenMailServer"}}
+
+    response = client.post(reverse("email_verify_send"), follow=True)
+
+    assert "We could not send the confirmation email just now" in response.text
+
+
+# -- an address confirmed another way --------------------------------------------------------
+
+
+def test_it_confirms_a_new_address_once_its_email_change_is_completed(client, leo):
+    client.post(reverse("email_change"), {"email": "leo@example.org", "password": PASSWORD})
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None  # asking proves nothing
+    change_link = re.search(r"/accounts/email/confirm/\S+/", mail.outbox[-1].body).group(0)
+
+    client.post(change_link)
+
+    leo.refresh_from_db()
+    assert leo.email == "leo@example.org"
+    assert leo.email_confirmed_at is not None
+
+
+def test_it_confirms_a_confirmed_players_new_address_afresh(client, alice):
+    before = alice.email_confirmed_at
+    client.force_login(alice)
+    token = services.email_change_token(alice, new_email="alice@example.org")
+
+    client.post(reverse("email_change_confirm", args=[token]))
+
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.org"
+    assert alice.email_confirmed_at > before
+
+
+def test_it_confirms_the_address_once_a_password_is_reset_by_its_link(leo):
+    visitor = Client()
+    visitor.post(reverse("password_reset"), {"email": "someone-elses@example.net"})
+    reset_link = re.search(r"https?://[^/\s]+(/accounts/password/reset/\S+/)", mail.outbox[-1].body)
+    form_page = visitor.get(reset_link.group(1), follow=True)
+    leo.refresh_from_db()
+    assert leo.email_confirmed_at is None  # following it is not enough: it is used up by a post
+
+    visitor.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": "another long passphrase", "new_password2": "another long passphrase"},
+    )
+
+    leo.refresh_from_db()
+    assert leo.check_password("another long passphrase")
+    assert leo.email_confirmed_at is not None
+
+
+def test_it_confirms_the_address_an_undo_puts_back(client, leo, django_capture_on_commit_callbacks):
+    token = services.email_change_token(leo, new_email="leo@example.org")
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("email_change_confirm", args=[token]))
+    undo_link = re.search(r"/accounts/email/undo/\S+/", mail.outbox[-1].body).group(0)
+    assert mail.outbox[-1].to == ["someone-elses@example.net"]
+    leo.refresh_from_db()
+    changed_at = leo.email_confirmed_at  # leo@example.org's
+
+    Client().post(undo_link)
+
+    leo.refresh_from_db()
+    assert leo.email == "someone-elses@example.net"
+    assert leo.email_confirmed_at > changed_at  # its owner followed a link sent to it
