@@ -1,5 +1,6 @@
-"""Staff changing an account's address in the admin: an address staff typed is nobody's
-proof, so it waits for its owner to confirm it, as a new player's does."""
+"""Staff changing accounts in the admin: held to sign-up's rule on names (no username that
+reads as another account's: a form error, not a server error), and an address staff typed
+is nobody's proof, so it waits for its owner to confirm it, as a new player's does."""
 
 from __future__ import annotations
 
@@ -30,6 +31,37 @@ def _change_data(user: User, **changes) -> dict:
         "is_active": "on",
     }
     return {**data, **changes}
+
+
+def test_staff_cannot_rename_an_account_to_a_look_alike(staff, alice, bob):
+    url = reverse("admin:accounts_user_change", args=[bob.pk])
+
+    response = staff.post(url, _change_data(bob, username="\u0430lice"))  # a Cyrillic a
+
+    assert response.status_code == 200
+    assert "looks the same as an existing player" in response.text
+    bob.refresh_from_db()
+    assert bob.username == "bob"
+
+
+def test_staff_may_keep_an_accounts_own_name(staff, bob):
+    url = reverse("admin:accounts_user_change", args=[bob.pk])
+
+    response = staff.post(url, _change_data(bob, display_name="Bob B."))
+
+    assert response.status_code == 302
+    bob.refresh_from_db()
+    assert bob.display_name == "Bob B."
+
+
+def test_staff_cannot_add_an_account_named_like_another(staff, alice):
+    response = staff.post(
+        reverse("admin:accounts_user_add"),
+        {"username": "ALICE", "usable_password": "false"},
+    )
+
+    assert response.status_code == 200
+    assert User.objects.filter(username__iexact="alice").count() == 1
 
 
 def test_it_leaves_an_address_staff_change_unconfirmed_until_its_owner_confirms_it(staff, bob):
