@@ -299,6 +299,21 @@ def check_current_password(user: User, password: str, *, ip: str) -> None:
         raise ValidationError("That is not your password.", code="wrong_password")
 
 
+class AsksForPassword:
+    """A form whose ``password`` field (:func:`current_password_field`) must be the
+    player's ``self.user``'s, checked as :func:`check_current_password` checks it from
+    ``self.ip``."""
+
+    user: User
+    ip: str
+    cleaned_data: dict[str, Any]
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        check_current_password(self.user, password, ip=self.ip)
+        return password
+
+
 class ThrottledPasswordChangeForm(PasswordChangeForm):
     """Django's password change, its old password checked as closing an account checks
     the password (:func:`check_current_password`): wrong ones count with the login
@@ -318,7 +333,7 @@ class ThrottledPasswordChangeForm(PasswordChangeForm):
         return old_password
 
 
-class EmailChangeForm(forms.Form):
+class EmailChangeForm(AsksForPassword, forms.Form):
     """A new address for the account, with the current password: else a session left open
     would be enough to move the account to another address, reset its password from there
     and close it."""
@@ -336,11 +351,6 @@ class EmailChangeForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.user, self.ip = user, ip
 
-    def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
-        check_current_password(self.user, password, ip=self.ip)
-        return password
-
     def clean_email(self) -> str:
         email = self.cleaned_data["email"]
         if email.casefold() == self.user.email.casefold():
@@ -350,7 +360,7 @@ class EmailChangeForm(forms.Form):
         return email
 
 
-class ApiTokenForm(forms.ModelForm):
+class ApiTokenForm(AsksForPassword, forms.ModelForm):
     """A new API key, with the current password: a key lasts until it is revoked, so a
     session left open must not be enough to make one (as for a new email address)."""
 
@@ -371,11 +381,6 @@ class ApiTokenForm(forms.ModelForm):
         self.user, self.ip = user, ip
         if not self.is_bound:
             self.initial["once"] = secrets.token_urlsafe(16)
-
-    def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
-        check_current_password(self.user, password, ip=self.ip)
-        return password
 
 
 class AwayForm(forms.Form):
@@ -406,7 +411,7 @@ class AwayForm(forms.Form):
         return datetime.combine(self.cleaned_data["back_on"], time(), tzinfo=self.zone)
 
 
-class CloseAccountForm(forms.Form):
+class CloseAccountForm(AsksForPassword, forms.Form):
     """Closing an account asks for the password: it cannot be undone, and a session left
     open on a shared computer should not be enough to do it."""
 
@@ -418,8 +423,3 @@ class CloseAccountForm(forms.Form):
         # The page is about this one field: the focus starts there, and goes back to it
         # with the reason when the password was wrong.
         self.fields["password"].widget.attrs["autofocus"] = True
-
-    def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
-        check_current_password(self.user, password, ip=self.ip)
-        return password

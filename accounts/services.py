@@ -39,6 +39,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from aceysite.links import absolute_url
+
 from . import throttle
 from .models import User, name_as_read
 
@@ -195,7 +197,7 @@ def request_email_change(user: User, *, new_email: str) -> None:
         {
             "user": user,
             "new_email": new_email,
-            "url": settings.SITE_URL.rstrip("/") + path,
+            "url": absolute_url(path),
             "days": EMAIL_CHANGE_MAX_AGE.days,
         },
     )
@@ -271,11 +273,7 @@ def _tell_old_address(user: User, change: EmailChange, *, secret: str | None) ->
     # So that someone who took over the account cannot quietly move it to their address:
     # the old address is told, with a link that puts it back (undo_email_change), when it
     # is the address before a run of changes (``secret``).
-    undo_url = (
-        settings.SITE_URL.rstrip("/") + reverse("email_change_undo", args=[user.pk, secret])
-        if secret
-        else ""
-    )
+    undo_url = absolute_url(reverse("email_change_undo", args=[user.pk, secret])) if secret else ""
     body = render_to_string(
         "accounts/email/email_changed.txt",
         {
@@ -379,7 +377,7 @@ def send_email_confirmation(user: User, *, again: bool = False) -> None:
         "accounts/email/email_confirm.txt",
         {
             "user": user,
-            "url": settings.SITE_URL.rstrip("/") + path,
+            "url": absolute_url(path),
             "days": EMAIL_CONFIRM_MAX_AGE.days,
             "site_url": settings.SITE_URL,
         },
@@ -467,7 +465,7 @@ def tell_password_changed(user: User, *, reset: bool) -> None:
                 "user": user,
                 "reset": reset,
                 "when": timezone.now(),
-                "reset_url": settings.SITE_URL.rstrip("/") + reverse("password_reset"),
+                "reset_url": absolute_url(reverse("password_reset")),
                 "site_url": settings.SITE_URL,
             },
         )

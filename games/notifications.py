@@ -28,6 +28,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from aceysite.links import absolute_url
 from games.engine import Position, absolute_point, variant_named
 
 from . import blocks
@@ -53,10 +54,6 @@ MAIL_CONNECTION_IDLE_SECONDS = 30.0
 
 def _mail_domain() -> str:
     return urlsplit(settings.SITE_URL).hostname or "localhost"
-
-
-def absolute_url(path: str) -> str:
-    return settings.SITE_URL.rstrip("/") + path
 
 
 class UnfoldedHeader(str):

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from aceysite.links import absolute_url
 from games.models import Match, Notification
-from games.notifications import _queue, absolute_url
+from games.notifications import _queue
 
 from .brackets import Format
 
