@@ -390,6 +390,7 @@ def board_context(
         "latest_game": games[-1] if games else None,
         "turns": (games[-1].turns if games else []) if with_history else None,
         "earlier_games": games[:-1],
+        "forfeit": _forfeit(match, names),
     }
     board["hint"] = _hint(board) if playing else ""
     board["news"] = _news(games, names, color) if live else ""
@@ -805,6 +806,22 @@ def history_games(
                 (row for row in rows if row.game_number == game.number), names, current=current
             )
     return games
+
+
+#: The endings of a match lost without its last game borne off: Match.Ending's values (the
+#: models are not imported here at run time).
+FORFEITS = ("resignation", "timeout")
+
+
+def _forfeit(match: Match, names: dict[str, str]) -> dict[str, str] | None:
+    """Who lost a finished match by resigning or running out of time, for the line that
+    closes its history: such a match stops after a turn that does not say why it ended.
+    None for a match in play, or one whose last game was borne off (its last play says so).
+    ``{"loser": name, "ending": "resignation" or "timeout"}``."""
+    if match.is_active or match.winner_id is None or match.ending not in FORFEITS:
+        return None
+    loser = "black" if match.winner_id == match.white_id else "white"
+    return {"loser": names[loser], "ending": match.ending}
 
 
 def game_turns(match: Match, number: int) -> list[dict[str, Any]]:

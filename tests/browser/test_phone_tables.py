@@ -9,6 +9,7 @@ from playwright.sync_api import Locator, Page
 
 from games import services
 from games.engine.game import ScriptedDice
+from games.models import PlayerRating
 from tests.engine.helpers import make
 
 from .helpers import log_in
@@ -127,3 +128,26 @@ def test_a_forced_segment_in_the_history_keeps_its_mark_and_link_whole(
     assert marks.count() >= 1
     assert all(m.bounding_box()["height"] <= line + 2 for m in marks.all())  # one line each
     assert box is not None and all(b["x"] + b["width"] <= box["x"] + box["width"] for b in links)
+
+
+def test_both_tables_of_the_leaderboard_fit_a_phones_screen(
+    page: Page, live_server, django_user_model
+):
+    # An established player and a provisional one, each with the longest display name.
+    for name, rd in (("steady", 60), ("newbie", 250)):
+        user = django_user_model.objects.create_user(name, f"{name}@example.com")
+        user.display_name = f"{GREEK_NAME[:50]} {name}"
+        user.save()
+        PlayerRating.objects.create(
+            user=user, variant="american", rating=1500, rd=rd, matches=3, wins=2, losses=1
+        )
+    page.set_viewport_size(PHONE)
+
+    page.goto(f"{live_server.url}/leaderboard/american/")
+
+    for label in ("American established ratings", "American provisional ratings"):
+        region = page.get_by_role("region", name=label)
+        cells = region.locator("th, td")
+        assert region.evaluate("box => box.scrollWidth <= box.clientWidth"), label
+        assert _off_screen(cells, region) == [], label
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

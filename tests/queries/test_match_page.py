@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
+from django.utils import timezone
 
+from games import services
 from games.models import Match
+from tests.matches import opened_by_white
 
-from .conftest import LONG, SHORT, count_queries, get_ok
+from .conftest import LONG, SHORT, WHITE_STARTS, count_queries, end_game, get_ok
 
 pytestmark = pytest.mark.django_db
 
@@ -52,3 +57,28 @@ def test_a_replayed_position_queries_do_not_grow_with_the_history(
 
     with django_assert_num_queries(short):
         get_ok(client, long_url)()
+
+
+@pytest.mark.parametrize("viewer", ["player", "spectator", "anonymous"])
+@pytest.mark.parametrize("ending", ["resignation", "timeout"])
+def test_a_match_resigned_or_lost_on_time_takes_as_many_queries_as_one_borne_off(
+    viewer, ending, client, alice, bob, charlie, django_assert_num_queries
+):
+    # Its history has a closing line the other has not (games.board._forfeit).
+    borne_off = end_game(opened_by_white(alice, bob), loser_off=14, then=WHITE_STARTS)
+    forfeited = opened_by_white(alice, bob)
+    if ending == "resignation":
+        services.resign(forfeited.pk, user=bob)
+    else:
+        assert services.award_timeout(forfeited.pk, now=timezone.now() + timedelta(days=30))
+    forfeited.refresh_from_db()
+    assert (borne_off.ending, forfeited.ending) == ("borne_off", ending)
+    if viewer != "anonymous":
+        client.force_login(alice if viewer == "player" else charlie)
+    for match in (borne_off, forfeited):  # warm up: sessions, caches
+        get_ok(client, match.get_absolute_url())()
+
+    borne_off_queries = count_queries(get_ok(client, borne_off.get_absolute_url()))
+
+    with django_assert_num_queries(borne_off_queries):
+        get_ok(client, forfeited.get_absolute_url())()

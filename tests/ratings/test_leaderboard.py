@@ -1,6 +1,9 @@
-"""The leaderboard: established ratings only, best first, paginated, bounded queries."""
+"""The leaderboard: established ratings ranked best first, then provisional ones apart and
+unranked; paginated, closed accounts left out, bounded queries."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.urls import reverse
@@ -10,27 +13,85 @@ from games.models import PlayerRating
 pytestmark = pytest.mark.django_db
 
 
-def _players(django_user_model, count: int, *, rd: float = 60) -> None:
+def _players(
+    django_user_model, count: int, *, rd: float = 60, prefix: str = "player", rating: int = 1400
+) -> None:
     for n in range(count):
-        user = django_user_model.objects.create_user(f"player{n:03}", f"p{n}@example.com")
-        PlayerRating.objects.create(user=user, variant="american", rating=1400 + n, rd=rd)
+        name = f"{prefix}{n:03}"
+        user = django_user_model.objects.create_user(name, f"{name}@example.com")
+        PlayerRating.objects.create(
+            user=user, variant="american", rating=rating + n, rd=rd, matches=4, wins=3, losses=1
+        )
+
+
+def _table(html: str, caption: str) -> str:
+    """The leaderboard table whose (hidden) caption starts with ``caption``, or ""."""
+    found = re.search(rf"<table[^>]*>\s*<caption[^>]*>{caption}.*?</table>", html, re.S)
+    return found.group(0) if found else ""
+
+
+def _names(table: str) -> list[str]:
+    return re.findall(r"<bdi>([^<]*)</bdi>", table)
 
 
 def test_it_lists_established_players_best_first(client, django_user_model):
     _players(django_user_model, 3)
-    provisional = django_user_model.objects.create_user("newbie", "n@example.com")
-    PlayerRating.objects.create(user=provisional, variant="american", rating=2000, rd=300)
 
     response = client.get(reverse("leaderboard", args=["american"]))
 
-    text = response.text
+    established = _table(response.text, "American established ratings")
     assert response.status_code == 200
-    assert "newbie" not in text
-    assert text.index("player002") < text.index("player001") < text.index("player000")
+    assert _names(established) == ["player002", "player001", "player000"]
+    assert re.findall(r"<tr><td>(\d+)</td>", established) == ["1", "2", "3"]
+    assert "Provisional ratings" not in response.text
 
 
-def test_a_closed_account_leaves_the_leaderboard(client, django_user_model):
-    _players(django_user_model, 2)
+def test_a_site_with_only_provisional_ratings_shows_them_unranked(client, django_user_model):
+    _players(django_user_model, 2, rd=250, prefix="newbie")
+
+    text = client.get(reverse("leaderboard", args=["american"])).text
+
+    provisional = _table(text, "American provisional ratings")
+    assert _names(provisional) == ["newbie001", "newbie000"]
+    assert "<td>1401?</td><td>250</td><td>3</td><td>1</td>" in provisional
+    assert '<th scope="col">#</th>' not in provisional  # no ranks
+    assert "<h2>Provisional ratings</h2>" in text
+    assert "No established ratings yet" in text
+    assert _table(text, "American established ratings") == ""
+    assert "is above 110, too uncertain to rank: it becomes established once" in text
+
+
+def test_established_players_are_ranked_above_the_provisional_ones_and_not_repeated(
+    client, django_user_model
+):
+    _players(django_user_model, 2, rd=60, prefix="steady", rating=1400)
+    # A better rating, but a provisional one: beneath, not first.
+    _players(django_user_model, 2, rd=200, prefix="newbie", rating=2000)
+
+    text = client.get(reverse("leaderboard", args=["american"])).text
+
+    established = _table(text, "American established ratings")
+    provisional = _table(text, "American provisional ratings")
+    assert _names(established) == ["steady001", "steady000"]
+    assert _names(provisional) == ["newbie001", "newbie000"]
+    assert text.index(established) < text.index(provisional)
+    assert _names(text).count("steady000") == _names(text).count("newbie000") == 1
+    assert "No established ratings yet" not in text
+
+
+def test_a_rating_never_played_is_not_listed(client, django_user_model):
+    user = django_user_model.objects.create_user("nobody", "nobody@example.com")
+    PlayerRating.objects.create(user=user, variant="american")  # rd 350, no matches
+
+    text = client.get(reverse("leaderboard", args=["american"])).text
+
+    assert "nobody" not in text
+    assert "No ratings yet" in text
+
+
+@pytest.mark.parametrize("rd", [60, 250], ids=["established", "provisional"])
+def test_a_closed_account_leaves_the_leaderboard(client, django_user_model, rd):
+    _players(django_user_model, 2, rd=rd)
     django_user_model.objects.filter(username="player001").update(is_active=False)
 
     text = client.get(reverse("leaderboard", args=["american"])).text
@@ -57,17 +118,45 @@ def test_it_paginates(client, django_user_model):
     assert "player009" in second.text and "player059" not in second.text
 
 
-@pytest.mark.parametrize("count", [5, 120])
-def test_it_uses_the_same_number_of_queries_for_any_number_of_players(
-    client, django_user_model, django_assert_num_queries, count
+def test_the_provisional_ratings_follow_the_established_ones_from_page_to_page(
+    client, django_user_model
 ):
+    _players(django_user_model, 45, prefix="steady", rating=1400)
+    _players(django_user_model, 10, rd=200, prefix="newbie", rating=1800)
+    url = reverse("leaderboard", args=["american"])
+
+    first = client.get(url).text
+    second = client.get(url, {"page": 2}).text
+
+    assert len(_names(_table(first, "American established ratings"))) == 45
+    assert _names(_table(first, "American provisional ratings")) == [
+        f"newbie{n:03}" for n in range(9, 4, -1)
+    ]
+    assert _table(second, "American established ratings") == ""
+    assert _names(_table(second, "American provisional ratings")) == [
+        f"newbie{n:03}" for n in range(4, -1, -1)
+    ]
+    assert "No established ratings yet" not in second
+
+
+@pytest.mark.parametrize("count", [5, 120])
+@pytest.mark.parametrize("page", [1, 2, 3])
+def test_it_uses_the_same_number_of_queries_for_any_number_of_players(
+    client, django_user_model, django_assert_num_queries, count, page
+):
+    # As many provisional ratings as established ones: page 2 of 120 holds both.
     _players(django_user_model, count)
+    _players(django_user_model, count, rd=200, prefix="newbie")
 
     with django_assert_num_queries(2):
-        client.get(reverse("leaderboard", args=["american"]))
+        response = client.get(reverse("leaderboard", args=["american"]), {"page": page})
+
+    assert response.status_code == 200
 
 
-def test_a_rating_gone_provisional_by_idleness_leaves_the_leaderboard(client, django_user_model):
+def test_a_rating_gone_provisional_by_idleness_moves_to_the_provisional_ones(
+    client, django_user_model
+):
     from datetime import timedelta
 
     from django.utils import timezone
@@ -78,14 +167,15 @@ def test_a_rating_gone_provisional_by_idleness_leaves_the_leaderboard(client, dj
     for name, idle in (("regular", timedelta(days=10)), ("away", timedelta(days=3 * 365))):
         user = django_user_model.objects.create_user(name, f"{name}@example.com")
         PlayerRating.objects.create(
-            user=user, variant="american", rating=1600, rd=100, rated_at=now - idle
+            user=user, variant="american", rating=1600, rd=100, rated_at=now - idle, matches=9
         )
     away = PlayerRating.objects.get(user__username="away")
     assert away.rd <= 110 < as_of(away, now).rd  # established when stored, not any more
 
     text = client.get(reverse("leaderboard", args=["american"])).text
 
-    assert "regular" in text and "away" not in text
+    assert _names(_table(text, "American established ratings")) == ["regular"]
+    assert _names(_table(text, "American provisional ratings")) == ["away"]
 
 
 def test_it_shows_the_rd_grown_for_idleness_as_the_profile_does(client, django_user_model):
