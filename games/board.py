@@ -691,7 +691,14 @@ def _announcement(match: Match, board: dict[str, Any]) -> str:
     board is drawn after the other player moved, what they played comes first."""
     mode = board["mode"]
     if mode == "finished":
-        return f"The match is over: {match.winner} won."
+        # How it ended too, as the history's last line says: a resignation or a timeout
+        # is not in the last turn a screen reader user may have heard.
+        forfeit = board.get("forfeit")
+        how = ""
+        if forfeit:
+            lost = "ran out of time" if forfeit["ending"] == "timeout" else "resigned the match"
+            how = f"{forfeit['loser']} {lost}; "
+        return f"The match is over: {how}{match.winner} won, {match.result_score}."
     if mode == "replay":
         return ""
     return " ".join(part for part in (board["news"], _what_now(match, board)) if part)

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from games import services
+from games.board import board_context
 from games.models import Match
 from tests.matches import opened_by_white
 from tests.queries.conftest import WHITE_STARTS, end_game, play, three_games
@@ -97,3 +98,26 @@ def test_a_match_in_play_has_no_closing_line(client, alice, bob):
     page = client.get(match.get_absolute_url()).text
 
     assert history_end(page) is None
+
+
+def test_the_screen_reader_hears_how_a_finished_match_ended(alice, bob):
+    match = opened_by_white(alice, bob, variant="american", points=3)
+    match = play(match, alice, "in/22 in/19", [4, 1])
+    services.resign(match.pk, user=bob)
+    match.refresh_from_db()
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["announcement"] == (
+        f"The match is over: bob resigned the match; alice won, {match.result_score}."
+    )
+
+
+def test_a_match_lost_on_time_is_announced_as_such(alice, bob):
+    match = timed_out(opened_by_white(alice, bob, variant="greek", points=3))
+
+    board = board_context(match, viewer=bob, steps=[])
+
+    assert board["announcement"] == (
+        f"The match is over: alice ran out of time; bob won, {match.result_score}."
+    )
