@@ -66,7 +66,7 @@ def database_from_url(url: str) -> dict:
 
 def mailers_from_env() -> dict:
     if not os.getenv("SMTP_HOST"):
-        return {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+        return {"default": {"BACKEND": "aceysite.mail.ReadableConsoleBackend"}}
     return {
         "default": {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",

@@ -1,9 +1,11 @@
+import io
 import os
 import subprocess
 import sys
 
 import pytest
 from django.core import mail
+from django.core.mail import EmailMultiAlternatives
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 from django.db import connection
@@ -11,6 +13,7 @@ from django.urls import reverse
 
 from aceysite import settings as site_settings
 from aceysite.celery import app as celery_app
+from aceysite.mail import ReadableConsoleBackend
 from games.checks import broker_apart_from_cache
 from tests.conftest import need_service
 
@@ -151,7 +154,30 @@ def test_mailers_default_to_console(monkeypatch):
 
     mailers = site_settings.mailers_from_env()
 
-    assert mailers == {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+    assert mailers == {"default": {"BACKEND": "aceysite.mail.ReadableConsoleBackend"}}
+
+
+def test_the_console_prints_an_email_readably():
+    """Decoded, not quoted-printable: a link in a body with an en dash is printed whole
+    and can be followed from the terminal."""
+    link = "http://127.0.0.1:8000/accounts/confirm/" + "k" * 120 + "/"
+    message = EmailMultiAlternatives(
+        "Confirm your address \u2013 acey",
+        f"Hello \u00e9mile \u2013\n{link}\n",
+        to=["a@example.com"],
+    )
+    message.attach_alternative("<p>Hello</p>", "text/html")
+    stream = io.StringIO()
+
+    sent = ReadableConsoleBackend(stream=stream).send_messages([message])
+
+    printed = stream.getvalue()
+    assert sent == 1
+    assert "Subject: Confirm your address \u2013 acey" in printed
+    assert "To: a@example.com" in printed
+    assert f"Hello \u00e9mile \u2013\n{link}\n" in printed
+    assert "(Also in the message: text/html)" in printed
+    assert "<p>Hello</p>" not in printed
 
 
 def test_mailers_use_smtp_when_host_is_set(monkeypatch):
