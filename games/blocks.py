@@ -7,7 +7,8 @@ A block works in both directions, so that neither can reach the other:
   when the block is made), no accepting the other's lobby challenge or private invite,
   and the lobby does not show either one the other's challenges;
 - no rematch offers;
-- messages close in their matches, and turn emails quote none of them.
+- messages close in their matches, and turn emails quote none of them;
+- neither is suggested to the other as a name to challenge.
 
 A block never resigns anything: matches in play go on to their end, and tournaments pair
 the two as anyone else (a player who entered one agreed to play whoever it draws).
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from .models import Block, Challenge, Match
 
@@ -105,6 +106,15 @@ def blocked_in_match(match_id: int) -> bool:
     return Block.objects.filter(
         Q(blocker__in=white, blocked__in=black) | Q(blocker__in=black, blocked__in=white)
     ).exists()
+
+
+def without_blocks(users: QuerySet[User], user: User) -> QuerySet[User]:
+    """``users`` without the players ``user`` has blocked or is blocked by (for the names
+    suggested to ``user``: neither may challenge the other)."""
+    between = Block.objects.filter(
+        Q(blocker=user, blocked=OuterRef("pk")) | Q(blocker=OuterRef("pk"), blocked=user)
+    )
+    return users.filter(~Exists(between))
 
 
 def _unblock_first(other: User) -> str:
