@@ -687,6 +687,20 @@ def player_unblock(request: HttpRequest, username: str, body: JsonObject) -> Jso
 
 
 @api_get
+def my_blocks(request: HttpRequest) -> JsonResponse:
+    """The players I have blocked (games.blocks), the latest first, each with when; not
+    those who have blocked me, which nobody is told."""
+    return JsonResponse(
+        {
+            "blocks": [
+                {"username": block.blocked.username, "blocked_at": block.created_at.isoformat()}
+                for block in blocks.blocks_of(request.user)
+            ]
+        }
+    )
+
+
+@api_get
 def me(request: HttpRequest) -> JsonResponse:
     """Who I am, my active matches, those waiting for my move (most urgent first), the
     matches with messages I have not read (match id: how many), and whether my address is

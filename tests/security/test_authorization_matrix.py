@@ -171,6 +171,8 @@ CASES = [
         body={},
     ),
     Case("api_me", "GET", "/api/v1/me/", every(200, anonymous=401)),
+    # Always the caller's own list: the URL names nobody else's to ask for.
+    Case("api_me_blocks", "GET", "/api/v1/me/blocks/", every(200, anonymous=401)),
     Case(
         "api_match_messages",
         "GET",
