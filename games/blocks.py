@@ -146,7 +146,11 @@ def block(user: User, *, other: User) -> BlockMade:
         # Both players locked, as a challenge between them locks them to check for a
         # block: one sent at the same moment either committed first (and is withdrawn
         # below) or waits, and then finds the block.
-        services.lock_players(user, other)
+        active = services.lock_players(user, other)
+        if not all(active):
+            # Closed since the check above (games.closing deletes blocks under this lock):
+            # a block made now would outlive the closure.
+            raise BlockRefused(f"you cannot block {other.username}: the account is closed")
         made, _ = Block.objects.get_or_create(blocker=user, blocked=other)
         waiting = Challenge.objects.filter(
             Q(challenger=user, opponent=other) | Q(challenger=other, opponent=user),
