@@ -223,11 +223,12 @@ def email_confirmation(user: User, *, subject: str) -> None:
 
 def _confirmation_as_sent(user: User) -> str | None:
     """The body of an email that confirms ``user``'s address, with a link made now for the
-    address they have now; None once it is confirmed (by an earlier link, say)."""
+    address they have now; None once it is confirmed (by an earlier link, say), or once
+    the account is deactivated (whose links are refused)."""
     # A local import: accounts.services queues this email through this module.
     from accounts.services import email_confirmation_text
 
-    if user.email_confirmed_at is not None:
+    if user.email_confirmed_at is not None or not user.is_active:
         return None
     return email_confirmation_text(user)
 

@@ -271,13 +271,17 @@ def test_a_link_waiting_to_be_sent_is_for_the_address_the_account_has_when_it_go
     assert leo.email_confirmed_at is not None
 
 
-def test_a_link_waiting_to_be_sent_is_dropped_once_the_address_is_confirmed(leo):
+@pytest.mark.parametrize("meanwhile", ["confirmed", "deactivated"])
+def test_a_link_waiting_to_be_sent_is_dropped_once_it_could_not_be_used(leo, meanwhile):
     first_link = link_in(mail.outbox[0])
     mail.outbox.clear()
     with TestCase.captureOnCommitCallbacks(execute=False):
         services.send_email_confirmation(leo, again=True)
     queued = Notification.objects.filter(sent_at=None).get()
-    Client().post(first_link)
+    if meanwhile == "confirmed":
+        Client().post(first_link)
+    else:  # by staff, say: the link would be refused
+        User.objects.filter(pk=leo.pk).update(is_active=False)
 
     assert notifications.send_notification(queued.pk) is False
 
