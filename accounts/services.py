@@ -355,15 +355,23 @@ def email_confirmation_token(user: User) -> str:
     return signing.TimestampSigner(salt=EMAIL_CONFIRM_SALT).sign_object(payload)
 
 
+EMAIL_CONFIRM_SUBJECT = "Confirm your email address for Acey-Deucey"
+
+
 def send_email_confirmation(user: User, *, again: bool = False) -> None:
-    """Email ``user``'s address a link that confirms it (:func:`confirm_email_address`).
-    Raises what the mail server raises: the caller says the link did not go.
+    """Email ``user``'s address a link that confirms it (:func:`confirm_email_address`),
+    through the outbox (games.notifications): sent once the caller's transaction commits,
+    and sent again should the mail server fail. The link is made as the email is sent, for
+    the address the account has then (:func:`email_confirmation_text`).
 
     ``again``: the player asked for it again (sign-up sent the first), which
     :mod:`accounts.throttle` limits, else anyone could flood the address they signed up
     with: raises :class:`EmailConfirmationLimited` beyond it, and :class:`AlreadyConfirmed`
     for an address confirmed already, and sends nothing.
     """
+    # A local import: the games app builds on this one, not the other way round.
+    from games import notifications
+
     if again:
         if user.email_confirmed_at is not None:
             raise AlreadyConfirmed(f"Your email address {user.email} is confirmed already.")
@@ -372,8 +380,13 @@ def send_email_confirmation(user: User, *, again: bool = False) -> None:
                 f"We have sent you {throttle.MAX_EMAIL_CONFIRMATIONS_PER_PLAYER} links in the"
                 " last hour, as many as we send: follow one of those, or ask again in an hour."
             )
+    notifications.email_confirmation(user, subject=EMAIL_CONFIRM_SUBJECT)
+
+
+def email_confirmation_text(user: User) -> str:
+    """The body of the email that confirms ``user``'s present address, with its link."""
     path = reverse("email_verify", args=[email_confirmation_token(user)])
-    body = render_to_string(
+    return render_to_string(
         "accounts/email/email_confirm.txt",
         {
             "user": user,
@@ -382,7 +395,6 @@ def send_email_confirmation(user: User, *, again: bool = False) -> None:
             "site_url": settings.SITE_URL,
         },
     )
-    send_mail("Confirm your email address for Acey-Deucey", body, None, [user.email])
 
 
 def pending_email_confirmation(token: str, *, viewer: User | AnonymousUser) -> User:

@@ -65,32 +65,10 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid() and (user := form.save_unless_taken()):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        _send_email_confirmation(request, user)
+        services.send_email_confirmation(user)
         return HttpResponseRedirect(next_url) if next_url else redirect("home")
     _focus(form)
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
-
-
-def _send_email_confirmation(request: HttpRequest, user: User, *, again: bool = False) -> bool:
-    """Email the player a link that confirms their address (``again``: see
-    services.send_email_confirmation); True if it went. If the mail server failed, they are
-    told (the account is theirs all the same) and may ask again."""
-    try:
-        services.send_email_confirmation(user, again=again)
-    except (smtplib.SMTPException, OSError) as error:
-        # No traceback: its frames hold the link.
-        logger.warning(
-            "Could not send an email confirmation link for user %s: %s",
-            user.pk,
-            type(error).__name__,
-        )
-        messages.error(
-            request,
-            "We could not send the confirmation email just now. Please ask for it again"
-            " later (“Send the link again”).",
-        )
-        return False
-    return True
 
 
 def _safe_next(request: HttpRequest, url: str) -> str:
@@ -422,12 +400,12 @@ def email_verify_send(request: HttpRequest) -> HttpResponse:
             raise services.EmailConfirmationError(
                 "Your account has no email address to confirm: give one in your settings."
             )
-        if _send_email_confirmation(request, user, again=True):
-            messages.success(
-                request,
-                f"We have sent a new link to {user.email}. Follow it within"
-                f" {services.EMAIL_CONFIRM_MAX_AGE.days} days to get your game emails.",
-            )
+        services.send_email_confirmation(user, again=True)
+        messages.success(
+            request,
+            f"We have sent a new link to {user.email}. Follow it within"
+            f" {services.EMAIL_CONFIRM_MAX_AGE.days} days to get your game emails.",
+        )
     except services.AlreadyConfirmed as done:
         messages.info(request, str(done))
     except (services.EmailConfirmationError, services.EmailConfirmationLimited) as refused:

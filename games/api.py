@@ -22,6 +22,8 @@ from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.csrf import csrf_exempt
 
+from accounts import services as accounts
+from accounts import throttle
 from accounts.models import ApiToken, User
 from accounts.services import player_named
 
@@ -684,6 +686,42 @@ def player_unblock(request: HttpRequest, username: str, body: JsonObject) -> Jso
     person = _player(username)
     blocks.unblock(request.user, other=person)
     return JsonResponse({"username": person.username, "blocked": False})
+
+
+@api_get
+def my_blocks(request: HttpRequest) -> JsonResponse:
+    """The players I have blocked (games.blocks), the latest first, each with when; not
+    those who have blocked me, which nobody is told."""
+    return JsonResponse(
+        {
+            "blocks": [
+                {"username": block.blocked.username, "blocked_at": block.created_at.isoformat()}
+                for block in blocks.blocks_of(request.user)
+            ]
+        }
+    )
+
+
+@api_post()
+def my_email_confirmation(request: HttpRequest, body: JsonObject) -> JsonResponse:
+    """Send the link that confirms my address again, as the web's "Send the link again"
+    does (accounts.services.send_email_confirmation, with its limit): 202 once queued."""
+    user = request.user
+    if not user.email:
+        raise ApiError(
+            400, "your account has no email address to confirm: give one in your settings"
+        )
+    try:
+        accounts.send_email_confirmation(user, again=True)
+    except accounts.AlreadyConfirmed as done:
+        raise ApiError(409, str(done)) from None
+    except accounts.EmailConfirmationLimited as limited:
+        # The count runs for an hour from the first link asked for: at most that long.
+        wait = {"Retry-After": str(throttle.EMAIL_CONFIRMATION_WINDOW_SECONDS)}
+        raise ApiError(429, str(limited), wait) from None
+    return JsonResponse(
+        {"email": user.email, "valid_days": accounts.EMAIL_CONFIRM_MAX_AGE.days}, status=202
+    )
 
 
 @api_get

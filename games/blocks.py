@@ -7,7 +7,8 @@ A block works in both directions, so that neither can reach the other:
   when the block is made), no accepting the other's lobby challenge or private invite,
   and the lobby does not show either one the other's challenges;
 - no rematch offers;
-- messages close in their matches, and turn emails quote none of them.
+- messages close in their matches, and turn emails quote none of them;
+- neither is suggested to the other as a name to challenge.
 
 A block never resigns anything: matches in play go on to their end, and tournaments pair
 the two as anyone else (a player who entered one agreed to play whoever it draws).
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from .models import Block, Challenge, Match
 
@@ -107,6 +108,15 @@ def blocked_in_match(match_id: int) -> bool:
     ).exists()
 
 
+def without_blocks(users: QuerySet[User], user: User) -> QuerySet[User]:
+    """``users`` without the players ``user`` has blocked or is blocked by (for the names
+    suggested to ``user``: neither may challenge the other)."""
+    between = Block.objects.filter(
+        Q(blocker=user, blocked=OuterRef("pk")) | Q(blocker=OuterRef("pk"), blocked=user)
+    )
+    return users.filter(~Exists(between))
+
+
 def _unblock_first(other: User) -> str:
     return f"you have blocked {other.username}: unblock them first"
 
@@ -136,7 +146,11 @@ def block(user: User, *, other: User) -> BlockMade:
         # Both players locked, as a challenge between them locks them to check for a
         # block: one sent at the same moment either committed first (and is withdrawn
         # below) or waits, and then finds the block.
-        services.lock_players(user, other)
+        active = services.lock_players(user, other)
+        if not all(active):
+            # Closed since the check above (games.closing deletes blocks under this lock):
+            # a block made now would outlive the closure.
+            raise BlockRefused(f"you cannot block {other.username}: the account is closed")
         made, _ = Block.objects.get_or_create(blocker=user, blocked=other)
         waiting = Challenge.objects.filter(
             Q(challenger=user, opponent=other) | Q(challenger=other, opponent=user),

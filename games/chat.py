@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import blocks
+from . import blocks, services
 from .models import Match, Message
 from .services import NotAllowed, TurnError
 
@@ -126,6 +126,11 @@ def post_message(match_id: int, *, user: User, text: str, now: datetime | None =
         )
         if not match.is_player(user):
             raise NotAllowed("only the match's players write in it")
+        # Then the two players, in pk order, as games.blocks.block() locks them: a block
+        # made at the same moment either committed first, and the check below finds it,
+        # or waits until this message is stored. (The match before the players, as
+        # games.away takes them: nothing holds a player and then waits for a match.)
+        services.lock_players(match.white_id, match.black_id)
         reason = _closed_because(match, user, now)
         if reason:
             raise ChatRefused(reason)

@@ -5,9 +5,10 @@ The username stays, on the player's past matches and reserved, so that records s
 and nobody else can take the name and pass for them. What identifies the person (email
 address, display name, about text, country, the messages they wrote) is erased, the
 password made unusable, and the account deactivated, which ends its sessions and API keys
-at once. Then everything still in play is ended the way the player could have ended it
-themselves: challenges withdrawn or declined, tournaments left (an open tournament they
-organise is called off), active matches resigned.
+at once; blocks between them and others (games.blocks), made either way, are deleted: a
+closed account can reach nobody, nor be reached. Then everything still in play is ended
+the way the player could have ended it themselves: challenges withdrawn or declined,
+tournaments left (an open tournament they organise is called off), active matches resigned.
 
 Deactivating comes first and commits on its own: from then on nobody can challenge the
 player, accept their challenge (start_match refuses an inactive player) or email them
@@ -29,7 +30,7 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 
 from . import services
-from .models import Challenge, Match, Message, Notification
+from .models import Block, Challenge, Match, Message, Notification
 from .tournaments import services as tournaments
 from .tournaments.models import Tournament
 
@@ -202,6 +203,10 @@ def _deactivate(user: User) -> None:
         # claims one meanwhile finds the address erased and sends nothing.
         Message.objects.filter(author=account).delete()
         Notification.objects.filter(user=account).delete()
+        # Blocks either way keep apart two players who could reach each other; a closed
+        # account reaches nobody and can be reached by nobody (and cannot be blocked), so
+        # they would only leave a name on the other's list, and say whom she shunned.
+        Block.objects.filter(Q(blocker=account) | Q(blocked=account)).delete()
     # The caller's object too: the request that closed the account still holds it.
     for field in ("is_active", "email", "display_name", "about", "country", "password"):
         setattr(user, field, getattr(account, field))

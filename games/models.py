@@ -418,6 +418,8 @@ class Notification(models.Model):
         FINISHED = "finished", "match finished"
         DIGEST = "digest", "daily digest"
         TOURNAMENT = "tournament", "tournament news"
+        # Not a game email: an account's (accounts.services.send_email_confirmation).
+        CONFIRM_ADDRESS = "confirm", "address confirmation"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

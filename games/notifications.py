@@ -3,11 +3,15 @@
 Functions are called from services inside their transaction. Each stores one
 :class:`~games.models.Notification` row keyed by the event (so the same event cannot queue
 two emails) and asks Celery to send it once the transaction commits.
+
+One account email goes through the outbox too, so that a mail server's failure is retried:
+the link that confirms an address (:func:`email_confirmation`), written when it is sent.
 """
 
 from __future__ import annotations
 
 import contextlib
+import secrets
 import threading
 import time
 from datetime import UTC, timedelta
@@ -173,17 +177,60 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
             key=key, defaults={**fields, "match": context.get("match")}
         )
     if created:
-        from .tasks import task_send_notification
+        _send_after_commit(notification.pk, wait=wait)
 
-        pk = notification.pk
-        # robust: with the broker down, the committed change must not become an error;
-        # the row stays unsent and the resend sweep (task_resend_unsent) sends it later.
-        transaction.on_commit(
-            lambda: task_send_notification.apply_async(
-                kwargs={"notification_id": pk}, countdown=wait or None
-            ),
-            robust=True,
-        )
+
+def _send_after_commit(notification_id: int, *, wait: int = 0) -> None:
+    """Have a worker send the stored email ``notification_id`` once the transaction
+    commits (``wait`` seconds later, if any)."""
+    from .tasks import task_send_notification
+
+    # robust: with the broker down, the committed change must not become an error;
+    # the row stays unsent and the resend sweep (task_resend_unsent) sends it later.
+    transaction.on_commit(
+        lambda: task_send_notification.apply_async(
+            kwargs={"notification_id": notification_id}, countdown=wait or None
+        ),
+        robust=True,
+    )
+
+
+#: The stored body of an email that confirms an address. The email is written when it is
+#: sent, for the address the account has then, and its link is never stored: staff read
+#: the outbox in the admin, and an address they type must wait for its owner to confirm it.
+CONFIRMATION_WRITTEN_WHEN_SENT = (
+    "(the link that confirms the address: written when the email is sent, and not kept)"
+)
+
+
+def email_confirmation(user: User, *, subject: str) -> None:
+    """Queue the email with the link that confirms ``user``'s address
+    (accounts.services.send_email_confirmation). Unlike game emails it goes to an address
+    not yet confirmed, which is its point, and whatever the player's email preference;
+    like them, one the mail server refuses is sent again."""
+    if not user.email or user.is_bot:
+        return
+    notification = Notification.objects.create(
+        user=user,
+        kind=Notification.Kind.CONFIRM_ADDRESS,
+        # Each link asked for is an email of its own (accounts.throttle limits them).
+        key=f"confirm:{user.pk}:{secrets.token_hex(8)}",
+        subject=subject,
+        body=CONFIRMATION_WRITTEN_WHEN_SENT,
+    )
+    _send_after_commit(notification.pk)
+
+
+def _confirmation_as_sent(user: User) -> str | None:
+    """The body of an email that confirms ``user``'s address, with a link made now for the
+    address they have now; None once it is confirmed (by an earlier link, say), or once
+    the account is deactivated (whose links are refused)."""
+    # A local import: accounts.services queues this email through this module.
+    from accounts.services import email_confirmation_text
+
+    if user.email_confirmed_at is not None or not user.is_active:
+        return None
+    return email_confirmation_text(user)
 
 
 def turn_key(match_id: int, segment_count: int) -> str:
@@ -548,26 +595,32 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     if notification is None:
         return False  # deleted since the claim (its addressee closed their account)
     body: str | None = notification.body
-    turn = notification.kind == Notification.Kind.TURN
+    kind = notification.kind
     # An email queued just before its addressee closed their account (games.closing erased
-    # the address), or a turn email nobody waits for now, is not sent.
-    if notification.user.email and turn:
+    # the address), a turn email nobody waits for now, or a link to confirm an address
+    # confirmed meanwhile, is not sent.
+    if notification.user.email and kind == Notification.Kind.TURN:
         body = _turn_email_as_sent(notification)
+    elif notification.user.email and kind == Notification.Kind.CONFIRM_ADDRESS:
+        body = _confirmation_as_sent(notification.user)
     if not notification.user.email or body is None:
         Notification.objects.filter(pk=notification_id).update(
             cancelled_at=timezone.now(), claimed_until=None
         )
         return False
-    unsubscribe = absolute_url(reverse("unsubscribe", args=[unsubscribe_token(notification.user)]))
-    # Most matches have no messages: then there is nothing to look for.
-    quoting = turn and notification.match is not None and notification.match.message_count
-    written = _messages_with_the_move(notification) if quoting else ""
+    if kind == Notification.Kind.CONFIRM_ADDRESS:
+        # An account email, which the unsubscribe link (game emails) does not stop; its
+        # stored body stays as it was, without the link.
+        text, headers, kept = body, {}, notification.body
+    else:
+        text, headers = _with_unsubscribe(notification, body)
+        kept = body
     message = EmailMultiAlternatives(
         subject=notification.subject,
-        body=body + written + f"\n\nTo stop these emails: {unsubscribe}\n",
+        body=text,
         to=[notification.user.email],
         headers={
-            **list_unsubscribe_headers(unsubscribe),
+            **headers,
             # The same Message-ID for every attempt: should a sender die between the
             # server's acceptance and marking the row sent, mail clients drop the resend.
             "Message-ID": f"<notification.{notification.pk}@{_mail_domain()}>",
@@ -584,9 +637,21 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
         raise
     # The body as sent is kept (a turn email's history filled in), in the same UPDATE.
     Notification.objects.filter(pk=notification_id).update(
-        sent_at=timezone.now(), attempts=notification.attempts + 1, last_error="", body=body
+        sent_at=timezone.now(), attempts=notification.attempts + 1, last_error="", body=kept
     )
     return True
+
+
+def _with_unsubscribe(notification: Notification, body: str) -> tuple[str, dict[str, str]]:
+    """A game email's text as sent (a turn email's with the messages it quotes) and its
+    headers: both with the link that turns game emails off."""
+    unsubscribe = absolute_url(reverse("unsubscribe", args=[unsubscribe_token(notification.user)]))
+    # Most matches have no messages: then there is nothing to look for.
+    turn = notification.kind == Notification.Kind.TURN
+    quoting = turn and notification.match is not None and notification.match.message_count
+    written = _messages_with_the_move(notification) if quoting else ""
+    text = body + written + f"\n\nTo stop these emails: {unsubscribe}\n"
+    return text, list_unsubscribe_headers(unsubscribe)
 
 
 class _KeptMailer(threading.local):

@@ -538,11 +538,12 @@ def player_search(request: HttpRequest) -> HttpResponse:
     """Up to ten usernames starting with ``q`` (or ``opponent``, the challenge form's field),
     or whose display name does: a JSON list, or for HTMX the ``<option>``s of the challenge
     form's list of suggestions. The player asking is left out (nobody challenges
-    themselves)."""
+    themselves), and so are the players they have blocked or who have blocked them
+    (games.blocks: neither may challenge the other)."""
     query = (request.GET.get("q") or request.GET.get("opponent") or "").strip()
     users = get_user_model().objects.filter(is_active=True)
     if request.user.is_authenticated:
-        users = users.exclude(pk=request.user.pk)
+        users = blocks.without_blocks(users.exclude(pk=request.user.pk), request.user)
     if query:
         users = users.filter(Q(username__istartswith=query) | Q(display_name__istartswith=query))
     names = list(users.order_by("username").values_list("username", flat=True)[:10])

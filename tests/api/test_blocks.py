@@ -88,3 +88,37 @@ def test_it_refuses_a_block_it_cannot_make(alice_api, username, status, reason):
     assert response.status_code == status
     assert reason in response.json()["error"]
     assert not Block.objects.exists()
+
+
+def test_it_lists_the_players_one_has_blocked_the_latest_first(
+    alice, bob, charlie, alice_api, bob_api
+):
+    blocks.block(alice, other=bob)
+    blocks.block(alice, other=charlie)
+    blocks.block(charlie, other=alice)  # charlie's block, not alice's
+    made = {b.blocked.username: b.created_at for b in Block.objects.filter(blocker=alice)}
+
+    mine = alice_api.get(reverse("api_me_blocks"))
+    bobs = bob_api.get(reverse("api_me_blocks"))
+
+    assert mine.status_code == 200
+    assert mine.json() == {
+        "blocks": [
+            {"username": "charlie", "blocked_at": made["charlie"].isoformat()},
+            {"username": "bob", "blocked_at": made["bob"].isoformat()},
+        ]
+    }
+    # Nobody is told who has blocked them.
+    assert bobs.json() == {"blocks": []}
+
+
+def test_the_list_of_blocks_needs_a_login_and_answers_only_get(alice, bob, alice_api, client):
+    blocks.block(alice, other=bob)
+
+    anonymous = client.get(reverse("api_me_blocks"))
+    posted = post_json(alice_api, reverse("api_me_blocks"))
+
+    assert anonymous.status_code == 401
+    assert "error" in anonymous.json()
+    assert posted.status_code == 405
+    assert Block.objects.count() == 1

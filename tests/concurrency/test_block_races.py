@@ -1,13 +1,19 @@
-"""A block racing a challenge between the same two players, against real PostgreSQL: both
-lock the two players' rows, so one goes first and the other sees it. A challenge is
-never left waiting between two players one of whom has blocked the other."""
+"""A block racing a challenge or a message between the same two players, against real
+PostgreSQL: each locks the two players' rows, so one goes first and the other sees it. A
+challenge is never left waiting between two players one of whom has blocked the other,
+and no message is stored once a block between them is."""
 
 from __future__ import annotations
 
-import pytest
+import threading
+from collections.abc import Callable
 
-from games import blocks, services
-from games.models import Block, Challenge, Match
+import pytest
+from django.db import connection, transaction
+
+from games import blocks, chat, services
+from games.models import Block, Challenge, Match, Message
+from tests.matches import opened_by_white
 
 from .test_races import race
 
@@ -57,3 +63,77 @@ def test_a_block_pressed_twice_at_once_is_one_block(postgres_url, alice, bob):
 
     assert not [r for r in results if isinstance(r, Exception)], results
     assert Block.objects.count() == 1
+
+
+class _InThread(threading.Thread):
+    """``call`` run on a connection of its own; ``result``: what it returned or raised."""
+
+    def __init__(self, call: Callable[[], object]) -> None:
+        super().__init__()
+        self.call = call
+        self.result: object = None
+
+    def run(self) -> None:
+        try:
+            self.result = self.call()
+        except Exception as error:  # the outcome under test
+            self.result = error
+        finally:
+            connection.close()
+
+
+# How long a thread is given to get past a lock it should wait on. Deterministic with the
+# locks (it waits however long); without them it is done in milliseconds.
+WAIT = 1.0
+
+
+def test_a_message_sent_while_a_block_is_being_made_waits_for_it_then_is_refused(
+    postgres_url, alice, bob
+):
+    match = opened_by_white(alice, bob)
+    writing = _InThread(lambda: chat.post_message(match.pk, user=bob, text="Still there?"))
+
+    with transaction.atomic():  # the block made, not yet committed
+        blocks.block(alice, other=bob)
+        writing.start()
+        writing.join(timeout=WAIT)
+        waited = writing.is_alive()
+    writing.join(timeout=30)
+
+    assert waited, writing.result
+    assert isinstance(writing.result, chat.ChatRefused), writing.result
+    assert str(writing.result) == "messages are closed in this match"
+    assert not Message.objects.exists()
+
+
+def test_a_block_made_while_a_message_is_being_stored_waits_for_it(postgres_url, alice, bob):
+    match = opened_by_white(alice, bob)
+    blocking = _InThread(lambda: blocks.block(alice, other=bob))
+
+    with transaction.atomic():  # the message stored, not yet committed
+        chat.post_message(match.pk, user=bob, text="Good luck")
+        blocking.start()
+        blocking.join(timeout=WAIT)
+        waited = blocking.is_alive()
+    blocking.join(timeout=30)
+
+    assert waited, blocking.result
+    assert isinstance(blocking.result, blocks.BlockMade), blocking.result
+    # Stored before the block: the block closes the conversation from then on.
+    assert Message.objects.get().created_at < Block.objects.get().created_at
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_message_sent_as_the_block_is_made_is_stored_first_or_refused(
+    postgres_url, alice, bob, attempt
+):
+    match = opened_by_white(alice, bob)
+
+    results = race(
+        lambda: chat.post_message(match.pk, user=bob, text="Still there?"),
+        lambda: blocks.block(alice, other=bob),
+    )
+
+    assert isinstance(results[1], blocks.BlockMade), results
+    assert isinstance(results[0], Message | chat.ChatRefused), results
+    assert Message.objects.count() == (1 if isinstance(results[0], Message) else 0)

@@ -139,6 +139,27 @@ def test_the_lobby_does_not_show_either_one_the_others_challenges(client, alice,
     assert accept in for_charlie.text
 
 
+def test_the_names_suggested_leave_out_players_blocked_either_way(
+    client, alice, bob, charlie, django_user_model
+):
+    django_user_model.objects.create_user("bella", "bella@example.com")
+    blocks.block(alice, other=bob)
+    blocks.block(charlie, other=alice)
+
+    client.force_login(alice)
+    for_alice = client.get(reverse("player_search"), {"q": ""}).json()
+    as_options = client.get(reverse("player_search"), {"opponent": "b"}, HTTP_HX_REQUEST="true")
+    client.force_login(bob)
+    for_bob = client.get(reverse("player_search"), {"q": "a"}).json()
+    client.force_login(charlie)
+    for_charlie = client.get(reverse("player_search"), {"q": ""}).json()
+
+    assert "bella" in for_alice and "bob" not in for_alice and "charlie" not in for_alice
+    assert '<option value="bella">' in as_options.text and "bob" not in as_options.text
+    assert for_bob == []
+    assert "alice" not in for_charlie and "bob" in for_charlie
+
+
 def test_the_challenge_form_says_why_it_refuses(client, alice, bob):
     blocks.block(alice, other=bob)
     client.force_login(bob)

@@ -10,8 +10,8 @@ from django.contrib.auth import authenticate
 
 from accounts.models import ApiToken
 from accounts.services import player_named
-from games import chat, closing, notifications, services
-from games.models import Challenge, Match, Message, Notification
+from games import blocks, chat, closing, notifications, services
+from games.models import Block, Challenge, Match, Message, Notification
 from games.tournaments.brackets import Format
 from games.tournaments.models import Entry, Tournament
 from tests.matches import opened_by_white
@@ -53,6 +53,28 @@ def test_it_erases_the_person_and_keeps_the_username(alice, bob):
     assert authenticate(username="alice", password=PASSWORD) is None
     assert player_named("alice") is None  # nobody can challenge her by name
     assert list(Message.objects.values_list("text", flat=True)) == ["Good luck"]
+
+
+def test_it_deletes_the_blocks_she_made_and_those_made_of_her(alice, bob, charlie):
+    blocks.block(alice, other=bob)
+    blocks.block(charlie, other=alice)
+    blocks.block(bob, other=charlie)
+
+    closing.close_account(alice)
+
+    assert list(Block.objects.values_list("blocker__username", "blocked__username")) == [
+        ("bob", "charlie")
+    ]
+
+
+def test_nobody_can_block_her_once_she_has_gone_even_from_a_page_read_before(alice, bob):
+    as_read = type(alice).objects.get(pk=alice.pk)  # bob's page, loaded before she closed
+
+    closing.close_account(alice)
+
+    with pytest.raises(blocks.BlockRefused, match="the account is closed"):
+        blocks.block(bob, other=as_read)
+    assert not Block.objects.exists()
 
 
 def test_it_resigns_her_matches_and_her_opponents_win(alice, bob, charlie):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
@@ -171,6 +172,16 @@ CASES = [
         body={},
     ),
     Case("api_me", "GET", "/api/v1/me/", every(200, anonymous=401)),
+    # Always the caller's own list: the URL names nobody else's to ask for.
+    Case("api_me_blocks", "GET", "/api/v1/me/blocks/", every(200, anonymous=401)),
+    # Alice (and Dave) have not confirmed their addresses; the others have.
+    Case(
+        "api_me_confirm_email",
+        "POST",
+        "/api/v1/me/confirm-email/",
+        every(409, anonymous=401, player=202, staff=202),
+        body={},
+    ),
     Case(
         "api_match_messages",
         "GET",
@@ -275,6 +286,8 @@ def people(django_user_model, alice, bob, charlie):
 
 @pytest.fixture
 def objects(people):
+    # The limits on links sent again count in the cache, for an hour: not across cases.
+    cache.clear()
     alice, bob = people["player"], people["opponent"]
     match = opened_by_white(alice, bob)
     challenge = services.create_challenge(alice, opponent=bob)
