@@ -130,7 +130,14 @@ def post_message(match_id: int, *, user: User, text: str, now: datetime | None =
         # made at the same moment either committed first, and the check below finds it,
         # or waits until this message is stored. (The match before the players, as
         # games.away takes them: nothing holds a player and then waits for a match.)
-        services.lock_players(match.white_id, match.black_id)
+        # Each account's state is the locked row's: one closed while this request ran
+        # (its messages erased by games.closing) takes no message written after that.
+        pks = sorted((match.white_id, match.black_id))
+        active = dict(zip(pks, services.lock_players(*pks), strict=True))
+        if not active[user.pk]:
+            raise NotAllowed("your account is closed")
+        match.white.is_active = active[match.white_id]
+        match.black.is_active = active[match.black_id]
         reason = _closed_because(match, user, now)
         if reason:
             raise ChatRefused(reason)

@@ -134,6 +134,18 @@ def test_nobody_writes_to_a_closed_account(match, alice, bob):
         chat.post_message(match.pk, user=alice, text="Are you there?")
 
 
+def test_an_account_closed_while_its_message_was_on_the_way_writes_nothing(match, alice):
+    """The request's user was read before the closing committed: the locked row decides."""
+    from games import closing
+
+    sender = type(alice).objects.get(pk=alice.pk)  # as the request read it, still active
+    closing.close_account(alice)
+
+    with pytest.raises(services.NotAllowed, match="your account is closed"):
+        chat.post_message(match.pk, user=sender, text="One last word")
+    assert not Message.objects.filter(match=match).exists()
+
+
 def test_nobody_writes_to_a_bot(alice, django_user_model):
     bot = django_user_model.objects.get(username="beginner-bot")
     match = opened_by_white(alice, bot)
