@@ -13,6 +13,7 @@ points, a frame, the borne-off tray ("off"). Point numbers sit in bands above an
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -33,7 +34,7 @@ from games.engine import (
 from games.engine.game import SegmentKind
 from games.engine.moves import PartialPlay, partial_play, position_after_steps
 from games.engine.notation import format_point, format_steps
-from games.engine.position import own_point
+from games.engine.position import absolute_point, own_point
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable
@@ -666,7 +667,13 @@ def _news(games: list[HistoryGame], names: dict[str, str], viewer: str | None) -
         return f"Game {previous.number}: {previous.result}." if previous and previous.result else ""
     if last["player"] == viewer:
         return ""
-    return _turn_in_words(names[last["player"]], last["segments"])
+    name, segments = names[last["player"]], last["segments"]
+    if viewer is None:
+        # Someone watching keeps the notation, each side in its own numbers as the history
+        # list shows it (how a backgammon record reads; a spectator has no side of their
+        # own, and White's numbers would have Black's moves disagree with that list).
+        return _turn_in_words(name, segments)
+    return _turn_for_opponent(name, segments, mover=last["player"], listener=viewer)
 
 
 def _turn_in_words(name: str, segments: list[dict[str, Any]]) -> str:
@@ -684,6 +691,104 @@ def _turn_in_words(name: str, segments: list[dict[str, Any]]) -> str:
         if segment["named_blot"]:
             parts.append(f"named the blot on their {segment['named_blot']}-point")
     return f"{name} {', '.join(parts)}."
+
+
+def _turn_for_opponent(
+    name: str, segments: list[dict[str, Any]], *, mover: str, listener: str
+) -> str:
+    """The other player's turn told to a player in their own numbers, one sentence a
+    segment: ``bob rolled 6-1 and moved from your 12-point to your 18-point and from your
+    17-point to your 18-point, hitting your checker on your 18-point.``
+
+    The notation is in the mover's numbers: a listener would have to work out 25 - n for
+    each point, when all else they hear (the description, the targets, the notices) is in
+    theirs, and a hit on their checker would be a lone ``*``."""
+    sentences = []
+    for i, segment in enumerate(segments):
+        dice = f"{segment['dice'][0]}-{segment['dice'][1]}"
+        if segment["kind"] != "double":
+            verb = "named" if segment["kind"] == "named_double" else "rolled"
+            moves = _play_for_opponent(segment["play"], mover=mover, listener=listener)
+            sentences.append(f"{name} {verb} {dice} and {moves}.")
+        elif i == len(segments) - 1:
+            sentences.append(f"{name} named {dice}.")  # else said with its play, next
+        if segment["named_blot"]:
+            point = _listeners_point(segment["named_blot"], mover=mover, listener=listener)
+            sentences.append(
+                f"{name} named their blot on your {point}-point, which you must hit if you can."
+            )
+    return " ".join(sentences)
+
+
+#: One step of canonical notation, as stored: ``13/7``, ``13/7*``, ``bar/22``, ``in/22``,
+#: ``5/off``, ``6/4(2)``.
+_STORED_STEP = re.compile(r"(bar|in|[0-9]+)/(off|[0-9]+)(\*?)(?:\(([1-4])\))?")
+_CHECKERS = {1: "a checker", 2: "two checkers", 3: "three checkers", 4: "four checkers"}
+
+
+def _play_for_opponent(play: str, *, mover: str, listener: str) -> str:
+    """A segment's stored play (the mover's notation) as the opponent's words: ``moved
+    from your 3-point to your 6-point and entered a checker on your 21-point, hitting your
+    checker on your 6-point``; ``could not move`` for a dance."""
+    if not play:
+        return "could not move"
+    moves: list[tuple[str, str, int]] = []
+    hits: list[int] = []
+    for token in play.split():
+        step = _STORED_STEP.fullmatch(token)
+        if step is None:
+            return f"played {play}"  # not canonical notation: say it as stored, not a guess
+        source, dest, hit, count = step.groups()
+        if moves and moves[-1][:2] == (source, dest):
+            # Canonical notation marks a hit on the first of two alike steps: 13/7* 13/7.
+            moves[-1] = (source, dest, moves[-1][2] + int(count or 1))
+        else:
+            moves.append((source, dest, int(count or 1)))
+        if hit:
+            hits.append(_listeners_point(int(dest), mover=mover, listener=listener))
+    clauses, said = [], ""
+    for source, dest, count in moves:
+        kind, verb, words = _move_words(source, dest, count, mover=mover, listener=listener)
+        # "entered a checker on your 1-point and a checker on your 4-point": the verb once
+        # for a run of moves of one kind.
+        clauses.append(words if kind == said else f"{verb} {words}")
+        said = kind
+    text = _and_list(clauses)
+    if hits:
+        checkers = "checker" if len(hits) == 1 else "checkers"
+        text += f", hitting your {checkers} on " + _and_list([f"your {p}-point" for p in hits])
+    return text
+
+
+def _move_words(
+    source: str, dest: str, count: int, *, mover: str, listener: str
+) -> tuple[str, str, str]:
+    """One move of the notation (``count`` checkers alike) in the listener's numbers: its
+    kind, its verb and the rest of its words."""
+    checkers = _CHECKERS[count]
+    if dest == "off":
+        point = _listeners_point(int(source), mover=mover, listener=listener)
+        return "off", "bore off", f"{checkers} from your {point}-point"
+    to = _listeners_point(int(dest), mover=mover, listener=listener)
+    if source == "bar":
+        return "bar", "entered", f"{checkers} from the bar on your {to}-point"
+    if source == "in":
+        # A waiting checker (american) comes onto the board from outside it.
+        return "in", "entered", f"{checkers} on your {to}-point"
+    start = _listeners_point(int(source), mover=mover, listener=listener)
+    which = "" if count == 1 else f"{checkers} "
+    return "move", "moved", f"{which}from your {start}-point to your {to}-point"
+
+
+def _listeners_point(point: int, *, mover: str, listener: str) -> int:
+    """The mover's own ``point`` as the listener numbers it (RULES.md: each side counts
+    from its own side)."""
+    return own_point(listener, absolute_point(mover, point))
+
+
+def _and_list(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _announcement(match: Match, board: dict[str, Any]) -> str:

@@ -150,10 +150,11 @@ def test_the_announcement_says_what_the_other_player_last_played(alice, bob, cha
     clicking = board_context(match, viewer=alice, steps=[(26, 20)], with_history=False)
 
     assert mover["announcement"] == (
-        "bob rolled 4-1 and played in/24 in/21. "
+        "bob rolled 4-1 and entered a checker on your 1-point and a checker on your 4-point. "
         "Your turn: you rolled 6-5. Choose a checker to move."
     )
     assert waiting["announcement"] == "Waiting for alice to move."  # bob's own turn is last
+    # Someone watching hears the notation, each side in its own numbers, as listed.
     assert watching["announcement"] == (
         "bob rolled 4-1 and played in/24 in/21. Waiting for alice to move."
     )
@@ -171,7 +172,7 @@ def test_the_roll_is_announced_when_the_only_checker_to_move_is_chosen_for_the_p
     )
 
 
-def test_a_turn_of_a_1_2_and_its_named_double_is_told_in_one_sentence(alice, bob):
+def test_a_turn_of_a_1_2_and_its_named_double_is_told_a_sentence_a_segment(alice, bob, charlie):
     match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[2, 1])
     match = play(match, bob, "in/24 in/23", dice=[6, 5])  # bob's 1-2 ...
     action = services.TurnAction(segment=match.segment_count, double=6)
@@ -179,8 +180,148 @@ def test_a_turn_of_a_1_2_and_its_named_double_is_told_in_one_sentence(alice, bob
     match = play(match, bob, "in/19(4)", dice=[4, 3])  # ... and the 6-6 he named
 
     board = board_context(match, viewer=alice, steps=[])
+    watching = board_context(match, viewer=charlie, steps=[])
 
-    assert board["news"] == ("bob rolled 2-1 and played in/24 in/23, named 6-6, played in/19(4).")
+    assert board["news"] == (
+        "bob rolled 2-1 and entered a checker on your 1-point and a checker on your 2-point. "
+        "bob named 6-6 and entered four checkers on your 6-point."
+    )
+    assert watching["news"] == (
+        "bob rolled 2-1 and played in/24 in/23, named 6-6, played in/19(4)."
+    )
+
+
+def test_a_double_named_and_not_yet_played_is_told_on_its_own(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[2, 1])
+    match = play(match, bob, "in/24 in/23")  # bob's 1-2 ...
+    action = services.TurnAction(segment=match.segment_count, double=6)
+    match = services.submit_segment(match.pk, user=bob, action=action)  # ... 6-6 to play
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["news"] == (
+        "bob rolled 2-1 and entered a checker on your 1-point and a checker on your 2-point. "
+        "bob named 6-6."
+    )
+
+
+def black_to_move(alice, bob, dice: list[int], points: list[int], **counts: int) -> Match:
+    """bob (black) to move with ``dice`` in an american position made for the test:
+    ``points`` as in the position format (Black's checkers negative); Black's ``bar`` and
+    ``off`` as given, and each side's other checkers waiting to enter."""
+    match = start(alice, bob, [2, 5, *dice])  # black wins the opening roll
+    bar, off = counts.get("bar", 0), counts.get("off", 0)
+    white = sum(n for n in points if n > 0)
+    black = -sum(n for n in points if n < 0) + bar + off
+    match.position = {
+        "variant": "american",
+        "turn": "black",
+        "points": points,
+        "bar": {"white": 0, "black": bar},
+        "off": {"white": 0, "black": off},
+        "waiting": {"white": 15 - white, "black": 15 - black},
+        "named_blot": None,
+    }
+    match.save()
+    return match
+
+
+def test_the_opponents_move_is_told_in_the_listeners_own_numbers(alice, bob):
+    points = [0] * 24
+    points[11] = -2  # absolute 12: Black's 13-point, White's 12-point
+    points[5] = 2  # White's 6-point
+    match = play(black_to_move(alice, bob, [6, 3], points), bob, "13/7 13/10", dice=[4, 2])
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["news"] == (
+        "bob rolled 6-3 and moved from your 12-point to your 15-point "
+        "and from your 12-point to your 18-point."
+    )
+    assert board["turns"][-1]["segments"][0]["text"] == "6-3: 13/10 13/7"  # the list keeps it
+
+
+def test_a_hit_on_the_listeners_checker_says_which_checker(alice, bob, charlie):
+    points = [0] * 24
+    points[11] = -2  # Black's 13-point
+    points[17] = 1  # a white blot on absolute 18: White's 18-point, Black's 7-point
+    match = play(black_to_move(alice, bob, [6, 3], points), bob, "13/7* 13/10", dice=[4, 2])
+
+    board = board_context(match, viewer=alice, steps=[])
+    watching = board_context(match, viewer=charlie, steps=[])
+
+    assert board["news"] == (
+        "bob rolled 6-3 and moved from your 12-point to your 15-point "
+        "and from your 12-point to your 18-point, hitting your checker on your 18-point."
+    )
+    assert watching["news"] == "bob rolled 6-3 and played 13/10 13/7*."
+
+
+def test_entering_from_the_bar_and_from_waiting_are_told_apart(alice, bob):
+    match = black_to_move(alice, bob, [3, 5], [0] * 24, bar=1)
+    # Stored as bar/20 in/22: either checker on either point is the same play (R5.4).
+    match = play(match, bob, "bar/22 in/20", dice=[4, 2])
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["news"] == (
+        "bob rolled 3-5 and entered a checker from the bar on your 5-point "
+        "and entered a checker on your 3-point."
+    )
+
+
+def test_bearing_off_is_told_from_the_listeners_points(alice, bob):
+    points = [0] * 24
+    points[18], points[19] = -1, -2  # Black's 6-point and 5-point: White's 19 and 20
+    match = play(black_to_move(alice, bob, [6, 5], points, off=12), bob, "6/off 5/off", dice=[4, 2])
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["news"] == (
+        "bob rolled 6-5 and bore off a checker from your 19-point and a checker from your 20-point."
+    )
+
+
+def test_a_dance_is_told_as_could_not_move(alice, bob):
+    points = [2] * 6 + [0] * 18  # alice holds all of her home board, where bob must enter
+    match = play(black_to_move(alice, bob, [6, 3], points, bar=1), bob, "", dice=[4, 2])
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["news"] == "bob rolled 6-3 and could not move."  # as before: no points
+
+
+def test_a_named_double_that_cannot_move_is_told_in_its_own_sentence(alice, bob):
+    points = [0] * 24
+    points[5] = points[6] = points[7] = 2  # alice holds bob's 19-, 18- and 17-points
+    match = play(black_to_move(alice, bob, [2, 1], points), bob, "in/24 in/23")
+    action = services.TurnAction(segment=match.segment_count, double=6)
+    match = services.submit_segment(match.pk, user=bob, action=action, dice=ScriptedDice([4, 2]))
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["news"] == (
+        "bob rolled 2-1 and entered a checker on your 1-point and a checker on your 2-point. "
+        "bob named 6-6 and could not move."
+    )
+
+
+def test_a_named_blot_is_told_on_the_listeners_numbering(alice, bob, charlie):
+    match = start(alice, bob, [2, 5, 6, 3], variant="greek")  # bob first, from his 24-point
+    action = services.TurnAction(segment=match.segment_count, play="24/18 24/21", name_blot=21)
+    match = services.submit_segment(match.pk, user=bob, action=action, dice=ScriptedDice([4, 2]))
+
+    board = board_context(match, viewer=alice, steps=[])
+    watching = board_context(match, viewer=charlie, steps=[])
+
+    assert board["news"] == (
+        "bob rolled 6-3 and moved from your 1-point to your 4-point and from your 1-point to "
+        "your 7-point. bob named their blot on your 4-point, which you must hit if you can."
+    )
+    assert board["named_blot"].startswith("You must hit the blot on your 4-point")  # agrees
+    assert watching["news"] == (
+        "bob rolled 6-3 and played 24/21 24/18, named the blot on their 21-point."
+    )
 
 
 def test_the_board_fits_its_viewbox():

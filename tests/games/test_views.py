@@ -432,7 +432,8 @@ def test_the_poll_that_finds_the_opponents_move_announces_what_they_played(
 
     announce = re.search(r'<div id="announce" hx-swap-oob="innerHTML">([^<]*)</div>', moved.text)
     assert announce.group(1) == (
-        "alice rolled 6-3 and played in/22 in/19. Your turn: you rolled 4-2. "
+        "alice rolled 6-3 and entered a checker on your 3-point and a checker on your 6-point. "
+        "Your turn: you rolled 4-2. "
         "Selected a waiting checker to enter. You can move to point 23, move to point 21."
     )
 
