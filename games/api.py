@@ -759,7 +759,21 @@ def me(request: HttpRequest) -> JsonResponse:
     )
 
 
+def _docs_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri(reverse("api_docs"))
+
+
+@csrf_exempt  # it changes nothing, whatever the method
+def index(request: HttpRequest) -> JsonResponse:
+    """/api/v1/ itself, to anyone: where the API's reference is (a page of the site)."""
+    if request.method not in ("GET", "HEAD"):
+        return _error(405, f"use GET here, not {request.method}", {"Allow": "GET, HEAD"})
+    return JsonResponse({"version": 1, "docs": _docs_url(request)})
+
+
 @csrf_exempt  # it does nothing, whatever the method
 def not_found(request: HttpRequest) -> JsonResponse:
     hint = "" if request.path.endswith("/") else " (the API's paths end with a slash)"
-    return _error(404, f"there is no API endpoint at {request.path}{hint}")
+    # With the reference's address: a client that took a wrong turn learns where the
+    # right paths are listed.
+    return _error(404, f"there is no API endpoint at {request.path}{hint}", docs=_docs_url(request))

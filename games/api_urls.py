@@ -1,10 +1,16 @@
-"""The JSON API, mounted at /api/v1/ (views in games/api.py)."""
+"""The JSON API, mounted at /api/v1/ (views in games/api.py).
+
+Each endpoint here is documented on the page at /api/ (templates/games/api_docs.html):
+tests/api/test_docs.py fails for one that is not.
+"""
 
 from django.urls import path, re_path
 
 from . import api
 
 urlpatterns = [
+    # A pointer to the reference (/api/, a page: everything under /api/v1/ answers JSON).
+    path("", api.index, name="api_root"),
     path("challenges/", api.challenges, name="api_challenge_create"),
     path("challenges/<int:challenge_id>/", api.challenge_detail, name="api_challenge"),
     path(

@@ -7,6 +7,8 @@ from . import leaderboard, verify, views
 urlpatterns = [
     path("dashboard/", views.dashboard, name="dashboard"),
     path("rules/", views.rules, name="rules"),
+    # The JSON API's reference, a page beside the API it describes (/api/v1/).
+    path("api/", views.api_docs, name="api_docs"),
     path("lobby/", views.lobby, name="lobby"),
     path("challenges/new/", views.challenge_new, name="challenge_new"),
     path("challenges/<int:challenge_id>/", views.challenge_detail, name="challenge"),

@@ -24,13 +24,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import throttle
 from aceysite.text import sentence
 from games.engine import EngineError
 
-from . import blocks, chat, services
+from . import api, blocks, chat, services
 from .board import board_context, game_turns, parse_steps
 from .forms import ChallengeForm, TurnForm, whole_number
-from .models import BotPlayer, Challenge, Match
+from .models import DAYS_PER_MOVE, MATCH_LENGTHS, BotPlayer, Challenge, Match
 from .notifications import turn_email_note, user_from_unsubscribe_token
 from .records import match_record_json, match_record_text
 from .services import TurnError
@@ -50,6 +51,27 @@ def home(request: HttpRequest) -> HttpResponse:
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules of both variants, in a player's words (the site follows RULES.md)."""
     return render(request, "games/rules.html")
+
+
+@require_GET
+def api_docs(request: HttpRequest) -> HttpResponse:
+    """The JSON API's reference, for players who write bots and scripts. Its figures come
+    from the code that enforces them; tests/api/test_docs.py checks that it lists every
+    endpoint of games/api_urls.py."""
+    context = {
+        "api_base": request.build_absolute_uri(reverse("api_root")),
+        "docs_url": request.build_absolute_uri(reverse("api_docs")),
+        "max_body_kib": api.MAX_BODY // 1024,
+        "max_messages": api.MAX_MESSAGES,
+        "message_length": chat.MAX_LENGTH,
+        "messages_per_day": chat.MAX_PER_DAY,
+        "confirmations_per_hour": throttle.MAX_EMAIL_CONFIRMATIONS_PER_PLAYER,
+        "max_open_challenges": services.MAX_OPEN_CHALLENGES,
+        "max_bot_matches": services.MAX_BOT_MATCHES,
+        "match_lengths": MATCH_LENGTHS,
+        "days_per_move": DAYS_PER_MOVE,
+    }
+    return render(request, "games/api_docs.html", context)
 
 
 # -- dashboard and lobby ----------------------------------------------------------------------

@@ -176,6 +176,7 @@ def pages(django_user_model) -> list[str]:
         "/players/alice/dice/",
         "/leaderboard/",
         "/rules/",
+        "/api/",
         "/tournaments/",
         "/tournaments/new/",
         cup.get_absolute_url(),
@@ -204,7 +205,13 @@ def _problems(page: Page, base: str, paths: list[str]) -> dict[str, dict]:
 
 def test_every_page_fits_a_phone_and_names_its_controls(page: Page, live_server, pages):
     page.set_viewport_size({"width": 390, "height": 844})
-    before_login = ["/", "/accounts/signup/", "/accounts/login/", "/accounts/password/reset/"]
+    before_login = [
+        "/",
+        "/accounts/signup/",
+        "/accounts/login/",
+        "/accounts/password/reset/",
+        "/api/",
+    ]
 
     found = _problems(page, live_server.url, before_login)
     log_in(page, live_server.url, "alice")

@@ -55,6 +55,7 @@ PLAYERS_ONLY = every(403, anonymous=LOGIN, player=200, opponent=200)
 CASES = [
     Case("home", "GET", "/", every(302, anonymous=200)),
     Case("rules", "GET", "/rules/", every(200)),
+    Case("api_docs", "GET", "/api/", every(200)),
     Case("signup", "GET", "/accounts/signup/", every(302, anonymous=200)),
     Case("login", "GET", "/accounts/login/", every(302, anonymous=200)),
     Case("logout", "POST", "/accounts/logout/", every(302)),
@@ -246,6 +247,8 @@ CASES = [
         body={},
     ),
     Case("api_not_found", "GET", "/api/v1/nothing-here/", every(404)),
+    # Where the reference is, to anyone (no key needed to learn that).
+    Case("api_root", "GET", "/api/v1/", every(200)),
     Case("tournament_list", "GET", "/tournaments/", every(200)),
     Case("tournament_new", "GET", "/tournaments/new/", PRIVATE),
     Case("tournament", "GET", "/tournaments/{tournament}/", every(200)),

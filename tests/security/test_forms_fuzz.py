@@ -601,6 +601,7 @@ GET_ONLY = {
     "tournament_list",
     "tournament",
     "rules",
+    "api_docs",
 }
 
 
