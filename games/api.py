@@ -31,7 +31,7 @@ from . import blocks, chat, services
 from .engine import format_play
 from .engine.game import Phase
 from .forms import MAX_WHOLE_NUMBER, whole_number
-from .models import Challenge, Match, Message, Segment
+from .models import DAYS_PER_MOVE, MATCH_LENGTHS, Challenge, Match, Message, Segment
 
 MAX_BODY = 64 * 1024
 MAX_PLAY_LENGTH = 200
@@ -220,13 +220,29 @@ def api_post(*fields: str) -> Callable[[View], View]:
 # -- reading fields --------------------------------------------------------------------------
 
 
-def _int(body: JsonObject, name: str, *, low: int, high: int, required: bool = False) -> int | None:
+def _int(
+    body: JsonObject,
+    name: str,
+    *,
+    low: int = 1,
+    high: int = MAX_INT,
+    choices: Sequence[int] = (),
+    required: bool = False,
+) -> int | None:
+    """The whole number ``body[name]``: from ``low`` to ``high``, or one of ``choices``
+    when they are given (the error then lists them, whatever was wrong: ``"1"`` and
+    ``1.0`` are refused, as JSON that is not a whole number)."""
     value = body.get(name)
     if value is None:
         if required:
             raise ApiError(400, f"{name} is required")
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if choices:
+        if not whole or value not in choices:
+            listed = ", ".join(map(str, choices))
+            raise ApiError(400, f"{name} must be one of {listed}, as a JSON whole number")
+    elif not whole or not low <= value <= high:
         raise ApiError(400, f"{name} must be a whole number from {low} to {high}")
     return value
 
@@ -387,8 +403,8 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
     (``"private": true``, no opponent)."""
     username = _str(body, "opponent", max_length=150)
     variant = _str(body, "variant", max_length=20, required=True)
-    points = _int(body, "points", low=1, high=MAX_INT, required=True)
-    days_per_move = _int(body, "days_per_move", low=1, high=MAX_INT, required=True)
+    points = _int(body, "points", choices=MATCH_LENGTHS, required=True)
+    days_per_move = _int(body, "days_per_move", choices=DAYS_PER_MOVE, required=True)
     private = _bool(body, "private")
     rated = body.get("rated") is None or _bool(body, "rated")
     opponent = None
@@ -573,7 +589,7 @@ def match_turn(request: HttpRequest, match_id: int, body: JsonObject) -> JsonRes
         if services.already_played(match_id, user=request.user, action=action):
             raise ApiError(
                 409,
-                f"segment {segment} was already played, as this turn: it was played once",
+                f"this turn was played already (sent with segment {segment}): it counts once",
                 segment=match.segment_count,
                 already_played=True,
                 status=match.status,

@@ -587,7 +587,7 @@ def _doubles(position: Position, *, naming: bool) -> dict[str, Any]:
     return {
         "doubles": doubles,
         "doubles_note": (
-            f"Only a double that can hit the named blot on your {point}-point may be named (R8.2)."
+            f"Only a double that can hit the named blot on your {point}-point may be named."
         ),
     }
 

@@ -70,6 +70,8 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         "max_bot_matches": services.MAX_BOT_MATCHES,
         "match_lengths": MATCH_LENGTHS,
         "days_per_move": DAYS_PER_MOVE,
+        # Challenged by name like anyone else: a bot writer needs to know what to send.
+        "bots": BotPlayer.objects.select_related("user").order_by("user__username"),
     }
     return render(request, "games/api_docs.html", context)
 

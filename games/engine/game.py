@@ -297,7 +297,7 @@ class Game:
 
     def _named(self, after: Position, mover: Color, own: int) -> Position:
         if not self.may_name_blot or after.turn == mover:
-            raise IllegalPlayError("a blot can only be named at the end of a greek turn (R8.1)")
+            raise IllegalPlayError("a blot can only be named at the end of a greek turn")
         if after.is_game_over:
             raise IllegalPlayError("the game is over: there is no blot to name")
         if not isinstance(own, int) or isinstance(own, bool) or not 1 <= own <= 24:

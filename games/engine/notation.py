@@ -588,5 +588,5 @@ def _why_illegal(
         if outcome.key in {play._key for play in free}:
             point = own_point(position.turn, target)
             later = " or leave a double that can hit it" if {high, low} == {1, 2} else ""
-            return f"you must hit the named blot on your {point}-point{later} (R8)"
+            return f"you must hit the named blot on your {point}-point{later}"
     return f"that play is not legal with {label}"

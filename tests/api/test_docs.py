@@ -142,6 +142,18 @@ def test_its_figures_are_the_code_s(client):
     assert "1, 3, 5, 7, 11, 15, 25" in content
 
 
+def test_it_names_the_bots_to_challenge(client):
+    from games import services
+
+    bots = services.bot_users()
+
+    content = client.get("/api/").content.decode()
+
+    assert len(bots) >= 3
+    for bot in bots:
+        assert f"<code>{bot.username}</code> (" in content
+
+
 def test_every_page_s_footer_links_it(client):
     content = client.get("/rules/").content.decode()
 

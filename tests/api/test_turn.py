@@ -55,7 +55,7 @@ def test_the_same_turn_sent_again_is_played_once_and_the_client_told_so(alice_ap
     assert first.status_code == 200
     assert again.status_code == 409
     assert again.json() == {
-        "error": "segment 1 was already played, as this turn: it was played once",
+        "error": "this turn was played already (sent with segment 1): it counts once",
         "segment": first.json()["segment"],
         "already_played": True,
         "status": "active",
