@@ -341,6 +341,16 @@ def match_click(request: HttpRequest, match_id: int) -> HttpResponse:
     Nothing is stored: the steps travel in the form until the player submits them.
     """
     match = _get_match_for_player(request, match_id)
+    template = "games/match.html#live" if request.htmx else "games/match.html"
+    shown = request.POST.get("segment")
+    if shown is not None and whole_number(shown) != match.segment_count:
+        # Drawn before a move made since (in another window): its carried steps belong to
+        # other dice, and checked against these they would blame the player's move. The
+        # board as it stands instead, with the reason a Submit from it is given.
+        context = _match_context(
+            request, match, error=_stale_reason(match, request.user), stale=True
+        )
+        return render(request, template, context, status=409)
     # The page sends the segment count of the history it shows: while that is current, the
     # history (a row per segment, on every click of a long match) is not drawn again but
     # kept in the page (hx-preserve).
@@ -353,7 +363,7 @@ def match_click(request: HttpRequest, match_id: int) -> HttpResponse:
         )
     except (ValueError, EngineError) as error:
         context = _match_context(request, match, error=sentence(error), keep_history=keep_history)
-    return render(request, "games/match.html#live", context)
+    return render(request, template, context)
 
 
 @login_required
@@ -383,7 +393,9 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     # Only an illegal or unreadable play is given back to correct: after a 409 the board
     # has moved on (new dice), and a play typed for the old one must not be one Enter away.
     typed_play = request.POST.get("play", "").strip() if status == 400 else ""
-    context = _match_context(request, match, error=error, typed_play=typed_play)
+    context = _match_context(
+        request, match, error=error, typed_play=typed_play, stale=status == 409
+    )
     # HTMX swaps error responses too (see base.html), so the reason is shown in place.
     # Without JavaScript the whole page is drawn here, as a form with errors is, so the
     # box keeps what the player typed.
@@ -391,10 +403,10 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, template, context, status=status)
 
 
-def _stale_reason(match: Match, user: User, action: services.TurnAction) -> str:
-    """Why a turn refused as stale was not played, for the player who sees the board
-    drawn again as ``match`` now stands."""
-    if services.already_played(match.pk, user=user, action=action):
+def _stale_reason(match: Match, user: User, action: services.TurnAction | None = None) -> str:
+    """Why a turn (``action``) or a click (None) refused as stale was not played, for the
+    player who sees the board drawn again as ``match`` now stands."""
+    if action is not None and services.already_played(match.pk, user=user, action=action):
         return (
             "You had already played this move (in another window, or the page sent it"
             " twice): it was played once, and here is the match as it stands."
