@@ -394,6 +394,7 @@ def board_context(
         "forfeit": _forfeit(match, names),
     }
     board["dice_label"] = _dice_label(board["dice_text"], board["dice"])
+    board["blot_field"] = _blot_field(match, board["blots_to_name"], steps) if playing else ""
     board["hint"] = _hint(board) if playing else ""
     board["news"] = _news(games, names, color) if live else ""
     board["announcement"] = _announcement(match, board)
@@ -657,6 +658,16 @@ def _blots_to_name(match: Match, partial: PartialPlay | None, side: str) -> list
     if partial is None or partial.complete is None or partial.complete.wins:
         return []
     return sorted(own_point(side, p) for p in partial.complete.result.blots(side))
+
+
+def _blot_field(match: Match, blots: list[int], steps: list[tuple[int, int]]) -> str:
+    """How a greek player to move may name a blot: "select" among the ``blots`` the clicked
+    play leaves, a "number" typed with a play not yet clicked, or "" (no naming now)."""
+    if blots:
+        return "select"
+    if match.variant == "greek" and match.segment_kind != SegmentKind.ACEY_DEUCEY and not steps:
+        return "number"
+    return ""
 
 
 def _example_plays(position: Position, dice: list[int], named_double: bool) -> list[str]:

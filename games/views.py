@@ -235,6 +235,8 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
     steps = extra.pop("steps", [])
     selected = extra.pop("selected", None)
     typed_play = extra.pop("typed_play", "")
+    typed_blot = extra.pop("typed_blot", "")
+    blot_refused = extra.pop("blot_refused", False)
     board = board_context(
         match,
         viewer=request.user,
@@ -268,6 +270,8 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         ),
         "typed_play": "",
         "play_error": None,
+        "typed_blot": "",
+        "blot_error": None,
         # The players' messages, on a page drawn whole (HTMX redraws only the board; the
         # messages have a poll of their own).
         **_chat_context(
@@ -277,12 +281,23 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         ),
         **extra,
     }
-    if typed_play and board["playing"]:
-        # A typed play that failed: the box shows it again with the reason beside it, so
-        # the player corrects it where they typed it instead of typing it all again.
-        context["typed_play"] = typed_play
-        context["play_error"], context["error"] = context.get("error"), None
+    if board["playing"]:
+        _give_back_refused_turn(context, typed_play, typed_blot, blot_refused=blot_refused)
     return context
+
+
+def _give_back_refused_turn(
+    context: dict, typed_play: str, typed_blot: str, *, blot_refused: bool
+) -> None:
+    """A turn refused: the play typed and the blot named come back in their fields, so the
+    player corrects them where they typed them instead of typing them all again, and the
+    reason goes beside the field at fault (the blot's, else the typed play's)."""
+    context["typed_play"] = typed_play
+    context["typed_blot"] = typed_blot
+    if blot_refused and context["board"]["blot_field"]:
+        context["blot_error"], context["error"] = context.get("error"), None
+    elif typed_play:
+        context["play_error"], context["error"] = context.get("error"), None
 
 
 def _rematch_context(match: Match, player: User) -> dict:
@@ -374,9 +389,13 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     form = TurnForm(request.POST)
     status = 200
     error = None
+    blot_refused = False  # the reason is the named blot's, not the play's
     if not form.is_valid():
-        error = form.error_text()
         status = 400
+        if "name_blot" in form.errors:
+            error, blot_refused = sentence(form.errors["name_blot"][0]), True
+        else:
+            error = form.error_text()
     else:
         action = form.action()
         try:
@@ -385,16 +404,24 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
             status = 409
         except TurnError as failure:
             error, status = sentence(failure), failure.status
+            blot_refused = isinstance(failure, services.IllegalBlot)
         match = _get_match(match.pk)
         if status == 409:
             error = _stale_reason(match, request.user, action)
     if not request.htmx and not error:
         return redirect(match)
-    # Only an illegal or unreadable play is given back to correct: after a 409 the board
-    # has moved on (new dice), and a play typed for the old one must not be one Enter away.
-    typed_play = request.POST.get("play", "").strip() if status == 400 else ""
+    # Only an illegal or unreadable play is given back to correct, with the blot named
+    # with it: after a 409 the board has moved on (new dice), and a play typed for the old
+    # one must not be one Enter away.
+    refused = status == 400
     context = _match_context(
-        request, match, error=error, typed_play=typed_play, stale=status == 409
+        request,
+        match,
+        error=error,
+        typed_play=request.POST.get("play", "").strip() if refused else "",
+        typed_blot=request.POST.get("name_blot", "").strip() if refused else "",
+        blot_refused=blot_refused,
+        stale=status == 409,
     )
     # HTMX swaps error responses too (see base.html), so the reason is shown in place.
     # Without JavaScript the whole page is drawn here, as a form with errors is, so the
