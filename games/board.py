@@ -376,6 +376,7 @@ def board_context(
         "must_submit": can_submit and not next_steps,
         "dice": _dice_faces(dice, steps) if dice else [],
         "dice_text": _dice_text(dice, named_double) if dice else "",
+        "your_dice": _your_dice(dice, named_double) if dice else "",
         "bar_checkers": _bar(shown, side),
         "waiting_slabs": _tray(0, shown.waiting, side),
         "off_slabs": _tray(RIGHT_TRAY_X, shown.off, side),
@@ -393,6 +394,8 @@ def board_context(
         "earlier_games": games[:-1],
         "forfeit": _forfeit(match, names),
     }
+    board["dice_label"] = _dice_label(board["dice_text"], board["dice"])
+    board["blot_field"] = _blot_field(match, board["blots_to_name"], steps) if playing else ""
     board["hint"] = _hint(board) if playing else ""
     board["news"] = _news(games, names, color) if live else ""
     board["announcement"] = _announcement(match, board)
@@ -596,6 +599,28 @@ def _dice_text(dice: list[int], named_double: bool) -> str:
     return f"{dice[0]}-{dice[1]}" + (" (named double)" if named_double else "")
 
 
+def _your_dice(dice: list[int], named_double: bool) -> str:
+    """The dice to play, in the words of the turn's announcement: a double named after a
+    1-2 was chosen, not rolled."""
+    return f"you {'named' if named_double else 'rolled'} {dice[0]}-{dice[1]}"
+
+
+def _dice_label(text: str, faces: list[dict[str, Any]]) -> str:
+    """The dice as the picture shows them, for a screen reader: the roll and which of its
+    dice the moves clicked so far have used (greyed in the picture).
+    ``Dice: 4-1, 4 used``; a double counts its four moves: ``Dice: 3-3, 2 of 4 used``."""
+    if not faces:
+        return ""
+    used = [face["value"] for face in faces if face["used"]]
+    if not used:
+        return f"Dice: {text}"
+    if len(used) == len(faces):
+        return f"Dice: {text}, {'both' if len(faces) == 2 else 'all 4'} used"
+    if len(faces) == 4:
+        return f"Dice: {text}, {len(used)} of 4 used"
+    return f"Dice: {text}, {used[0]} used"
+
+
 def _step_choice(step: Step, steps: list[tuple[int, int]]) -> dict[str, Any]:
     """A clickable single move: its label and the carried steps once it is made."""
     text = f"{format_point(step.source)}/{format_point(step.dest)}{'*' if step.hit else ''}"
@@ -634,6 +659,16 @@ def _blots_to_name(match: Match, partial: PartialPlay | None, side: str) -> list
     if partial is None or partial.complete is None or partial.complete.wins:
         return []
     return sorted(own_point(side, p) for p in partial.complete.result.blots(side))
+
+
+def _blot_field(match: Match, blots: list[int], steps: list[tuple[int, int]]) -> str:
+    """How a greek player to move may name a blot: "select" among the ``blots`` the clicked
+    play leaves, a "number" typed with a play not yet clicked, or "" (no naming now)."""
+    if blots:
+        return "select"
+    if match.variant == "greek" and match.segment_kind != SegmentKind.ACEY_DEUCEY and not steps:
+        return "number"
+    return ""
 
 
 def _example_plays(position: Position, dice: list[int], named_double: bool) -> list[str]:
@@ -827,12 +862,12 @@ def _what_now(match: Match, board: dict[str, Any]) -> str:
         if board["steps"]:
             return selected
         # The start of the turn, with the only checker that can move chosen already.
-        return f"Your turn: you rolled {board['dice_text']}. {selected}"
+        return f"Your turn: {board['your_dice']}. {selected}"
     if board["must_submit"]:
         return f"Your play is complete: {board['steps_notation']}. Submit it, or undo."
     if board["steps"]:
         return f"Your play so far: {board['steps_notation']}. Choose the next checker."
-    return f"Your turn: you rolled {board['dice_text']}. Choose a checker to move."
+    return f"Your turn: {board['your_dice']}. Choose a checker to move."
 
 
 # -- history ----------------------------------------------------------------------------------

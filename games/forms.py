@@ -127,6 +127,11 @@ class TurnForm(forms.Form):
         required=False,
         min_value=1,
         max_value=24,
+        # In the engine's words: the page shows it beside the field, not after its name.
+        error_messages={
+            key: "name a blot by your point number, 1 to 24"
+            for key in ("invalid", "min_value", "max_value")
+        },
         label="Name a blot (optional)",
         help_text="Greek: your point whose single checker your opponent must hit next turn.",
     )

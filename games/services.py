@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from games.engine import EngineError, Position, format_play
+from games.engine import BlotNamingError, EngineError, Position, format_play
 from games.engine.game import (
     DiceSource,
     DoubleNamed,
@@ -54,6 +54,11 @@ class TurnError(Exception):
 
 class IllegalTurn(TurnError):
     """Malformed or illegal: the reason is the engine's, worded for the player."""
+
+
+class IllegalBlot(IllegalTurn):
+    """A legal play with a greek blot named against the rules: a page shows the reason
+    beside the field where the blot was named."""
 
 
 class NotAllowed(TurnError):
@@ -426,6 +431,8 @@ def submit_segment(
             before = len(game.events)
             try:
                 _apply(game, action)
+            except BlotNamingError as error:
+                raise IllegalBlot(str(error)) from None
             except EngineError as error:
                 raise IllegalTurn(str(error)) from None
             recorded = _record(match, game.events[before:])

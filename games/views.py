@@ -259,6 +259,8 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
     steps = extra.pop("steps", [])
     selected = extra.pop("selected", None)
     typed_play = extra.pop("typed_play", "")
+    typed_blot = extra.pop("typed_blot", "")
+    blot_refused = extra.pop("blot_refused", False)
     board = board_context(
         match,
         viewer=request.user,
@@ -292,6 +294,8 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         ),
         "typed_play": "",
         "play_error": None,
+        "typed_blot": "",
+        "blot_error": None,
         # The players' messages, on a page drawn whole (HTMX redraws only the board; the
         # messages have a poll of their own).
         **_chat_context(
@@ -301,12 +305,23 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         ),
         **extra,
     }
-    if typed_play and board["playing"]:
-        # A typed play that failed: the box shows it again with the reason beside it, so
-        # the player corrects it where they typed it instead of typing it all again.
-        context["typed_play"] = typed_play
-        context["play_error"], context["error"] = context.get("error"), None
+    if board["playing"]:
+        _give_back_refused_turn(context, typed_play, typed_blot, blot_refused=blot_refused)
     return context
+
+
+def _give_back_refused_turn(
+    context: dict, typed_play: str, typed_blot: str, *, blot_refused: bool
+) -> None:
+    """A turn refused: the play typed and the blot named come back in their fields, so the
+    player corrects them where they typed them instead of typing them all again, and the
+    reason goes beside the field at fault (the blot's, else the typed play's)."""
+    context["typed_play"] = typed_play
+    context["typed_blot"] = typed_blot
+    if blot_refused and context["board"]["blot_field"]:
+        context["blot_error"], context["error"] = context.get("error"), None
+    elif typed_play:
+        context["play_error"], context["error"] = context.get("error"), None
 
 
 def _rematch_context(match: Match, player: User) -> dict:
@@ -365,6 +380,16 @@ def match_click(request: HttpRequest, match_id: int) -> HttpResponse:
     Nothing is stored: the steps travel in the form until the player submits them.
     """
     match = _get_match_for_player(request, match_id)
+    template = "games/match.html#live" if request.htmx else "games/match.html"
+    shown = request.POST.get("segment")
+    if shown is not None and whole_number(shown) != match.segment_count:
+        # Drawn before a move made since (in another window): its carried steps belong to
+        # other dice, and checked against these they would blame the player's move. The
+        # board as it stands instead, with the reason a Submit from it is given.
+        context = _match_context(
+            request, match, error=_stale_reason(match, request.user), stale=True
+        )
+        return render(request, template, context, status=409)
     # The page sends the segment count of the history it shows: while that is current, the
     # history (a row per segment, on every click of a long match) is not drawn again but
     # kept in the page (hx-preserve).
@@ -377,7 +402,7 @@ def match_click(request: HttpRequest, match_id: int) -> HttpResponse:
         )
     except (ValueError, EngineError) as error:
         context = _match_context(request, match, error=sentence(error), keep_history=keep_history)
-    return render(request, "games/match.html#live", context)
+    return render(request, template, context)
 
 
 @login_required
@@ -388,9 +413,13 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     form = TurnForm(request.POST)
     status = 200
     error = None
+    blot_refused = False  # the reason is the named blot's, not the play's
     if not form.is_valid():
-        error = form.error_text()
         status = 400
+        if "name_blot" in form.errors:
+            error, blot_refused = sentence(form.errors["name_blot"][0]), True
+        else:
+            error = form.error_text()
     else:
         action = form.action()
         try:
@@ -399,15 +428,25 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
             status = 409
         except TurnError as failure:
             error, status = sentence(failure), failure.status
+            blot_refused = isinstance(failure, services.IllegalBlot)
         match = _get_match(match.pk)
         if status == 409:
             error = _stale_reason(match, request.user, action)
     if not request.htmx and not error:
         return redirect(match)
-    # Only an illegal or unreadable play is given back to correct: after a 409 the board
-    # has moved on (new dice), and a play typed for the old one must not be one Enter away.
-    typed_play = request.POST.get("play", "").strip() if status == 400 else ""
-    context = _match_context(request, match, error=error, typed_play=typed_play)
+    # Only an illegal or unreadable play is given back to correct, with the blot named
+    # with it: after a 409 the board has moved on (new dice), and a play typed for the old
+    # one must not be one Enter away.
+    refused = status == 400
+    context = _match_context(
+        request,
+        match,
+        error=error,
+        typed_play=request.POST.get("play", "").strip() if refused else "",
+        typed_blot=request.POST.get("name_blot", "").strip() if refused else "",
+        blot_refused=blot_refused,
+        stale=status == 409,
+    )
     # HTMX swaps error responses too (see base.html), so the reason is shown in place.
     # Without JavaScript the whole page is drawn here, as a form with errors is, so the
     # box keeps what the player typed.
@@ -415,10 +454,10 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, template, context, status=status)
 
 
-def _stale_reason(match: Match, user: User, action: services.TurnAction) -> str:
-    """Why a turn refused as stale was not played, for the player who sees the board
-    drawn again as ``match`` now stands."""
-    if services.already_played(match.pk, user=user, action=action):
+def _stale_reason(match: Match, user: User, action: services.TurnAction | None = None) -> str:
+    """Why a turn (``action``) or a click (None) refused as stale was not played, for the
+    player who sees the board drawn again as ``match`` now stands."""
+    if action is not None and services.already_played(match.pk, user=user, action=action):
         return (
             "You had already played this move (in another window, or the page sent it"
             " twice): it was played once, and here is the match as it stands."

@@ -7,6 +7,7 @@
 """
 
 from .errors import (
+    BlotNamingError,
     EngineError,
     IllegalActionError,
     IllegalPlayError,
@@ -54,6 +55,7 @@ __all__ = [
     "VARIANTS",
     "WHITE",
     "American",
+    "BlotNamingError",
     "Color",
     "EngineError",
     "Greek",

@@ -17,5 +17,10 @@ class IllegalPlayError(EngineError):
     """A play that can be read but is not allowed by the rules in this position."""
 
 
+class BlotNamingError(IllegalPlayError):
+    """A greek blot named against the rules (R8.1), with a play that is legal: the fault is
+    in the point named, not in the play."""
+
+
 class IllegalActionError(EngineError):
     """An action that does not fit the turn's phase (naming a double when dice are to be played)."""

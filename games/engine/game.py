@@ -15,7 +15,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
-from .errors import IllegalActionError, IllegalPlayError
+from .errors import BlotNamingError, IllegalActionError, IllegalPlayError
 from .moves import Play, Step, allowed_doubles, legal_plays
 from .notation import format_steps
 from .position import BLACK, WHITE, Color, Position, Variant, own_point, variant_named
@@ -297,14 +297,14 @@ class Game:
 
     def _named(self, after: Position, mover: Color, own: int) -> Position:
         if not self.may_name_blot or after.turn == mover:
-            raise IllegalPlayError("a blot can only be named at the end of a greek turn")
+            raise BlotNamingError("a blot can only be named at the end of a greek turn")
         if after.is_game_over:
-            raise IllegalPlayError("the game is over: there is no blot to name")
+            raise BlotNamingError("the game is over: there is no blot to name")
         if not isinstance(own, int) or isinstance(own, bool) or not 1 <= own <= 24:
-            raise IllegalPlayError("name a blot by your point number, 1 to 24")
+            raise BlotNamingError("name a blot by your point number, 1 to 24")
         absolute = own if mover == WHITE else 25 - own
         if not after.is_blot_of(mover, absolute):
-            raise IllegalPlayError(
+            raise BlotNamingError(
                 f"you can only name a blot: your {own}-point will not hold exactly one checker"
             )
         return after._replace(named_blot=absolute)

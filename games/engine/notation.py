@@ -279,10 +279,14 @@ class _Replay:
     of the furthest move any replay reached (the most telling one to report).
     """
 
-    def __init__(self, position: Position, pool: tuple[int, ...], label: str) -> None:
+    def __init__(
+        self, position: Position, pool: tuple[int, ...], label: str, *, named_double: bool
+    ) -> None:
         self.board = _mover_board(position)
         self.pool = pool
         self.label = label
+        # A double named after a 1-2 was chosen, not rolled: the reasons say so.
+        self.roll = "named" if named_double else "rolled"
         self.outcomes: list[_Outcome] = []
         self.failure: _Failure | None = None
 
@@ -347,7 +351,7 @@ class _Replay:
         pips = f"{move.pips} pip{'s' if move.pips != 1 else ''}"
         verb = "needs" if move.dest == OFF else "moves"
         if not used:
-            have = f"you rolled {self.label}"
+            have = f"you {self.roll} {self.label}"
         elif not remaining:
             have = f"no dice of {self.label} are left"
         else:
@@ -504,7 +508,7 @@ def parse_play(
     # The written order first. Moves are a multiset, though, and a sorted or hand-written
     # order is not always playable as written, so other orders are tried before giving up.
     for order in dict.fromkeys(itertools.permutations(moves)):
-        replay = _Replay(position, pool, label).run(order)
+        replay = _Replay(position, pool, label, named_double=named_double).run(order)
         found = list({o.key: by_key[o.key] for o in replay.outcomes if o.key in by_key}.values())
         if len(found) == 1:
             return found[0]

@@ -165,3 +165,24 @@ def test_a_move_chip_or_undo_keeps_the_focus_in_the_controls_and_in_view(
     wait_for_redraw(page, before)
     expect(undo).to_be_focused()
     assert _focus(page)["onScreen"], _focus(page)
+
+
+def test_the_keyboard_way_is_told_beside_the_board_and_two_tabs_reach_it(
+    page: Page, live_server, match
+):
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+
+    expect(page.locator(".keyboard-hint")).to_contain_text("Or use Tab and Enter")
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to content")).to_be_focused()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+
+    # A checker to pick: Enter picks it, and the focus goes on to where it can go.
+    expect(page.locator("rect.target-source").first).to_be_focused()
+    before = board_state(page)
+    page.keyboard.press("Enter")
+    wait_for_redraw(page, before)
+    expect(page.locator("rect.target-dest").first).to_be_focused()

@@ -11,7 +11,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from games import chat
 
-from .helpers import axe_violations, held_request, log_in
+from .helpers import act, axe_violations, held_request, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,7 +32,7 @@ def test_a_player_writes_and_the_opponent_reads(page: Page, browser: Browser, li
 
     expect(page.locator("#chat-list li")).to_have_count(1)
     expect(page.locator("#chat-list")).to_contain_text("Good luck, and enjoy the game!")
-    expect(page.locator("#announce")).to_have_text("Message sent.")
+    expect(page.locator("#chat-announce")).to_have_text("Message sent.")
     expect(page.get_by_label("Message to bob")).to_be_focused()
     expect(page.get_by_label("Message to bob")).to_have_value("")
     expect(page.locator(".chat-empty")).to_have_count(0)
@@ -71,11 +71,11 @@ def test_a_message_reaches_the_other_players_open_page(
     writer.goto(live_server.url + match.get_absolute_url())
     writer.get_by_label("Message to alice").fill("Take your time!")
     writer.get_by_role("button", name="Send message").click()
-    expect(writer.locator("#announce")).to_have_text("Message sent.")
+    expect(writer.locator("#chat-announce")).to_have_text("Message sent.")
     writer.context.close()
 
     expect(page.locator("#chat-list li.chat-theirs")).to_contain_text("Take your time!")
-    expect(page.locator("#announce")).to_contain_text("bob wrote: Take your time!")
+    expect(page.locator("#chat-announce")).to_contain_text("bob wrote: Take your time!")
     expect(page.locator(".chat-empty")).to_be_hidden()
     expect(page.get_by_label("Message to bob")).to_have_value("Half a thought")
     page.wait_for_timeout(2500)  # two more polls: the message is not appended again
@@ -113,7 +113,7 @@ def test_a_poll_in_flight_when_the_player_sends_brings_nothing_twice(
 
     page.get_by_label("Message to bob").fill("from alice")
     page.get_by_role("button", name="Send message").click()
-    expect(page.locator("#announce")).to_have_text("Message sent.")
+    expect(page.locator("#chat-announce")).to_have_text("Message sent.")
     # The poll's answer comes late, after the send's; if the send cancelled the poll (as
     # it should), nothing is waiting for it.
     with contextlib.suppress(PlaywrightError):
@@ -122,3 +122,20 @@ def test_a_poll_in_flight_when_the_player_sends_brings_nothing_twice(
 
     texts = page.locator("#chat-list li p").all_inner_texts()
     assert texts == ["from bob", "from alice"]
+
+
+def test_a_message_arriving_does_not_take_the_place_of_the_boards_news(
+    page: Page, live_server, match, settings
+):
+    settings.CHAT_POLL_SECONDS = 1
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+    act(page, page.locator(".move-choices .chip").first)
+    said = page.locator("#announce").inner_text()
+    assert said.startswith("Your play so far"), said
+
+    chat.post_message(match.pk, user=match.black, text="Nice board")
+
+    expect(page.locator("#chat-announce")).to_have_text("bob wrote: Nice board")
+    expect(page.locator("#announce")).to_have_text(said)  # both are there to be read

@@ -6,7 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from .helpers import log_in
+from games.models import Match
+from tests.matches import opened_by_white
+
+from .helpers import PASSWORD, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -70,3 +73,40 @@ def test_without_javascript_a_typed_play_that_fails_stays_in_the_box_too(
     page.click("text=Replay from the start")
     expect(page.locator("#live")).to_have_attribute("data-mode", "replay")
     context.close()
+
+
+@pytest.fixture
+def greek_match(django_user_model) -> Match:
+    """Greek: alice (white) to play 6-5 from her 24-point."""
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", PASSWORD)
+    bob = django_user_model.objects.create_user("bob", "bob@example.com", PASSWORD)
+    return opened_by_white(alice, bob, dice=(5, 2, 6, 5), variant="greek")
+
+
+def test_a_blot_that_is_no_blot_keeps_play_and_blot_with_the_focus_on_the_blot(
+    page: Page, live_server, greek_match
+):
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + greek_match.get_absolute_url())
+
+    page.fill("#name-blot", "7")
+    page.locator("details.notation-box summary").click()
+    page.fill("#play-text", "24/18 24/19")
+    page.click("button.submit-typed")
+
+    blot = page.locator("#name-blot")
+    reason = "You can only name a blot: your 7-point will not hold exactly one checker."
+    expect(page.locator("#blot-error")).to_have_text(reason)
+    expect(blot).to_be_focused()
+    expect(blot).to_have_value("7")
+    expect(blot).to_have_attribute("aria-invalid", "true")
+    expect(blot).to_have_attribute("aria-describedby", "blot-error")
+    expect(page.locator("#play-text")).to_have_value("24/18 24/19")
+    expect(page.locator("#announce")).to_have_text(reason)
+    assert _on_screen(page, page.locator("#blot-error"))
+
+    # Put right, the same play goes through with the blot named.
+    blot.fill("18")
+    page.click("button.submit-typed")
+    expect(page.locator("#live")).to_have_attribute("data-mode", "wait")

@@ -326,6 +326,13 @@ def test_parse_error_when_the_distance_matches_no_die():
         parse_play(MIDGAME, (6, 3), "13/9 24/18")
 
 
+def test_parse_error_of_a_named_double_says_it_was_named_not_rolled():
+    start = Position.initial("american")
+
+    with pytest.raises(IllegalPlayError, match="in/20 moves 5 pips, but you named 3-3"):
+        parse_play(start, (3, 3), "in/20 in/22", named_double=True)
+
+
 def test_parse_error_when_the_dice_are_used_up():
     with pytest.raises(IllegalPlayError, match="13/10 moves 3 pips, but only a 6"):
         parse_play(MIDGAME, (6, 3), "24/21 13/10")

@@ -11,6 +11,7 @@ from games.board import (
     HEIGHT,
     POINT_W,
     WIDTH,
+    _dice_label,
     board_context,
     named_blot_notice,
     parse_steps,
@@ -584,3 +585,40 @@ def test_after_a_1_2_with_no_blot_to_hit_every_double_is_offered(client, alice, 
 def test_garbled_carried_moves_are_refused_in_words(carried):
     with pytest.raises(ValueError, match=r"^the carried moves are not valid$"):
         parse_steps(carried)
+
+
+def test_the_dice_label_says_which_dice_the_moves_so_far_have_used(client, alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[1, 4])
+    match = play(match, bob, "in/24 in/21", dice=[6, 5])  # alice has 6-5 now
+    client.force_login(alice)
+    click = reverse("match_click", args=[match.pk])
+
+    def label(steps: str) -> str:
+        page = client.post(click, {"steps": steps}, HTTP_HX_REQUEST="true").text
+        return page.split('<div class="dice" role="img" aria-label="', 1)[1].split('"', 1)[0]
+
+    assert label("") == "Dice: 6-5"
+    assert label("22-16") == "Dice: 6-5, 6 used"  # as the picture greys the 6
+    assert label("22-16 19-14") == "Dice: 6-5, both used"
+
+
+def test_the_dice_label_counts_a_doubles_four_moves():
+    faces = [{"value": 3, "used": used} for used in (True, True, False, False)]
+
+    assert _dice_label("3-3", faces) == "Dice: 3-3, 2 of 4 used"
+    assert _dice_label("3-3", [{**face, "used": True} for face in faces]) == (
+        "Dice: 3-3, all 4 used"
+    )
+
+
+def test_a_named_double_is_announced_as_named_not_rolled(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[2, 1])
+    match = play(match, bob, "in/24 in/23")  # bob's 1-2: he names a double next
+    action = services.TurnAction(segment=match.segment_count, double=1)
+    match = services.submit_segment(match.pk, user=bob, action=action)
+
+    board = board_context(match, viewer=bob, steps=[])
+
+    assert "Your turn: you named 1-1." in board["announcement"]
+    assert "rolled 1-1" not in board["announcement"]
+    assert board["dice_label"] == "Dice: 1-1 (named double)"

@@ -371,3 +371,28 @@ def test_the_limit_counts_as_the_browsers_box_does(match, alice):
     with pytest.raises(chat.ChatRefused, match=f"at most {chat.MAX_LENGTH} characters"):
         chat.post_message(match.pk, user=alice, text="\U0001f3b2" * (chat.MAX_LENGTH // 2) + "!")
     assert Message.objects.count() == 1
+
+
+def test_messages_are_spoken_in_a_live_region_of_their_own_not_the_boards(
+    client, match, alice, bob
+):
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    chat.post_message(match.pk, user=bob, text="Nice roll")
+    news = client.get(
+        reverse("match_messages", args=[match.pk]) + "?after=0", HTTP_HX_REQUEST="true"
+    )
+    sent = client.post(
+        reverse("match_messages", args=[match.pk]), {"text": "Thanks"}, HTTP_HX_REQUEST="true"
+    )
+
+    # Two polite regions on the page: the board's news and the messages' news.
+    for region in ("announce", "chat-announce"):
+        assert f'<div id="{region}" class="visually-hidden" role="status"' in page
+    # A message arriving with the opponent's move leaves the move's sentence to be read.
+    assert '<div id="chat-announce" hx-swap-oob="innerHTML">bob wrote: Nice roll</div>' in (
+        news.text
+    )
+    assert '<div id="chat-announce" hx-swap-oob="innerHTML">Message sent.</div>' in sent.text
+    for response in (news, sent):
+        assert 'id="announce"' not in response.text

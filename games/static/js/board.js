@@ -97,9 +97,11 @@
     };
   });
 
-  // The next action on the board (what the player's own clicks lead to).
+  // The next action on the board (what the player's own clicks lead to). A turn refused
+  // comes back with the reason beside the field at fault: the blot named, else the play.
   function nextAction(live) {
     return (
+      (live.querySelector(".blot-error") && live.querySelector("#name-blot")) ||
       (live.querySelector(".error") && live.querySelector(".notation-box[open] input[name=play]")) ||
       live.querySelector(".target-dest") ||
       live.querySelector(".submit-play") ||
@@ -141,6 +143,9 @@
       next.setSelectionRange(next.value.length, next.value.length);
       typedError.scrollIntoView({ block: "nearest" });
     }
+    const blotError = live.querySelector(".blot-error");
+    // Likewise the blot's reason (a number field has no caret to place).
+    if (blotError && next.name === "name_blot") blotError.scrollIntoView({ block: "nearest" });
   }
 
   document.addEventListener("htmx:afterSettle", refocus);
