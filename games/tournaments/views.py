@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from aceysite.forms import focus_first_error
 from aceysite.text import sentence
 from games.models import Match
 
@@ -65,10 +66,11 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         try:
             tournament = services.create_tournament(request.user, **form.cleaned_data)
         except TournamentRefused as error:
-            form.add_error(None, str(error))
+            form.add_error(None, sentence(error))
         else:
             messages.success(request, "Tournament created: it is open for sign-up.")
             return redirect(tournament)
+    focus_first_error(form)
     return render(request, "tournaments/new.html", {"form": form})
 
 

@@ -135,6 +135,23 @@ def test_it_shows_the_form_again_with_the_reasons(client, alice):
     assert not Tournament.objects.exists()
 
 
+def test_a_refused_form_takes_the_focus_to_its_first_field_in_error(client, alice):
+    client.force_login(alice)
+
+    data = {"name": "Small cup", "format": "swiss", "variant": "american", "points": "1"}
+    data |= {"days_per_move": "2", "min_players": "2", "max_players": "1", "start_mode": "manual"}
+    deadline = timezone.localtime(timezone.now() + timedelta(days=3))
+
+    response = client.post(
+        reverse("tournament_new"), data | {"signup_deadline": f"{deadline:%Y-%m-%dT%H:%M}"}
+    )
+
+    # A phone opens the page there, not at the top with the reason far below.
+    focused = re.findall(r"<[^>]* autofocus[ >][^>]*>", response.text)
+    assert len(focused) == 1 and 'name="max_players"' in focused[0]
+    assert "greater than or equal to 2" in response.text
+
+
 @pytest.mark.parametrize("zone", ["America/Los_Angeles", "UTC", "Asia/Tokyo"])
 def test_it_refuses_a_deadline_more_than_a_year_ahead(client, alice, zone):
     # 23:59 on 31 December 9999 in Los Angeles is in the year 10000 in UTC, where the
