@@ -304,6 +304,21 @@ def test_the_challenge_form_sent_twice_makes_one_lobby_challenge(client, alice):
     assert "You already have this challenge waiting in the lobby." in second.text
 
 
+def test_the_challenge_form_to_a_player_sent_twice_shows_the_one_sent(client, alice, bob):
+    client.force_login(alice)
+    data = {"opponent": "bob", "variant": "greek", "points": 3, "days_per_move": 2}
+
+    first = client.post(reverse("challenge_new"), data)
+    second = client.post(reverse("challenge_new"), data, follow=True)
+
+    # A double click: the second press is not an error, the challenge went.
+    challenge = Challenge.objects.get()
+    assert first["Location"] == challenge.get_absolute_url()
+    assert second.redirect_chain == [(challenge.get_absolute_url(), 302)]
+    assert "You have already sent bob this challenge: it waits for their answer." in second.text
+    assert "errorlist" not in second.text
+
+
 def test_another_challenge_to_the_same_player_is_refused_in_a_sentence(client, alice, bob):
     client.force_login(alice)
     data = {"opponent": "bob", "variant": "greek", "points": 3, "days_per_move": 2}
