@@ -98,18 +98,18 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     my_entry = next((entry for entry in entries if entry.user_id == user.pk), None)
     is_organiser = tournament.is_organiser(user)
     draw = tournament.draw()
+    # Open to this visitor's sign-up, but for the places left.
+    may_sign_up = tournament.is_open and not tournament.signup_closed and my_entry is None
+    is_full = len(entries) >= tournament.max_players
     context: dict[str, Any] = {
         "tournament": tournament,
         "entries": entries,
         "my_entry": my_entry,
         "can_start": is_organiser and tournament.is_open,
         "can_cancel": is_organiser and (tournament.is_open or tournament.is_running),
-        "can_sign_up": (
-            tournament.is_open
-            and not tournament.signup_closed
-            and my_entry is None
-            and len(entries) < tournament.max_players
-        ),
+        "can_sign_up": may_sign_up and not is_full,
+        # Said where the Sign-up button would be, to those who could otherwise sign up.
+        "is_full": may_sign_up and is_full,
         "can_withdraw": my_entry is not None and _can_withdraw(tournament, draw, my_entry),
         "bots": _bots_to_add(tournament, entries) if is_organiser else [],
         "can_remove_bots": is_organiser and tournament.is_open,

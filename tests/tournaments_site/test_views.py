@@ -216,6 +216,44 @@ def test_it_shows_the_username_of_a_player_with_a_display_name(client, alice, bo
     assert 'Expert bot</bdi></a> <span class="muted">(<bdi>bob</bdi>)</span>' in page
 
 
+def test_it_names_a_bot_once_as_a_bot(client, alice):
+    bot = next(bot for bot in game_services.bot_users() if bot.username == "club-bot")
+    tournament = open_tournament(alice)
+    services.add_bot(tournament.pk, user=alice, bot=bot)
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    # Not "Club bot (club-bot) (bot)": nobody's name may pass for a bot's.
+    assert f'{bot.display_name}</bdi></a> <span class="muted">(bot)</span>' in page
+    assert "(<bdi>club-bot</bdi>)" not in page
+
+
+@pytest.mark.parametrize("visitor", ["anonymous", "bob", "organiser"])
+def test_a_full_tournament_says_it_is_full_where_sign_up_would_be(client, alice, bob, visitor):
+    tournament = open_tournament(alice, min_players=2, max_players=2)
+    for player in make_users(2):
+        services.sign_up(tournament.pk, user=player)
+    if visitor != "anonymous":
+        client.force_login(bob if visitor == "bob" else alice)
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    assert "The tournament is full: no more players can sign up." in page
+    assert "sign up</a>" not in page and "Sign up</button>" not in page
+
+
+def test_a_tournament_with_places_left_or_entered_says_nothing_of_full(client, alice, bob):
+    tournament = open_tournament(alice, min_players=2, max_players=2)
+    services.sign_up(tournament.pk, user=bob)
+    client.force_login(alice)
+    places_left = client.get(tournament.get_absolute_url()).text
+    services.sign_up(tournament.pk, user=alice)
+    entered = client.get(tournament.get_absolute_url()).text
+
+    assert "is full" not in places_left and "Sign up</button>" in places_left
+    assert "is full" not in entered and "Leave the tournament" in entered
+
+
 def test_it_offers_the_organiser_the_bots(client, alice):
     bot = game_services.bot_users()[0]
     tournament = open_tournament(alice)
