@@ -31,6 +31,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from aceysite.forms import focus_first_error
 from aceysite.text import sentence
 from games import away, blocks, closing
 from games.models import Match
@@ -67,7 +68,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         services.send_email_confirmation(user)
         return HttpResponseRedirect(next_url) if next_url else redirect("home")
-    _focus(form)
+    focus_first_error(form)
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
@@ -113,7 +114,7 @@ def _point_to_login_errors(form: Form) -> None:
             form.fields[name].widget.attrs["aria-describedby"] = LOGIN_ERRORS_ID
         form.fields["password"].widget.attrs["autofocus"] = True
     else:
-        _focus(form)
+        focus_first_error(form)
 
 
 class LogoutView(auth_views.LogoutView):
@@ -142,24 +143,8 @@ class _FocusFirstField:
 
     def get_form(self, form_class: type[Form] | None = None) -> Form:
         form = super().get_form(form_class)  # type: ignore[misc]
-        _focus(form, or_first=True)
+        focus_first_error(form, or_first=True)
         return form
-
-
-def _focus(form: Form, *, or_first: bool = False) -> None:
-    """Give the focus to the form's first field with an error (``or_first``: else to its
-    first field): a form drawn again with a reason, often far down a phone's screen, takes
-    the player, and a screen reader, there."""
-    names = list(form.fields)
-    fallback = names[0] if or_first and names else None
-    field = next((name for name in names if name in form.errors), fallback)
-    if field is None:
-        return
-    # One field only: a form may give its first field the focus itself (Django's sign-up
-    # and password forms do), and a browser honours the first autofocus on the page.
-    for name in names:
-        form.fields[name].widget.attrs.pop("autofocus", None)
-    form.fields[field].widget.attrs["autofocus"] = True
 
 
 class PasswordChangeView(_FocusFirstField, auth_views.PasswordChangeView):
@@ -237,7 +222,7 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
         "last_used_minutes": int(LAST_USED_RESOLUTION.total_seconds() // 60),
     }
     for form in forms.values():
-        _focus(form)
+        focus_first_error(form)
     return render(request, "accounts/settings.html", context)
 
 

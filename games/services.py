@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
@@ -74,9 +74,10 @@ class LimitReached(TurnError):
 
 
 class SameChallengeWaiting(LimitReached):
-    """The player's identical challenge already waits in the lobby (``challenge``): a
-    second would add nothing anyone could not accept in the first, so a form sent twice
-    or a request retried after a lost answer makes one challenge, not two."""
+    """The player's identical challenge already waits (``challenge``), in the lobby or for
+    the player it names: a second would add nothing anyone could not accept in the first,
+    so a form sent twice or a request retried after a lost answer makes one challenge, not
+    two, and is told of the one."""
 
     def __init__(self, message: str, *, challenge: Challenge) -> None:
         super().__init__(message)
@@ -117,30 +118,15 @@ def create_challenge(
         # Found by name, the account would not be (accounts.services.player_named); a
         # rematch names the opponent of a finished match, who may have gone since.
         raise IllegalTurn(f"you cannot challenge {opponent.username}: the account is closed")
+    options = {"variant": variant, "points": points, "days_per_move": days_per_move, "rated": rated}
     with transaction.atomic():
-        _check_challenge_limits(challenger, opponent)
-        if opponent is None and not private:
-            # Under the challenger's lock: two copies sent at once find each other.
-            same = Challenge.objects.open_in_lobby().filter(
-                challenger=challenger,
-                variant=variant,
-                points=points,
-                days_per_move=days_per_move,
-                rated=rated,
-            )
-            if (waiting := same.first()) is not None:
-                raise SameChallengeWaiting(
-                    "you already have this challenge waiting in the lobby", challenge=waiting
-                )
+        _check_challenge_limits(challenger, opponent, private=private, options=options)
         challenge = Challenge.objects.create(
             challenger=challenger,
             opponent=opponent,
-            variant=variant,
-            points=points,
-            days_per_move=days_per_move,
             private=private and opponent is None,
-            rated=rated,
             rematch_of=rematch_of,
+            **options,
         )
         if opponent is not None and opponent.is_bot:
             # A bot accepts at once; its first move (if it is to move) follows by task.
@@ -168,10 +154,14 @@ def lock_players(*players: User | int | None) -> list[bool]:
     return list(locked.values_list("is_active", flat=True))
 
 
-def _check_challenge_limits(challenger: User, opponent: User | None) -> None:
-    """Refuse a challenge beyond the limits (:class:`LimitReached`). Inside the caller's
-    transaction, with the players' rows locked: two challenges sent at once are counted
-    one after the other (a bot's is locked now too, for the match it starts at once), and
+def _check_challenge_limits(
+    challenger: User, opponent: User | None, *, private: bool, options: dict[str, object]
+) -> None:
+    """Refuse a challenge beyond the limits (:class:`LimitReached`), or the same as one
+    waiting (:class:`SameChallengeWaiting`, with ``options``: its variant, points, days
+    per move and rated). Inside the caller's transaction, with the players' rows locked:
+    two challenges sent at once are counted one after the other, and the second copy of
+    one finds the first (a bot's is locked now too, for the match it starts at once), and
     one sent as either player blocks the other is refused or withdrawn by the block."""
     lock_players(challenger, opponent)
     if opponent is not None and not opponent.is_bot:
@@ -179,11 +169,15 @@ def _check_challenge_limits(challenger: User, opponent: User | None) -> None:
         if refusal:
             raise NotAllowed(refusal)
     waiting = Challenge.objects.issued_by(challenger)
-    if opponent is not None and not opponent.is_bot and waiting.filter(opponent=opponent).exists():
-        raise LimitReached(
-            f"you have already challenged {opponent.username}: wait for their answer,"
-            " or withdraw that challenge first"
-        )
+    if opponent is None and not private:
+        same = Challenge.objects.open_in_lobby().filter(challenger=challenger, **options).first()
+        if same is not None:
+            raise SameChallengeWaiting(
+                "you already have this challenge waiting in the lobby", challenge=same
+            )
+    if opponent is not None and not opponent.is_bot:
+        # One open challenge to a player at a time: each is an email to them.
+        _refuse_a_second_challenge_to(opponent, waiting.filter(opponent=opponent), options)
     if waiting.count() >= MAX_OPEN_CHALLENGES:
         raise LimitReached(
             f"you have {MAX_OPEN_CHALLENGES} challenges waiting for an answer:"
@@ -198,6 +192,26 @@ def _check_challenge_limits(challenger: User, opponent: User | None) -> None:
                 f"you are playing {MAX_BOT_MATCHES} matches against the computer already:"
                 " finish one before you start another"
             )
+
+
+def _refuse_a_second_challenge_to(
+    opponent: User, waiting: QuerySet[Challenge], options: dict[str, object]
+) -> None:
+    """Refuse a challenge to a player who has one of the challenger's (``waiting``) to
+    answer already: the same one again, most likely the form sent twice, is told of the
+    first (:class:`SameChallengeWaiting`); another waits until the first is answered."""
+    first = waiting.first()
+    if first is None:
+        return
+    if all(getattr(first, name) == value for name, value in options.items()):
+        raise SameChallengeWaiting(
+            f"you have already sent {opponent.username} this challenge: it waits for their answer",
+            challenge=first,
+        )
+    raise LimitReached(
+        f"you have already challenged {opponent.username}: wait for their answer,"
+        " or withdraw that challenge first"
+    )
 
 
 def accept_challenge(

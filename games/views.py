@@ -25,6 +25,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import throttle
+from aceysite.forms import focus_first_error
 from aceysite.text import sentence
 from games.engine import EngineError
 
@@ -128,11 +129,12 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
         try:
             challenge = services.create_challenge(request.user, **form.service_kwargs())
         except services.SameChallengeWaiting as same:
-            # Most likely the form sent twice (a double click, a reload): show the one.
-            messages.info(request, "You already have this challenge waiting in the lobby.")
+            # Most likely the form sent twice (a double click, a reload): not an error,
+            # the challenge went. Show the one, saying so.
+            messages.info(request, sentence(same))
             return redirect(same.challenge)
         except TurnError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, sentence(error))
         else:
             if challenge.match_id is not None:
                 return redirect(challenge.match)  # a bot accepted at once
@@ -141,6 +143,7 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, "Challenge sent.")
             return redirect(challenge)
+    focus_first_error(form)
     return render(request, "games/challenge_new.html", {"form": form})
 
 

@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from aceysite.forms import focus_first_error
 from aceysite.text import sentence
 from games.models import Match
 
@@ -65,10 +66,11 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         try:
             tournament = services.create_tournament(request.user, **form.cleaned_data)
         except TournamentRefused as error:
-            form.add_error(None, str(error))
+            form.add_error(None, sentence(error))
         else:
             messages.success(request, "Tournament created: it is open for sign-up.")
             return redirect(tournament)
+    focus_first_error(form)
     return render(request, "tournaments/new.html", {"form": form})
 
 
@@ -96,18 +98,18 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     my_entry = next((entry for entry in entries if entry.user_id == user.pk), None)
     is_organiser = tournament.is_organiser(user)
     draw = tournament.draw()
+    # Open to this visitor's sign-up, but for the places left.
+    may_sign_up = tournament.is_open and not tournament.signup_closed and my_entry is None
+    is_full = len(entries) >= tournament.max_players
     context: dict[str, Any] = {
         "tournament": tournament,
         "entries": entries,
         "my_entry": my_entry,
         "can_start": is_organiser and tournament.is_open,
         "can_cancel": is_organiser and (tournament.is_open or tournament.is_running),
-        "can_sign_up": (
-            tournament.is_open
-            and not tournament.signup_closed
-            and my_entry is None
-            and len(entries) < tournament.max_players
-        ),
+        "can_sign_up": may_sign_up and not is_full,
+        # Said where the Sign-up button would be, to those who could otherwise sign up.
+        "is_full": may_sign_up and is_full,
         "can_withdraw": my_entry is not None and _can_withdraw(tournament, draw, my_entry),
         "bots": _bots_to_add(tournament, entries) if is_organiser else [],
         "can_remove_bots": is_organiser and tournament.is_open,

@@ -23,9 +23,8 @@ def finished_match(white, black, *, winner, score=(3, 1), days_ago=1, **fields) 
         winner=winner,
         score_white=score[0],
         score_black=score[1],
-        ending=Match.Ending.BORNE_OFF,
         finished_at=timezone.now() - timedelta(days=days_ago),
-        **fields,
+        **{"ending": Match.Ending.BORNE_OFF, **fields},
     )
 
 
@@ -70,6 +69,16 @@ def test_it_shows_finished_matches_from_the_players_side(client, alice, bob, cha
     assert "Lost" in text and "2\u20133" in text and "Won" in text and "3\u20131" in text
     assert won.get_absolute_url() in text and lost.get_absolute_url() in text
     assert "borne off" in text and "3 points" in text
+
+
+def test_it_says_how_a_match_ended_in_words(client, alice, bob):
+    finished_match(alice, bob, winner=alice, days_ago=2)
+    finished_match(alice, bob, winner=bob, ending=Match.Ending.RESIGNATION)
+
+    text = " ".join(client.get(reverse("profile", args=["alice"])).text.split())
+
+    assert "3 points, borne off," in text and "by borne off" not in text
+    assert "3 points, by resignation," in text
 
 
 def test_it_shows_current_matches(client, alice, bob):

@@ -143,11 +143,26 @@ def test_it_accepts_a_private_challenge_only_with_its_token(alice, alice_api, bo
 
 def test_the_api_answers_a_challenge_beyond_the_limit_with_409(alice, bob, alice_api):
     first = _create(alice_api, opponent="bob")
-    second = _create(alice_api, opponent="bob")
+    second = _create(alice_api, opponent="bob", variant="american")
 
     assert first.status_code == 201
     assert second.status_code == 409
     assert "already challenged bob" in second.json()["error"]
+    assert "id" not in second.json()  # another challenge: not the one waiting
+
+
+def test_a_challenge_to_a_player_sent_again_is_told_the_one_waiting(alice, bob, alice_api):
+    first = _create(alice_api, opponent="bob")
+    again = _create(alice_api, opponent="bob")
+
+    assert first.status_code == 201
+    assert again.status_code == 409
+    assert again.json() == {
+        "error": "you have already sent bob this challenge: it waits for their answer",
+        "id": first.json()["id"],
+        "url": first.json()["url"],
+    }
+    assert Challenge.objects.count() == 1
 
 
 def test_a_lobby_challenge_sent_again_is_told_the_one_waiting(alice_api):

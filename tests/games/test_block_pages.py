@@ -168,7 +168,7 @@ def test_the_challenge_form_says_why_it_refuses(client, alice, bob):
     page = client.post(reverse("challenge_new"), data)
 
     assert page.status_code == 200
-    assert "you cannot challenge alice: they are not taking challenges from you" in page.text
+    assert "You cannot challenge alice: they are not taking challenges from you." in page.text
     assert not Challenge.objects.exists()
 
 

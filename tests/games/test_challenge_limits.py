@@ -26,6 +26,32 @@ def test_a_second_challenge_to_the_same_player_waits_for_the_first(alice, bob):
     services.create_challenge(bob, opponent=alice)
 
 
+def test_the_same_challenge_to_a_player_sent_twice_is_one_challenge(alice, bob):
+    first = services.create_challenge(alice, opponent=bob, variant="greek", points=5)
+    emails = len(mail.outbox)
+
+    with pytest.raises(services.SameChallengeWaiting, match="already sent bob") as refused:
+        services.create_challenge(alice, opponent=bob, variant="greek", points=5)
+
+    assert refused.value.status == 409
+    assert refused.value.challenge == first
+    assert list(Challenge.objects.filter(challenger=alice)) == [first]
+    assert len(mail.outbox) == emails  # no second email to Bob
+
+
+@pytest.mark.parametrize(
+    "other", [{"variant": "american"}, {"points": 3}, {"days_per_move": 5}, {"rated": False}]
+)
+def test_a_different_challenge_to_the_same_player_is_not_the_same(alice, bob, other):
+    services.create_challenge(alice, opponent=bob, variant="greek", points=5)
+    options = {"variant": "greek", "points": 5} | other
+
+    with pytest.raises(services.LimitReached, match="already challenged bob") as refused:
+        services.create_challenge(alice, opponent=bob, **options)
+
+    assert not isinstance(refused.value, services.SameChallengeWaiting)
+
+
 def test_a_player_has_a_limited_number_of_challenges_waiting(alice, django_user_model):
     for n in range(services.MAX_OPEN_CHALLENGES):
         # Each one different: an identical lobby challenge is refused on its own account.

@@ -304,6 +304,37 @@ def test_the_challenge_form_sent_twice_makes_one_lobby_challenge(client, alice):
     assert "You already have this challenge waiting in the lobby." in second.text
 
 
+def test_the_challenge_form_to_a_player_sent_twice_shows_the_one_sent(client, alice, bob):
+    client.force_login(alice)
+    data = {"opponent": "bob", "variant": "greek", "points": 3, "days_per_move": 2}
+
+    first = client.post(reverse("challenge_new"), data)
+    second = client.post(reverse("challenge_new"), data, follow=True)
+
+    # A double click: the second press is not an error, the challenge went.
+    challenge = Challenge.objects.get()
+    assert first["Location"] == challenge.get_absolute_url()
+    assert second.redirect_chain == [(challenge.get_absolute_url(), 302)]
+    assert "You have already sent bob this challenge: it waits for their answer." in second.text
+    assert "errorlist" not in second.text
+
+
+def test_another_challenge_to_the_same_player_is_refused_in_a_sentence(client, alice, bob):
+    client.force_login(alice)
+    data = {"opponent": "bob", "variant": "greek", "points": 3, "days_per_move": 2}
+    client.post(reverse("challenge_new"), data)
+
+    response = client.post(reverse("challenge_new"), data | {"points": 5})
+
+    assert response.status_code == 200
+    said = "You have already challenged bob: wait for their answer, or withdraw that challenge"
+    assert f"{said} first." in response.text
+    # The reason, above the fields, takes the focus: nothing else does.
+    assert re.search(r'<div class="form-errors" [^>]*tabindex="-1" autofocus>', response.text)
+    assert response.text.count("autofocus") == 1
+    assert Challenge.objects.count() == 1
+
+
 def test_a_private_link_for_a_named_opponent_is_refused_with_the_reason(client, alice, bob):
     client.force_login(alice)
     data = {"opponent": "bob", "private": "on", "points": 1, "days_per_move": 2}

@@ -135,6 +135,23 @@ def test_it_shows_the_form_again_with_the_reasons(client, alice):
     assert not Tournament.objects.exists()
 
 
+def test_a_refused_form_takes_the_focus_to_its_first_field_in_error(client, alice):
+    client.force_login(alice)
+
+    data = {"name": "Small cup", "format": "swiss", "variant": "american", "points": "1"}
+    data |= {"days_per_move": "2", "min_players": "2", "max_players": "1", "start_mode": "manual"}
+    deadline = timezone.localtime(timezone.now() + timedelta(days=3))
+
+    response = client.post(
+        reverse("tournament_new"), data | {"signup_deadline": f"{deadline:%Y-%m-%dT%H:%M}"}
+    )
+
+    # A phone opens the page there, not at the top with the reason far below.
+    focused = re.findall(r"<[^>]* autofocus[ >][^>]*>", response.text)
+    assert len(focused) == 1 and 'name="max_players"' in focused[0]
+    assert "greater than or equal to 2" in response.text
+
+
 @pytest.mark.parametrize("zone", ["America/Los_Angeles", "UTC", "Asia/Tokyo"])
 def test_it_refuses_a_deadline_more_than_a_year_ahead(client, alice, zone):
     # 23:59 on 31 December 9999 in Los Angeles is in the year 10000 in UTC, where the
@@ -197,6 +214,44 @@ def test_it_shows_the_username_of_a_player_with_a_display_name(client, alice, bo
     page = client.get(tournament.get_absolute_url()).text
 
     assert 'Expert bot</bdi></a> <span class="muted">(<bdi>bob</bdi>)</span>' in page
+
+
+def test_it_names_a_bot_once_as_a_bot(client, alice):
+    bot = next(bot for bot in game_services.bot_users() if bot.username == "club-bot")
+    tournament = open_tournament(alice)
+    services.add_bot(tournament.pk, user=alice, bot=bot)
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    # Not "Club bot (club-bot) (bot)": nobody's name may pass for a bot's.
+    assert f'{bot.display_name}</bdi></a> <span class="muted">(bot)</span>' in page
+    assert "(<bdi>club-bot</bdi>)" not in page
+
+
+@pytest.mark.parametrize("visitor", ["anonymous", "bob", "organiser"])
+def test_a_full_tournament_says_it_is_full_where_sign_up_would_be(client, alice, bob, visitor):
+    tournament = open_tournament(alice, min_players=2, max_players=2)
+    for player in make_users(2):
+        services.sign_up(tournament.pk, user=player)
+    if visitor != "anonymous":
+        client.force_login(bob if visitor == "bob" else alice)
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    assert "The tournament is full: no more players can sign up." in page
+    assert "sign up</a>" not in page and "Sign up</button>" not in page
+
+
+def test_a_tournament_with_places_left_or_entered_says_nothing_of_full(client, alice, bob):
+    tournament = open_tournament(alice, min_players=2, max_players=2)
+    services.sign_up(tournament.pk, user=bob)
+    client.force_login(alice)
+    places_left = client.get(tournament.get_absolute_url()).text
+    services.sign_up(tournament.pk, user=alice)
+    entered = client.get(tournament.get_absolute_url()).text
+
+    assert "is full" not in places_left and "Sign up</button>" in places_left
+    assert "is full" not in entered and "Leave the tournament" in entered
 
 
 def test_it_offers_the_organiser_the_bots(client, alice):

@@ -1,0 +1,62 @@
+// A plain POST form is sent once: pressed twice (a double click, an impatient tap on a
+// phone), the second press would send it again, and its answer (a refusal of the
+// copy) would replace the first's. So once a form is on its way its submit buttons are
+// disabled, and any further submit of it is dropped.
+//
+// Only forms the browser itself sends: HTMX sends its own (hx-post and the like) and
+// disables and re-enables their buttons with hx-disabled-elt, without a new page that
+// would bring them back. Without JavaScript the forms work as ever.
+(function () {
+  const HTMX_FORM = "[hx-post], [hx-put], [hx-patch], [hx-delete], [hx-get], [data-hx-post]";
+  // A page still shown after this long (the answer is slow, or the player stopped the
+  // load) gets its buttons back, so that the form can be sent again.
+  const GIVE_BACK_AFTER_MS = 15000;
+
+  function buttons(form) {
+    return Array.from(form.elements).filter(function (element) {
+      return element.matches("button:not([type=button]):not([type=reset]), input[type=submit]");
+    });
+  }
+
+  function giveBack(form) {
+    delete form.dataset.sending;
+    buttons(form).forEach(function (button) {
+      if (button.dataset.disabledWhileSending) {
+        delete button.dataset.disabledWhileSending;
+        button.disabled = false;
+      }
+    });
+  }
+
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    // HTMX's own listener, on the form, has already prevented the browser's sending.
+    if (event.defaultPrevented || form.matches(HTMX_FORM)) return;
+    // The attributes, not form.method and form.target: a field named "method" or "target"
+    // would stand in their place.
+    const method = (form.getAttribute("method") || "get").toLowerCase();
+    const target = form.getAttribute("target") || "_self";
+    if (method !== "post" || target !== "_self") return;
+    if (form.dataset.sending) {
+      event.preventDefault();
+      return;
+    }
+    form.dataset.sending = "1";
+    // After this event, not in it: the button pressed sends its own name and value (a
+    // choice between two buttons), and a disabled button would send none.
+    setTimeout(function () {
+      buttons(form).forEach(function (button) {
+        if (!button.disabled) {
+          button.dataset.disabledWhileSending = "1";
+          button.disabled = true;
+        }
+      });
+    }, 0);
+    setTimeout(giveBack, GIVE_BACK_AFTER_MS, form);
+  });
+
+  // Back to this page from the browser's cache (Back, Forward): the form can be used again.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) document.querySelectorAll("form[data-sending]").forEach(giveBack);
+  });
+})();
