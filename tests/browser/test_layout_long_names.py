@@ -61,3 +61,28 @@ def test_long_names_and_words_do_not_widen_a_phone_page(page: Page, live_server,
             too_wide[path] = scroll_width
 
     assert too_wide == {}
+
+
+def test_a_long_name_keeps_its_colour_beside_it_on_a_phone(
+    page: Page, live_server, django_user_model
+):
+    """The scoreboard's swatch starts the name's first line: it once stood alone on a line
+    of its own above a name too long to share one with it."""
+    alice = django_user_model.objects.create_user(
+        "alice", "alice@example.com", PASSWORD, display_name=LONG_DISPLAY_NAME[:40] + " Smythe"
+    )
+    bob = django_user_model.objects.create_user("bob", "bob@example.com", PASSWORD)
+    match = opened_by_white(alice, bob)
+    page.set_viewport_size({"width": 390, "height": 844})
+    log_in(page, live_server.url, "alice")
+
+    page.goto(live_server.url + match.get_absolute_url())
+
+    for player in page.locator(".scoreboard .player").all():
+        swatch = player.locator(".swatch").bounding_box()
+        name = player.locator(".player-name").bounding_box()
+        assert swatch is not None and name is not None
+        # On the name's first line, not on a line above it.
+        assert name["y"] - 1 <= swatch["y"] < name["y"] + swatch["height"] * 1.5, (
+            player.inner_text()
+        )
