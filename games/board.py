@@ -833,11 +833,8 @@ def _announcement(match: Match, board: dict[str, Any]) -> str:
     if mode == "finished":
         # How it ended too, as the history's last line says: a resignation or a timeout
         # is not in the last turn a screen reader user may have heard.
-        forfeit = board.get("forfeit")
-        how = ""
-        if forfeit:
-            lost = "ran out of time" if forfeit["ending"] == "timeout" else "resigned the match"
-            how = f"{forfeit['loser']} {lost}; "
+        forfeit = board["forfeit"]
+        how = f"{forfeit['loser']} {forfeit['lost']}; " if forfeit else ""
         return f"The match is over: {how}{match.winner} won, {match.result_score}."
     if mode == "replay":
         return ""
@@ -955,20 +952,20 @@ def history_games(
     return games
 
 
-#: The endings of a match lost without its last game borne off: Match.Ending's values (the
-#: models are not imported here at run time).
-FORFEITS = ("resignation", "timeout")
+#: The endings of a match lost without its last game borne off (Match.Ending's values: the
+#: models are not imported here at run time), with what the loser did.
+FORFEITS = {"resignation": "resigned the match", "timeout": "ran out of time"}
 
 
 def _forfeit(match: Match, names: dict[str, str]) -> dict[str, str] | None:
     """Who lost a finished match by resigning or running out of time, for the line that
-    closes its history: such a match stops after a turn that does not say why it ended.
-    None for a match in play, or one whose last game was borne off (its last play says so).
-    ``{"loser": name, "ending": "resignation" or "timeout"}``."""
+    closes its history and the screen reader's last sentence: such a match stops after a
+    turn that does not say why it ended. None for a match in play, or one whose last game
+    was borne off (its last play says so). ``{"loser": name, "lost": "ran out of time"}``."""
     if match.is_active or match.winner_id is None or match.ending not in FORFEITS:
         return None
     loser = "black" if match.winner_id == match.white_id else "white"
-    return {"loser": names[loser], "ending": match.ending}
+    return {"loser": names[loser], "lost": FORFEITS[match.ending]}
 
 
 def game_turns(match: Match, number: int) -> list[dict[str, Any]]:
