@@ -1,6 +1,7 @@
 import os
 
 import pytest
+from django.core.cache import cache
 from django.test import override_settings
 from django.utils import timezone
 from hypothesis import settings as hypothesis_settings
@@ -45,6 +46,16 @@ def redis_url() -> str:
 
 # alice, bob and charlie have played here a while: their addresses are confirmed (a player
 # who has just signed up has not: accounts.services.confirm_email_address).
+@pytest.fixture
+def empty_cache():
+    """An empty cache before and after the test: the login throttle's failures and the
+    limits on links sent again count there (local memory, or Redis with REDIS_URL), and
+    must not carry from one test to the next."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def alice(django_user_model):
     return django_user_model.objects.create_user(

@@ -1,18 +1,14 @@
 from collections.abc import Callable
 
 import pytest
-from django.core.cache import cache
 from django.db.models.signals import pre_save
 
 from accounts.models import User
 
 
 @pytest.fixture(autouse=True)
-def empty_cache():
-    # The failed-login counters live in the cache: local memory, or Redis with REDIS_URL.
-    cache.clear()
-    yield
-    cache.clear()
+def _cache_emptied(empty_cache):
+    """Every accounts test: the failed-login counters live in the cache."""
 
 
 @pytest.fixture

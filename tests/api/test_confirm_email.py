@@ -7,7 +7,6 @@ import re
 
 import pytest
 from django.core import mail
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -16,17 +15,10 @@ from games.models import Notification
 
 from .conftest import post_json, token_client
 
-pytestmark = pytest.mark.django_db
+# The limit's counters live in the cache: emptied around each test.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_cache")]
 
 URL = "/api/v1/me/confirm-email/"
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    # The limit's counters live in the cache (local memory, or Redis).
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
