@@ -226,10 +226,14 @@ def confirm_email_change(user: User, *, token: str) -> str:
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         change = pending_email_change(user, token=token)
+        # An old address never confirmed was never shown to be the player's: most often a
+        # typo the player is mending. Whoever owns it is told nothing and given no link to
+        # take the account back (which would hand it to the typo's owner).
+        old_was_theirs = user.email_confirmed_at is not None
         user.email = change.new_email
         # The link was sent to the new address: it is confirmed (game emails go to it).
         user.email_confirmed_at = timezone.now()
-        secret = _open_undo_window(user, old_email=change.old_email)
+        secret = _open_undo_window(user, old_email=change.old_email) if old_was_theirs else None
         try:
             user.save(
                 update_fields=[
@@ -244,7 +248,7 @@ def confirm_email_change(user: User, *, token: str) -> str:
             # Another account took the address since the check above; the database's
             # unique constraint caught it.
             raise EmailChangeError("Another account now uses that address.") from None
-        if change.old_email:
+        if change.old_email and old_was_theirs:
             # robust: a mail server error must not turn the applied change into a 500.
             transaction.on_commit(
                 lambda: _tell_old_address(user, change, secret=secret), robust=True

@@ -142,3 +142,23 @@ def test_a_reset_link_that_could_not_be_sent_is_not_said_sent(alice, link, setti
     assert alice.email == "alice@example.com"  # the undo itself stands
     assert "We could not send the link to choose a new password" in done.text
     assert "We have sent" not in done.text
+
+
+def test_an_address_never_confirmed_gets_no_link_to_take_the_account_back(
+    client, alice, django_capture_on_commit_callbacks
+):
+    # alice signed up with a typo and mends it before confirming: the typo's owner must
+    # not be handed a way into her account, nor be written to at all.
+    User.objects.filter(pk=alice.pk).update(email="alice@exmaple.com", email_confirmed_at=None)
+    client.force_login(alice)
+
+    sent = _change(client, alice, "alice@example.com", django_capture_on_commit_callbacks)
+
+    assert sent == []
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+    assert alice.email_confirmed_at is not None
+    assert alice.email_undo_key == ""
+    assert alice.email_undo_address == ""
+    # The typo address is not held for an undo: another account may sign up with it.
+    assert not services.email_in_use("alice@exmaple.com", except_user=None)

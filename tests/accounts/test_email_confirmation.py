@@ -441,6 +441,9 @@ def test_it_confirms_the_address_once_a_password_is_reset_by_its_link(leo):
 
 
 def test_it_confirms_the_address_an_undo_puts_back(client, leo, django_capture_on_commit_callbacks):
+    # Only a confirmed address is offered the account back (test_email_change_undo).
+    User.objects.filter(pk=leo.pk).update(email_confirmed_at=timezone.now() - timedelta(days=1))
+    leo.refresh_from_db()
     token = services.email_change_token(leo, new_email="leo@example.org")
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("email_change_confirm", args=[token]))
