@@ -67,7 +67,11 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid() and (user := form.save_unless_taken()):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         services.send_email_confirmation(user)
-        return HttpResponseRedirect(next_url) if next_url else redirect("home")
+        response = HttpResponseRedirect(next_url) if next_url else redirect("home")
+        # Signing up logs in: this browser is the player's as much as one they logged in
+        # from, and strangers' failed logins must not lock them out of it.
+        throttle.remember_device(request, response, user)
+        return response
     focus_first_error(form)
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 

@@ -242,3 +242,26 @@ def test_a_players_cookie_outlives_an_unknown_username_lookup(alice):
 
     assert log_in(browser, "nobody", "wrong").status_code == 429
     assert User.objects.filter(username="nobody").count() == 0
+
+
+def test_the_browser_that_signed_up_is_known_afterwards():
+    browser = Client()
+    signed_up = browser.post(
+        reverse("signup"),
+        {
+            "username": "leo",
+            "email": "leo@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+        REMOTE_ADDR=HOME,
+    )
+    assert signed_up.status_code == 302
+    browser.post(reverse("logout"))
+    spread_failures("leo")
+
+    owner = log_in(browser, "leo")
+    stranger = log_in(Client(), "leo")
+
+    assert owner.status_code == 302
+    assert stranger.status_code == 429
