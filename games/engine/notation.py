@@ -2,7 +2,8 @@
 
 Points are written from the mover's own side: ``13/7``, ``13/7*`` (a hit), ``bar/22``,
 ``in/22`` (a waiting checker enters, american), ``5/off``; identical steps repeat as
-``6/4(2)``. On input a checker's whole path ``24/18/13`` and a combined move ``24/13`` are
+``6/4(2)``. :func:`format_play` writes that canonical form and :func:`read_steps` reads it
+back. On input a checker's whole path ``24/18/13`` and a combined move ``24/13`` are
 accepted too (see :func:`parse_play`).
 """
 
@@ -85,6 +86,72 @@ def format_steps(steps: Iterable[Step]) -> str:
 def format_play(play: Play) -> str:
     """Canonical notation of a play; the empty string for a dance."""
     return format_steps(play.steps)
+
+
+# -- reading canonical notation back -------------------------------------------------------
+
+
+class WrittenStep(NamedTuple):
+    """One step of canonical notation: a checker carried by one die, in the mover's own
+    numbering, and whether it hit.
+
+    ``source`` is a point 1-24, ``BAR`` or ``IN``; ``dest`` a point 1-24 or ``OFF`` (as in
+    :class:`Step`). The die is not written, and not always known: ``5/off`` may be a 6.
+    """
+
+    source: int
+    dest: int
+    hit: bool = False
+
+
+_CANONICAL_STEP = re.compile(
+    r"(?P<source>bar|in|[0-9]{1,2})/(?P<dest>off|[0-9]{1,2})(?P<hit>\*?)(?:\((?P<count>[2-4])\))?"
+)
+
+
+def read_steps(text: str) -> list[WrittenStep]:
+    """The steps of canonical notation, as :func:`format_play` and :func:`format_steps`
+    write it, with their hits: ``bar/22*``, ``in/22``, ``13/7*``, ``5/off`` and repeats
+    ``6/4(2)`` (written out, a hit on the first of them) separated by single spaces; the
+    empty string (a dance) has none. Steps keep their written order.
+
+    This reads stored plays, which are always canonical; a player's text, with its paths,
+    combined moves and spacing, is for :func:`parse_play`, which knows the position.
+
+    Raises :class:`InvalidNotationError` for anything else, e.g. a path ``24/18/13`` or a
+    step longer than a die (``24/13``).
+
+    >>> steps = read_steps("bar/22* 13/7(2) 6/off")
+    >>> [(format_point(s.source), format_point(s.dest), s.hit) for s in steps]
+    [('bar', '22', True), ('13', '7', False), ('13', '7', False), ('6', 'off', False)]
+    >>> read_steps("")
+    []
+    """
+    steps: list[WrittenStep] = []
+    for token in text.split(" ") if text else []:
+        step, count = _read_canonical(token)
+        # A hit happens on the first landing only: the checkers after it find the point open.
+        steps += [step] + [step._replace(hit=False)] * (count - 1)
+    return steps
+
+
+def _read_canonical(token: str) -> tuple[WrittenStep, int]:
+    """One token of canonical notation: its step and how many times it is repeated."""
+    match = _CANONICAL_STEP.fullmatch(token)
+    if match is None:
+        raise InvalidNotationError(f"not canonical notation: {_quote(token)}")
+    entering = match["source"] in ("bar", "in")
+    source = (BAR if match["source"] == "bar" else IN) if entering else int(match["source"])
+    dest = OFF if match["dest"] == "off" else int(match["dest"])
+    if dest == OFF:
+        # Bearing off (R6) is from the home board, and there is nothing there to hit.
+        one_die = 1 <= source <= 6 and not match["hit"]
+    else:
+        start = 25 if entering else source  # an entering checker counts from 25
+        one_die = (entering or source <= 24) and dest >= 1 and 1 <= start - dest <= 6
+    if not one_die:
+        raise InvalidNotationError(f"not a step of one die: {_quote(token)}")
+    return WrittenStep(source, dest, bool(match["hit"])), int(match["count"] or 1)
 
 
 # -- reading a player's text ---------------------------------------------------------------

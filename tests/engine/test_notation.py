@@ -5,20 +5,24 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
+    IN,
+    OFF,
     EngineError,
     IllegalPlayError,
     InvalidNotationError,
     Play,
     Position,
+    WrittenStep,
     format_play,
     legal_plays,
+    own_point,
 )
 from games.engine.game import Game, GameState, Phase, ScriptedDice, SegmentKind
-from games.engine.notation import parse_play
+from games.engine.notation import parse_play, read_steps
 
 from .helpers import make as board
 
@@ -489,6 +493,80 @@ def test_format_then_parse_round_trips_under_a_named_blot():
         # Without ``plays`` the parser generates them itself, R8 included.
         first = format_play(plays[0])
         assert parse_play(position, dice, first, named_double=named_double) == plays[0]
+
+
+def test_read_steps_writes_out_repeats_with_the_hit_on_the_first():
+    steps = read_steps("in/22(2) 13/10*(2) 6/off")
+
+    assert steps == [
+        WrittenStep(IN, 22),
+        WrittenStep(IN, 22),
+        WrittenStep(13, 10, hit=True),
+        WrittenStep(13, 10),
+        WrittenStep(6, OFF),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "24/18/13",
+        "24/13",
+        "in/18",
+        "25/22",
+        "0/off",
+        "7/off",
+        "5/off*",
+        "bar/off",
+        "13-7",
+        "13/7 ",
+        "13/7(1)",
+        "13/7(5)",
+        "BAR/22",
+        "-",
+    ],
+)
+def test_read_steps_refuses_what_the_formatter_never_writes(text):
+    with pytest.raises(InvalidNotationError):
+        read_steps(text)
+
+
+@st.composite
+def played_segments(draw: st.DrawFn) -> tuple[Position, tuple[int, int], list[Play], Play]:
+    """A segment of a random game, reached by legal play (greek blots named at random, so
+    R8 comes up): its position, dice and legal plays, and one of those plays."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    game = Game(draw(st.sampled_from(["american", "greek"])), SeededDice(rng.random()))
+    for _ in range(draw(st.integers(0, 120))):
+        if game.phase is Phase.FINISHED:
+            break
+        if game.phase is Phase.NAME_DOUBLE:
+            game.name_double(rng.choice(game.allowed_doubles()))
+            continue
+        play = rng.choice(game.legal_plays())
+        mover = game.position.turn
+        blots = [] if play.result.is_game_over else play.result.blots(mover)
+        name = rng.choice(blots) if game.may_name_blot and blots and rng.random() < 0.5 else None
+        game.play(play, name_blot=None if name is None else own_point(mover, name))
+    if game.phase is not Phase.PLAY:
+        assume(False)  # ended, or waiting for a double to be named: nothing to play
+    assert game.dice is not None
+    plays = game.legal_plays()
+    return game.position, game.dice, plays, draw(st.sampled_from(plays))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(played_segments())
+def test_format_then_read_steps_gives_the_plays_steps_and_hits(segment):
+    *_, play = segment
+
+    steps = read_steps(format_play(play))
+
+    assert sorted((s.source, s.dest) for s in steps) == sorted(
+        (s.source, s.dest) for s in play.steps
+    )
+    # Each point hit is marked once (on its first landing, as the formatter writes it).
+    assert sorted(s.dest for s in steps if s.hit) == sorted({s.dest for s in play.steps if s.hit})
 
 
 ROBUSTNESS_POSITIONS = [
