@@ -22,7 +22,7 @@ from games.engine import (
     own_point,
 )
 from games.engine.game import Game, GameState, Phase, ScriptedDice, SegmentKind
-from games.engine.notation import parse_play, read_steps
+from games.engine.notation import format_point, parse_play, read_steps
 
 from .helpers import make as board
 
@@ -89,13 +89,30 @@ def test_parse_plain_steps_return_the_legal_play():
     assert play in legal_plays(MIDGAME, (6, 3))
 
 
-def test_parse_hit_marker_is_optional_and_never_contradicts_the_board():
+def test_parse_hit_marker_is_optional():
     position = board(white={13: 2, 6: 13}, black={10: 1, 19: 14})
     expected = play_written(position, (6, 3), "13/10* 13/7")
 
     assert parse_play(position, (6, 3), "13/10* 13/7") == expected
     assert parse_play(position, (6, 3), "13/10 13/7") == expected  # hit left out
-    assert parse_play(position, (6, 3), "13/10* 13/7*") == expected  # 7 has no blot
+
+
+def test_parse_hit_marker_on_any_of_the_moves_landing_on_the_hit_point():
+    position = board("greek", "black", white={7: 1, 12: 2, 24: 12}, black={1: 1, 2: 14})
+    expected = play_written(position, (6, 5), "24/18* 23/18")
+
+    assert parse_play(position, (6, 5), "24/18 23/18*") == expected
+    assert parse_play(position, (6, 5), "24/18* 23/18*") == expected
+
+
+def test_parse_hit_marker_inside_a_path_and_on_a_repeat():
+    position = board(white={13: 2, 6: 13}, black={10: 1, 19: 14})
+    double = board(white={8: 2, 13: 13}, black={6: 1, 19: 14})
+
+    assert parse_play(position, (6, 3), "13/10*/4") == play_written(position, (6, 3), "13/10* 10/4")
+    assert parse_play(double, (2, 2), "8/6*(2) 13/11(2)") == play_written(
+        double, (2, 2), "13/11(2) 8/6* 8/6"
+    )
 
 
 def test_parse_ignores_case_commas_and_extra_spaces():
@@ -298,7 +315,50 @@ def test_parse_a_huge_number_is_refused_quickly():
         parse_play(MIDGAME, (6, 3), "9" * 10_000 + "/7")
 
 
+def test_parse_off_marked_as_a_hit_is_unreadable():
+    position = board(white={5: 1, 3: 1}, black={24: 15})
+
+    with pytest.raises(InvalidNotationError, match="off takes no"):
+        parse_play(position, (5, 3), "5/off* 3/off")
+
+
 # -- illegal plays, each with its reason ---------------------------------------------------
+
+
+def test_parse_error_a_hit_marked_where_there_is_no_blot():
+    position = board(white={13: 2, 6: 13}, black={10: 1, 19: 14})
+
+    with pytest.raises(IllegalPlayError) as refused:
+        parse_play(position, (6, 3), "13/10* 13/7*")
+
+    assert str(refused.value) == "13/7*: there is no blot on your 7-point to hit"
+
+
+def test_parse_error_a_hit_marked_where_there_is_no_blot_in_blacks_numbers():
+    position = board(turn="black", white={15: 1}, black={12: 2, 19: 13})  # a blot on its 10
+
+    assert format_play(parse_play(position, (6, 3), "13/10* 13/7")) == "13/10* 13/7"
+    with pytest.raises(IllegalPlayError, match=r"^13/7\*: there is no blot on your 7-point"):
+        parse_play(position, (6, 3), "13/10* 13/7*")
+
+
+def test_parse_error_a_hit_marked_on_entering_where_there_is_no_blot():
+    position = board(white={13: 2, 6: 12}, bar=(1, 0), black={22: 1, 1: 14})
+
+    assert format_play(parse_play(position, (6, 3), "bar/22* 13/7")) == "bar/22* 13/7"
+    with pytest.raises(IllegalPlayError, match=r"^bar/19\*: there is no blot on your 19-point"):
+        parse_play(position, (6, 3), "bar/19* 13/10")
+    with pytest.raises(IllegalPlayError, match=r"^in/22\*: there is no blot on your 22-point"):
+        parse_play(Position.initial("american"), (6, 3), "in/22* in/19")
+
+
+def test_parse_error_a_hit_marked_where_there_is_no_blot_in_greek():
+    position = board("greek", "black", white={7: 1, 12: 2, 24: 12}, black={1: 1, 2: 14})
+
+    with pytest.raises(IllegalPlayError, match=r"^23/17\*: there is no blot on your 17-point"):
+        parse_play(position, (6, 5), "23/18* 23/17*")
+    with pytest.raises(IllegalPlayError, match=r"^18/12\*: there is no blot on your 12-point"):
+        parse_play(position, (6, 5), "23/18*/12*")  # a path marks each landing
 
 
 def test_parse_error_when_the_source_point_is_empty():
@@ -555,6 +615,14 @@ def played_segments(draw: st.DrawFn) -> tuple[Position, tuple[int, int], list[Pl
     return game.position, game.dice, plays, draw(st.sampled_from(plays))
 
 
+def written(steps: list[tuple[int, int]], marked: set[int]) -> str:
+    """Steps written out one by one, with a ``*`` on every step landing on a ``marked`` point."""
+    return " ".join(
+        f"{format_point(source)}/{format_point(dest)}{'*' if dest in marked else ''}"
+        for source, dest in steps
+    )
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played_segments())
 def test_format_then_read_steps_gives_the_plays_steps_and_hits(segment):
@@ -567,6 +635,24 @@ def test_format_then_read_steps_gives_the_plays_steps_and_hits(segment):
     )
     # Each point hit is marked once (on its first landing, as the formatter writes it).
     assert sorted(s.dest for s in steps if s.hit) == sorted({s.dest for s in play.steps if s.hit})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(played_segments(), st.data())
+def test_a_hit_may_be_marked_or_not_but_a_mark_where_nothing_is_hit_is_refused(segment, data):
+    position, dice, plays, play = segment
+    steps = [(s.source, s.dest) for s in play.steps]
+    hit_points = {s.dest for s in play.steps if s.hit}
+    marked = data.draw(
+        st.sets(st.sampled_from(sorted(hit_points))) if hit_points else st.just(set())
+    )
+    wrong = {dest for _, dest in steps if dest not in hit_points and dest != OFF}
+
+    assert parse_play(position, dice, written(steps, marked), plays=plays) == play
+    if wrong:
+        point = data.draw(st.sampled_from(sorted(wrong)))
+        with pytest.raises(IllegalPlayError, match=f"no blot on your {point}-point to hit"):
+            parse_play(position, dice, written(steps, marked | {point}), plays=plays)
 
 
 ROBUSTNESS_POSITIONS = [
