@@ -13,7 +13,6 @@ points, a frame, the borne-off tray ("off"). Point numbers sit in bands above an
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -23,6 +22,7 @@ from games.engine import (
     BAR,
     IN,
     OFF,
+    InvalidNotationError,
     Position,
     Step,
     allowed_doubles,
@@ -33,7 +33,7 @@ from games.engine import (
 )
 from games.engine.game import SegmentKind
 from games.engine.moves import PartialPlay, partial_play, position_after_steps
-from games.engine.notation import format_point, format_steps
+from games.engine.notation import format_point, format_steps, read_steps
 from games.engine.position import absolute_point, own_point
 
 if TYPE_CHECKING:
@@ -755,9 +755,6 @@ def _turn_for_opponent(
     return " ".join(sentences)
 
 
-#: One step of canonical notation, as stored: ``13/7``, ``13/7*``, ``bar/22``, ``in/22``,
-#: ``5/off``, ``6/4(2)``.
-_STORED_STEP = re.compile(r"(bar|in|[0-9]+)/(off|[0-9]+)(\*?)(?:\(([1-4])\))?")
 _CHECKERS = {1: "a checker", 2: "two checkers", 3: "three checkers", 4: "four checkers"}
 
 
@@ -767,20 +764,20 @@ def _play_for_opponent(play: str, *, mover: str, listener: str) -> str:
     checker on your 6-point``; ``could not move`` for a dance."""
     if not play:
         return "could not move"
-    moves: list[tuple[str, str, int]] = []
+    try:
+        steps = read_steps(play)
+    except InvalidNotationError:
+        return f"played {play}"  # not canonical notation: say it as stored, not a guess
+    moves: list[tuple[int, int, int]] = []
     hits: list[int] = []
-    for token in play.split():
-        step = _STORED_STEP.fullmatch(token)
-        if step is None:
-            return f"played {play}"  # not canonical notation: say it as stored, not a guess
-        source, dest, hit, count = step.groups()
-        if moves and moves[-1][:2] == (source, dest):
-            # Canonical notation marks a hit on the first of two alike steps: 13/7* 13/7.
-            moves[-1] = (source, dest, moves[-1][2] + int(count or 1))
+    for step in steps:
+        if moves and moves[-1][:2] == (step.source, step.dest):
+            # Alike steps are told as one move of several checkers: 13/7* 13/7, 6/4(2).
+            moves[-1] = (step.source, step.dest, moves[-1][2] + 1)
         else:
-            moves.append((source, dest, int(count or 1)))
-        if hit:
-            hits.append(_listeners_point(int(dest), mover=mover, listener=listener))
+            moves.append((step.source, step.dest, 1))
+        if step.hit:
+            hits.append(_listeners_point(step.dest, mover=mover, listener=listener))
     clauses, said = [], ""
     for source, dest, count in moves:
         kind, verb, words = _move_words(source, dest, count, mover=mover, listener=listener)
@@ -796,21 +793,21 @@ def _play_for_opponent(play: str, *, mover: str, listener: str) -> str:
 
 
 def _move_words(
-    source: str, dest: str, count: int, *, mover: str, listener: str
+    source: int, dest: int, count: int, *, mover: str, listener: str
 ) -> tuple[str, str, str]:
     """One move of the notation (``count`` checkers alike) in the listener's numbers: its
     kind, its verb and the rest of its words."""
     checkers = _CHECKERS[count]
-    if dest == "off":
-        point = _listeners_point(int(source), mover=mover, listener=listener)
+    if dest == OFF:
+        point = _listeners_point(source, mover=mover, listener=listener)
         return "off", "bore off", f"{checkers} from your {point}-point"
-    to = _listeners_point(int(dest), mover=mover, listener=listener)
-    if source == "bar":
+    to = _listeners_point(dest, mover=mover, listener=listener)
+    if source == BAR:
         return "bar", "entered", f"{checkers} from the bar on your {to}-point"
-    if source == "in":
+    if source == IN:
         # A waiting checker (american) comes onto the board from outside it.
         return "in", "entered", f"{checkers} on your {to}-point"
-    start = _listeners_point(int(source), mover=mover, listener=listener)
+    start = _listeners_point(source, mover=mover, listener=listener)
     which = "" if count == 1 else f"{checkers} "
     return "move", "moved", f"{which}from your {start}-point to your {to}-point"
 

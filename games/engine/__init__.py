@@ -24,7 +24,7 @@ from .moves import (
     legal_plays,
     named_double_can_hit,
 )
-from .notation import format_play, format_steps
+from .notation import WrittenStep, format_play, format_steps, read_steps
 from .position import (
     AMERICAN,
     BLACK,
@@ -68,6 +68,7 @@ __all__ = [
     "Position",
     "Step",
     "Variant",
+    "WrittenStep",
     "absolute_point",
     "allowed_doubles",
     "format_play",
@@ -76,5 +77,6 @@ __all__ = [
     "named_double_can_hit",
     "opponent",
     "own_point",
+    "read_steps",
     "variant_named",
 ]

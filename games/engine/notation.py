@@ -2,8 +2,10 @@
 
 Points are written from the mover's own side: ``13/7``, ``13/7*`` (a hit), ``bar/22``,
 ``in/22`` (a waiting checker enters, american), ``5/off``; identical steps repeat as
-``6/4(2)``. On input a checker's whole path ``24/18/13`` and a combined move ``24/13`` are
-accepted too (see :func:`parse_play`).
+``6/4(2)``. :func:`format_play` writes that canonical form and :func:`read_steps` reads it
+back. A player's input may also give a checker's whole path ``24/18/13`` or a combined move
+``24/13``, and may leave out a ``*``, but not write one where nothing is hit (see
+:func:`parse_play`).
 """
 
 from __future__ import annotations
@@ -87,6 +89,72 @@ def format_play(play: Play) -> str:
     return format_steps(play.steps)
 
 
+# -- reading canonical notation back -------------------------------------------------------
+
+
+class WrittenStep(NamedTuple):
+    """One step of canonical notation: a checker carried by one die, in the mover's own
+    numbering, and whether it hit.
+
+    ``source`` is a point 1-24, ``BAR`` or ``IN``; ``dest`` a point 1-24 or ``OFF`` (as in
+    :class:`Step`). The die is not written, and not always known: ``5/off`` may be a 6.
+    """
+
+    source: int
+    dest: int
+    hit: bool = False
+
+
+_CANONICAL_STEP = re.compile(
+    r"(?P<source>bar|in|[0-9]{1,2})/(?P<dest>off|[0-9]{1,2})(?P<hit>\*?)(?:\((?P<count>[2-4])\))?"
+)
+
+
+def read_steps(text: str) -> list[WrittenStep]:
+    """The steps of canonical notation, as :func:`format_play` and :func:`format_steps`
+    write it, with their hits: ``bar/22*``, ``in/22``, ``13/7*``, ``5/off`` and repeats
+    ``6/4(2)`` (written out, a hit on the first of them) separated by single spaces; the
+    empty string (a dance) has none. Steps keep their written order.
+
+    This reads stored plays, which are always canonical; a player's text, with its paths,
+    combined moves and spacing, is for :func:`parse_play`, which knows the position.
+
+    Raises :class:`InvalidNotationError` for anything else, e.g. a path ``24/18/13`` or a
+    step longer than a die (``24/13``).
+
+    >>> steps = read_steps("bar/22* 13/7(2) 6/off")
+    >>> [(format_point(s.source), format_point(s.dest), s.hit) for s in steps]
+    [('bar', '22', True), ('13', '7', False), ('13', '7', False), ('6', 'off', False)]
+    >>> read_steps("")
+    []
+    """
+    steps: list[WrittenStep] = []
+    for token in text.split(" ") if text else []:
+        step, count = _read_canonical(token)
+        # A hit happens on the first landing only: the checkers after it find the point open.
+        steps += [step] + [step._replace(hit=False)] * (count - 1)
+    return steps
+
+
+def _read_canonical(token: str) -> tuple[WrittenStep, int]:
+    """One token of canonical notation: its step and how many times it is repeated."""
+    match = _CANONICAL_STEP.fullmatch(token)
+    if match is None:
+        raise InvalidNotationError(f"not canonical notation: {_quote(token)}")
+    entering = match["source"] in ("bar", "in")
+    source = (BAR if match["source"] == "bar" else IN) if entering else int(match["source"])
+    dest = OFF if match["dest"] == "off" else int(match["dest"])
+    if dest == OFF:
+        # Bearing off (R6) is from the home board, and there is nothing there to hit.
+        one_die = 1 <= source <= 6 and not match["hit"]
+    else:
+        start = 25 if entering else source  # an entering checker counts from 25
+        one_die = (entering or source <= 24) and dest >= 1 and 1 <= start - dest <= 6
+    if not one_die:
+        raise InvalidNotationError(f"not a step of one die: {_quote(token)}")
+    return WrittenStep(source, dest, bool(match["hit"])), int(match["count"] or 1)
+
+
 # -- reading a player's text ---------------------------------------------------------------
 #
 # parse_play works in three stages:
@@ -113,11 +181,12 @@ class _Move(NamedTuple):
     """One checker carried from ``source`` to ``dest`` as written, by one or more dice.
 
     ``source`` is a point 1-24, ``BAR`` or ``IN``; ``dest`` a point 1-24 or ``OFF`` (the
-    mover's own numbering, as in :class:`Step`).
+    mover's own numbering, as in :class:`Step`); ``hit`` when ``dest`` is marked ``*``.
     """
 
     source: int
     dest: int
+    hit: bool = False
 
     @property
     def start(self) -> int:
@@ -131,9 +200,15 @@ class _Move(NamedTuple):
     def __str__(self) -> str:
         return f"{format_point(self.source)}/{format_point(self.dest)}"
 
+    @property
+    def unmarked(self) -> _Move:
+        """The move without its ``*``: replays go by the board, which says what is hit."""
+        return self._replace(hit=False)
+
 
 def _read_moves(text: str) -> list[_Move]:
-    """The moves written in ``text``, in the written order, with paths and repeats expanded.
+    """The moves written in ``text``, in the written order, with paths and repeats expanded
+    and each ``*`` kept on the move that lands on the point it follows.
 
     Raises :class:`InvalidNotationError` for text that cannot denote moves at all.
     """
@@ -172,7 +247,10 @@ def _read_token(token: str) -> list[_Move]:
         _read_element(token, element, first=i == 0, last=i == len(elements) - 1)
         for i, element in enumerate(elements)
     ]
-    moves = [_checked_move(source, dest) for source, dest in itertools.pairwise(points)]
+    moves = [
+        _checked_move(source, dest, hit=hit)
+        for (source, _), (dest, hit) in itertools.pairwise(points)
+    ]
     return moves * count
 
 
@@ -191,8 +269,9 @@ def _read_count(token: str, count: str | None) -> int:
     return int(count)
 
 
-def _read_element(token: str, element: str, *, first: bool, last: bool) -> int:
-    """One point of a move: 1-24, or ``bar``/``in`` to start it, or ``off`` to end it."""
+def _read_element(token: str, element: str, *, first: bool, last: bool) -> tuple[int, bool]:
+    """One point of a move: 1-24, or ``bar``/``in`` to start it, or ``off`` to end it; and
+    whether it is marked ``*`` as a hit."""
     match = _ELEMENT.fullmatch(element)
     if match is None:
         if not element:
@@ -203,8 +282,8 @@ def _read_element(token: str, element: str, *, first: bool, last: bool) -> int:
             f"cannot read {_quote(element)} in {_quote(token)}: a point is a number from 1"
             " to 24, or bar, in or off"
         )
-    name = match["name"]
-    if match["hit"] and first:
+    name, hit = match["name"], bool(match["hit"])
+    if hit and first:
         raise InvalidNotationError(
             f"{_quote(token)}: a '*' marks a hit, after the point landed on, as in 13/7*"
         )
@@ -213,23 +292,27 @@ def _read_element(token: str, element: str, *, first: bool, last: bool) -> int:
             raise InvalidNotationError(
                 f"{_quote(token)}: {name} can only start a move, as in {name}/22"
             )
-        return BAR if name == "bar" else IN
+        return (BAR if name == "bar" else IN), False
     if name == "off":
         if not last:
             raise InvalidNotationError(f"{_quote(token)}: off can only end a move, as in 5/off")
-        return OFF
+        if hit:
+            raise InvalidNotationError(
+                f"{_quote(token)}: a checker borne off hits nothing, so off takes no '*'"
+            )
+        return OFF, False
     # Length first: int() of thousands of digits is slow (and refused by Python).
     if len(name) > 2 or not 1 <= int(name) <= 24:
         point = f"{name}-point" if len(name) <= 3 else "such point"
         raise InvalidNotationError(
             f"there is no {point}: points run from 1 to 24 (use bar, in or off for the rest)"
         )
-    return int(name)
+    return int(name), hit
 
 
-def _checked_move(source: int, dest: int) -> _Move:
+def _checked_move(source: int, dest: int, *, hit: bool = False) -> _Move:
     """A written move, refused when it could never be played (backwards, bar/off)."""
-    move = _Move(source, dest)
+    move = _Move(source, dest, hit)
     if source in (BAR, IN) and dest == OFF:
         raise InvalidNotationError(f"{move}: a checker cannot enter and bear off in one move")
     if move.pips == 0:
@@ -473,9 +556,10 @@ def parse_play(
     ``text`` uses the mover's own point numbers (RULES.md "Move notation"): steps such as
     ``13/7``, ``13/7*``, ``bar/22``, ``in/22`` and ``5/off``, repeats ``6/4(2)``, a checker's
     path ``24/18/13``, or a combined move ``24/13`` when it is unambiguous; spaces or commas
-    separate moves, case does not matter, and ``*`` is optional (a hit is a fact of the
-    position). The empty string, ``-`` or ``dance`` means no move. Moves may be written in
-    any order.
+    separate moves and case does not matter. A ``*`` may be left out (a hit is a fact of the
+    position), but one written where the play hits nothing is refused: the player expected
+    a blot that is not there. The empty string, ``-`` or ``dance`` means no move. Moves may
+    be written in any order.
 
     ``plays`` are the segment's legal plays if the caller already has them; otherwise they
     are generated (``named_double`` as for :func:`legal_plays`). The answer is one of them.
@@ -491,13 +575,18 @@ def parse_play(
     Traceback (most recent call last):
     ...
     games.engine.errors.IllegalPlayError: 22/19 moves 3 pips, but only a 6 of 6-3 is left
+    >>> parse_play(start, (6, 3), "in/22* in/19")
+    Traceback (most recent call last):
+    ...
+    games.engine.errors.IllegalPlayError: in/22*: there is no blot on your 22-point to hit
     """
     pair = _check_dice(dice)
     if plays is None:
         plays = legal_plays(position, pair, named_double=named_double)
     if not plays:
         raise IllegalPlayError("there is nothing to play now")
-    moves = _read_moves(text)
+    written = _read_moves(text)
+    moves = [move.unmarked for move in written]
     pool = (pair[0],) * 4 if pair[0] == pair[1] else tuple(sorted(pair, reverse=True))
     label = _label(pair)
     if len(moves) > len(pool):
@@ -511,11 +600,25 @@ def parse_play(
         replay = _Replay(position, pool, label, named_double=named_double).run(order)
         found = list({o.key: by_key[o.key] for o in replay.outcomes if o.key in by_key}.values())
         if len(found) == 1:
+            _check_hits(written, found[0])
             return found[0]
         if found:
             raise _ambiguous(text, label, found)
         replays.append(replay)
     raise IllegalPlayError(_explain(position, pair, plays, replays, named_double, bool(moves)))
+
+
+def _check_hits(written: Sequence[_Move], play: Play) -> None:
+    """Refuse a ``*`` where ``play`` hits nothing: the player believes a blot is there, so
+    the play is probably not the one they meant.
+
+    Every move lands on the point it is written to, and any landing on a blot hits it
+    (RULES.md R2), so whichever order the moves are played in, this is the same check.
+    """
+    hit_points = {step.dest for step in play.steps if step.hit}
+    for move in written:
+        if move.hit and move.dest not in hit_points:
+            raise IllegalPlayError(f"{move}*: there is no blot on your {move.dest}-point to hit")
 
 
 def _label(dice: tuple[int, int]) -> str:

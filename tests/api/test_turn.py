@@ -95,6 +95,7 @@ def test_the_opponent_sending_the_played_turn_is_refused(alice_api, bob_api, mat
         ("13/7", "13"),
         ("in/22 in/19 in/18", ""),
         ("hello", "cannot read"),
+        ("in/22* in/19", "in/22*: there is no blot on your 22-point to hit"),
         ("", ""),
     ],
 )

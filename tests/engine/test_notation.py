@@ -5,20 +5,24 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
+    IN,
+    OFF,
     EngineError,
     IllegalPlayError,
     InvalidNotationError,
     Play,
     Position,
+    WrittenStep,
     format_play,
     legal_plays,
+    own_point,
 )
 from games.engine.game import Game, GameState, Phase, ScriptedDice, SegmentKind
-from games.engine.notation import parse_play
+from games.engine.notation import format_point, parse_play, read_steps
 
 from .helpers import make as board
 
@@ -85,13 +89,30 @@ def test_parse_plain_steps_return_the_legal_play():
     assert play in legal_plays(MIDGAME, (6, 3))
 
 
-def test_parse_hit_marker_is_optional_and_never_contradicts_the_board():
+def test_parse_hit_marker_is_optional():
     position = board(white={13: 2, 6: 13}, black={10: 1, 19: 14})
     expected = play_written(position, (6, 3), "13/10* 13/7")
 
     assert parse_play(position, (6, 3), "13/10* 13/7") == expected
     assert parse_play(position, (6, 3), "13/10 13/7") == expected  # hit left out
-    assert parse_play(position, (6, 3), "13/10* 13/7*") == expected  # 7 has no blot
+
+
+def test_parse_hit_marker_on_any_of_the_moves_landing_on_the_hit_point():
+    position = board("greek", "black", white={7: 1, 12: 2, 24: 12}, black={1: 1, 2: 14})
+    expected = play_written(position, (6, 5), "24/18* 23/18")
+
+    assert parse_play(position, (6, 5), "24/18 23/18*") == expected
+    assert parse_play(position, (6, 5), "24/18* 23/18*") == expected
+
+
+def test_parse_hit_marker_inside_a_path_and_on_a_repeat():
+    position = board(white={13: 2, 6: 13}, black={10: 1, 19: 14})
+    double = board(white={8: 2, 13: 13}, black={6: 1, 19: 14})
+
+    assert parse_play(position, (6, 3), "13/10*/4") == play_written(position, (6, 3), "13/10* 10/4")
+    assert parse_play(double, (2, 2), "8/6*(2) 13/11(2)") == play_written(
+        double, (2, 2), "13/11(2) 8/6* 8/6"
+    )
 
 
 def test_parse_ignores_case_commas_and_extra_spaces():
@@ -294,7 +315,50 @@ def test_parse_a_huge_number_is_refused_quickly():
         parse_play(MIDGAME, (6, 3), "9" * 10_000 + "/7")
 
 
+def test_parse_off_marked_as_a_hit_is_unreadable():
+    position = board(white={5: 1, 3: 1}, black={24: 15})
+
+    with pytest.raises(InvalidNotationError, match="off takes no"):
+        parse_play(position, (5, 3), "5/off* 3/off")
+
+
 # -- illegal plays, each with its reason ---------------------------------------------------
+
+
+def test_parse_error_a_hit_marked_where_there_is_no_blot():
+    position = board(white={13: 2, 6: 13}, black={10: 1, 19: 14})
+
+    with pytest.raises(IllegalPlayError) as refused:
+        parse_play(position, (6, 3), "13/10* 13/7*")
+
+    assert str(refused.value) == "13/7*: there is no blot on your 7-point to hit"
+
+
+def test_parse_error_a_hit_marked_where_there_is_no_blot_in_blacks_numbers():
+    position = board(turn="black", white={15: 1}, black={12: 2, 19: 13})  # a blot on its 10
+
+    assert format_play(parse_play(position, (6, 3), "13/10* 13/7")) == "13/10* 13/7"
+    with pytest.raises(IllegalPlayError, match=r"^13/7\*: there is no blot on your 7-point"):
+        parse_play(position, (6, 3), "13/10* 13/7*")
+
+
+def test_parse_error_a_hit_marked_on_entering_where_there_is_no_blot():
+    position = board(white={13: 2, 6: 12}, bar=(1, 0), black={22: 1, 1: 14})
+
+    assert format_play(parse_play(position, (6, 3), "bar/22* 13/7")) == "bar/22* 13/7"
+    with pytest.raises(IllegalPlayError, match=r"^bar/19\*: there is no blot on your 19-point"):
+        parse_play(position, (6, 3), "bar/19* 13/10")
+    with pytest.raises(IllegalPlayError, match=r"^in/22\*: there is no blot on your 22-point"):
+        parse_play(Position.initial("american"), (6, 3), "in/22* in/19")
+
+
+def test_parse_error_a_hit_marked_where_there_is_no_blot_in_greek():
+    position = board("greek", "black", white={7: 1, 12: 2, 24: 12}, black={1: 1, 2: 14})
+
+    with pytest.raises(IllegalPlayError, match=r"^23/17\*: there is no blot on your 17-point"):
+        parse_play(position, (6, 5), "23/18* 23/17*")
+    with pytest.raises(IllegalPlayError, match=r"^18/12\*: there is no blot on your 12-point"):
+        parse_play(position, (6, 5), "23/18*/12*")  # a path marks each landing
 
 
 def test_parse_error_when_the_source_point_is_empty():
@@ -489,6 +553,106 @@ def test_format_then_parse_round_trips_under_a_named_blot():
         # Without ``plays`` the parser generates them itself, R8 included.
         first = format_play(plays[0])
         assert parse_play(position, dice, first, named_double=named_double) == plays[0]
+
+
+def test_read_steps_writes_out_repeats_with_the_hit_on_the_first():
+    steps = read_steps("in/22(2) 13/10*(2) 6/off")
+
+    assert steps == [
+        WrittenStep(IN, 22),
+        WrittenStep(IN, 22),
+        WrittenStep(13, 10, hit=True),
+        WrittenStep(13, 10),
+        WrittenStep(6, OFF),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "24/18/13",
+        "24/13",
+        "in/18",
+        "25/22",
+        "0/off",
+        "7/off",
+        "5/off*",
+        "bar/off",
+        "13-7",
+        "13/7 ",
+        "13/7(1)",
+        "13/7(5)",
+        "BAR/22",
+        "-",
+    ],
+)
+def test_read_steps_refuses_what_the_formatter_never_writes(text):
+    with pytest.raises(InvalidNotationError):
+        read_steps(text)
+
+
+@st.composite
+def played_segments(draw: st.DrawFn) -> tuple[Position, tuple[int, int], list[Play], Play]:
+    """A segment of a random game, reached by legal play (greek blots named at random, so
+    R8 comes up): its position, dice and legal plays, and one of those plays."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    game = Game(draw(st.sampled_from(["american", "greek"])), SeededDice(rng.random()))
+    for _ in range(draw(st.integers(0, 120))):
+        if game.phase is Phase.FINISHED:
+            break
+        if game.phase is Phase.NAME_DOUBLE:
+            game.name_double(rng.choice(game.allowed_doubles()))
+            continue
+        play = rng.choice(game.legal_plays())
+        mover = game.position.turn
+        blots = [] if play.result.is_game_over else play.result.blots(mover)
+        name = rng.choice(blots) if game.may_name_blot and blots and rng.random() < 0.5 else None
+        game.play(play, name_blot=None if name is None else own_point(mover, name))
+    if game.phase is not Phase.PLAY:
+        assume(False)  # ended, or waiting for a double to be named: nothing to play
+    assert game.dice is not None
+    plays = game.legal_plays()
+    return game.position, game.dice, plays, draw(st.sampled_from(plays))
+
+
+def written(steps: list[tuple[int, int]], marked: set[int]) -> str:
+    """Steps written out one by one, with a ``*`` on every step landing on a ``marked`` point."""
+    return " ".join(
+        f"{format_point(source)}/{format_point(dest)}{'*' if dest in marked else ''}"
+        for source, dest in steps
+    )
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(played_segments())
+def test_format_then_read_steps_gives_the_plays_steps_and_hits(segment):
+    *_, play = segment
+
+    steps = read_steps(format_play(play))
+
+    assert sorted((s.source, s.dest) for s in steps) == sorted(
+        (s.source, s.dest) for s in play.steps
+    )
+    # Each point hit is marked once (on its first landing, as the formatter writes it).
+    assert sorted(s.dest for s in steps if s.hit) == sorted({s.dest for s in play.steps if s.hit})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(played_segments(), st.data())
+def test_a_hit_may_be_marked_or_not_but_a_mark_where_nothing_is_hit_is_refused(segment, data):
+    position, dice, plays, play = segment
+    steps = [(s.source, s.dest) for s in play.steps]
+    hit_points = {s.dest for s in play.steps if s.hit}
+    marked = data.draw(
+        st.sets(st.sampled_from(sorted(hit_points))) if hit_points else st.just(set())
+    )
+    wrong = {dest for _, dest in steps if dest not in hit_points and dest != OFF}
+
+    assert parse_play(position, dice, written(steps, marked), plays=plays) == play
+    if wrong:
+        point = data.draw(st.sampled_from(sorted(wrong)))
+        with pytest.raises(IllegalPlayError, match=f"no blot on your {point}-point to hit"):
+            parse_play(position, dice, written(steps, marked | {point}), plays=plays)
 
 
 ROBUSTNESS_POSITIONS = [

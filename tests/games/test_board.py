@@ -258,6 +258,21 @@ def test_a_hit_on_the_listeners_checker_says_which_checker(alice, bob, charlie):
     assert watching["news"] == "bob rolled 6-3 and played 13/10 13/7*."
 
 
+def test_two_checkers_onto_a_hit_blot_are_told_as_one_move_and_one_hit(alice, bob):
+    points = [0] * 24
+    points[11] = -2  # Black's 13-point
+    points[14] = 1  # a white blot on absolute 15: Black's 10-point
+    match = play(black_to_move(alice, bob, [3, 3], points), bob, "13/10(2) in/22(2)", dice=[4, 2])
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["turns"][-1]["segments"][0]["text"] == "3-3: in/22(2) 13/10* 13/10"
+    assert board["news"] == (
+        "bob rolled 3-3 and entered two checkers on your 3-point and moved two checkers "
+        "from your 12-point to your 15-point, hitting your checker on your 15-point."
+    )
+
+
 def test_entering_from_the_bar_and_from_waiting_are_told_apart(alice, bob):
     match = black_to_move(alice, bob, [3, 5], [0] * 24, bar=1)
     # Stored as bar/20 in/22: either checker on either point is the same play (R5.4).
