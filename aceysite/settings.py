@@ -148,7 +148,10 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "aceysite.context_processors.site",
             ],
-            "builtins": ["games.templatetags.timestamps"],
+            "builtins": [
+                "games.templatetags.timestamps",
+                "games.templatetags.idempotency",
+            ],
         },
     },
 ]

@@ -43,3 +43,27 @@ def test_a_bot_challenge_sent_twice_at_once_with_one_key_starts_one_match(
     assert sum(r.has_header("Idempotent-Replayed") for r in (first, second)) == 1
     assert Match.objects.count() == Challenge.objects.count() == 1
     assert SentOnce.objects.get().status == 201
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_the_lobby_bot_form_sent_twice_at_once_starts_one_match(postgres_url, alice, attempt):
+    bot = services.bot_users()[0]
+    form = {
+        "idempotency_key": "form-key",
+        "opponent": bot.username,
+        "variant": "american",
+        "points": "1",
+        "days_per_move": "2",
+        "rated": "on",
+    }
+
+    def send():
+        client = Client()
+        client.force_login(alice)
+        return client.post(reverse("challenge_new"), form)
+
+    first, second = race(send, send)
+
+    match = Match.objects.get()
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"] == match.get_absolute_url()
