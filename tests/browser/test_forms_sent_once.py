@@ -108,6 +108,7 @@ def test_the_buttons_come_back_on_returning_to_the_page(page: Page, live_server,
 def test_the_lobby_s_one_time_keys_are_new_on_returning_to_the_page(
     page: Page, live_server, players
 ):
+    bots = services.bot_users()  # (again, should a test before this have flushed them)
     log_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/lobby/")
     read_keys = "() => [...document.querySelectorAll('[name=idempotency_key]')].map(i => i.value)"
@@ -120,7 +121,7 @@ def test_the_lobby_s_one_time_keys_are_new_on_returning_to_the_page(
     )
 
     after = page.evaluate(read_keys)
-    assert len(before) == len(after) == len(services.bot_users())
+    assert len(before) == len(after) == len(bots)
     assert not set(before) & set(after) and len(set(after)) == len(after)
     assert all(len(key) == 48 for key in after)
 

@@ -38,10 +38,11 @@ def _bot_form(bot, key: str, **changes: str) -> dict[str, str]:
 
 def test_each_bot_form_of_the_lobby_has_a_key_of_its_own_new_with_each_page(client, alice):
     client.force_login(alice)
+    bots = services.bot_users()
 
     keys, again = _lobby_keys(client), _lobby_keys(client)
 
-    assert len(keys) == len(services.bot_users()) == len(set(keys))
+    assert len(keys) == len(bots) == len(set(keys))
     assert not set(keys) & set(again)
 
 
@@ -50,6 +51,7 @@ def test_each_bot_form_of_the_lobby_has_a_key_of_its_own_new_with_each_page(clie
 )
 def test_the_pages_with_keys_are_never_cached(client, alice, page, forms):
     client.force_login(alice)
+    services.bot_users()
 
     response = client.get(reverse(page))
 
@@ -60,8 +62,8 @@ def test_the_pages_with_keys_are_never_cached(client, alice, page, forms):
 
 
 def test_the_lobby_bot_form_sent_twice_starts_one_match(client, alice):
-    client.force_login(alice)
     bot = services.bot_users()[0]
+    client.force_login(alice)
     key = _lobby_keys(client)[0]
 
     first = client.post(reverse("challenge_new"), _bot_form(bot, key))
@@ -76,8 +78,8 @@ def test_the_lobby_bot_form_sent_twice_starts_one_match(client, alice):
 
 
 def test_two_forms_of_the_lobby_start_two_matches(client, alice):
-    client.force_login(alice)
     bot = services.bot_users()[0]
+    client.force_login(alice)
     first_key, second_key = _lobby_keys(client)[:2]
 
     client.post(reverse("challenge_new"), _bot_form(bot, first_key))
