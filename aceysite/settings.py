@@ -148,7 +148,10 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "aceysite.context_processors.site",
             ],
-            "builtins": ["games.templatetags.timestamps"],
+            "builtins": [
+                "games.templatetags.timestamps",
+                "games.templatetags.idempotency",
+            ],
         },
     },
 ]
@@ -248,6 +251,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 120.0,
     },
     "finish-account-closures": {"task": "games.tasks.task_finish_closures", "schedule": 600.0},
+    "forget-idempotency-keys": {
+        "task": "games.tasks.task_forget_idempotency_keys",
+        "schedule": 3600.0,
+    },
 }
 
 # The cache holds the failed-login counters: shared through Redis when there is one, so

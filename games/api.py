@@ -5,7 +5,9 @@ A request authenticates either with ``Authorization: Token <key>`` (an
 from CSRF, since a browser never adds that header on its own; session POSTs are checked as
 CsrfViewMiddleware would check them. Every failure is ``{"error": "<readable reason>"}``
 with a 4xx status. Writes go through :mod:`games.services`, which also checks whose turn it
-is and rejects stale or duplicate submissions (409).
+is and rejects stale or duplicate submissions (409). Any POST may carry an
+``Idempotency-Key`` header (games.idempotency): sent again with it, it gets its first answer
+and is not done again.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from accounts import throttle
 from accounts.models import ApiToken, User
 from accounts.services import player_named
 
-from . import blocks, chat, services
+from . import blocks, chat, idempotency, services
 from .engine import format_play
 from .engine.game import Phase
 from .forms import MAX_WHOLE_NUMBER, whole_number
@@ -179,19 +181,57 @@ def _api_view(method: str, view: View, fields: frozenset[str] | None) -> View:
                 rejected = _csrf_check.process_view(request, None, (), {})
                 if rejected is not None:
                     return rejected
-            return view(request, *args, **kwargs)
+            key = _idempotency_key(request) if method == "POST" else None
         except ApiError as error:
             return error.response()
-        except services.TurnError as error:
-            retry_after = getattr(error, "retry_after", None)  # a limit reached (429)
-            headers = {"Retry-After": str(retry_after)} if retry_after else None
-            return _error(error.status, str(error), headers)
-        except Match.DoesNotExist:
-            return _error(404, "there is no such match")
-        except Challenge.DoesNotExist:
-            return _error(404, "there is no such challenge")
+        if key is None:
+            return _answer(view, request, *args, **kwargs)
+        digest = idempotency.request_digest(
+            request.method or "", request.get_full_path(), kwargs.get("body")
+        )
+        try:
+            return idempotency.answer_once(
+                request.user,
+                key=key,
+                digest=digest,
+                respond=lambda: _answer(view, request, *args, **kwargs),
+            )
+        except idempotency.KeyReused:
+            return _error(
+                422,
+                f"this {idempotency.HEADER} came before with another request (another address"
+                " or body): send a new key with each new request, and the same key only with"
+                " the same request sent again",
+            )
 
     return wrapper
+
+
+def _answer(view: View, request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """The view's answer, or the refusal it raised, as JSON."""
+    try:
+        return view(request, *args, **kwargs)
+    except ApiError as error:
+        return error.response()
+    except services.TurnError as error:
+        retry_after = getattr(error, "retry_after", None)  # a limit reached (429)
+        headers = {"Retry-After": str(retry_after)} if retry_after else None
+        return _error(error.status, str(error), headers)
+    except Match.DoesNotExist:
+        return _error(404, "there is no such match")
+    except Challenge.DoesNotExist:
+        return _error(404, "there is no such challenge")
+
+
+def _idempotency_key(request: HttpRequest) -> str | None:
+    """The ``Idempotency-Key`` header's key (games.idempotency), or None without one."""
+    raw = request.headers.get(idempotency.HEADER)
+    if raw is None:
+        return None
+    try:
+        return idempotency.checked_key(raw)
+    except idempotency.KeyRefused as refused:
+        raise ApiError(400, f"the {idempotency.HEADER} header is not valid: {refused}") from None
 
 
 def _read_or_write(request: HttpRequest, read: View, write: View, *args: Any) -> HttpResponse:

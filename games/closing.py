@@ -30,7 +30,7 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 
 from . import services
-from .models import Block, Challenge, Match, Message, Notification
+from .models import Block, Challenge, Match, Message, Notification, SentOnce
 from .tournaments import services as tournaments
 from .tournaments.models import Tournament
 
@@ -207,6 +207,9 @@ def _deactivate(user: User) -> None:
         # account reaches nobody and can be reached by nobody (and cannot be blocked), so
         # they would only leave a name on the other's list, and say whom she shunned.
         Block.objects.filter(Q(blocker=account) | Q(blocked=account)).delete()
+        # The answers kept for requests sent again (games.idempotency) quote what they
+        # made: a message's text among them.
+        SentOnce.objects.filter(user=account).delete()
     # The caller's object too: the request that closed the account still holds it.
     for field in ("is_active", "email", "display_name", "about", "country", "password"):
         setattr(user, field, getattr(account, field))

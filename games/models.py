@@ -598,3 +598,29 @@ class BotPlayer(models.Model):
         from .bots import BOTS
 
         return BOTS[self.level].description
+
+
+class SentOnce(models.Model):
+    """A request sent with a one-time key (games.idempotency): the API's ``Idempotency-Key``
+    header, or the hidden key of a form that starts something. The same key sent again by
+    the same player gets ``status`` and ``answer`` back instead of doing the work again."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    # SHA-256 of what was sent (method, path, body): the same key with another request
+    # is a client's mistake, refused rather than answered with the first one's answer.
+    request_digest = models.CharField(max_length=64)
+    # Both set before the row commits: nobody else ever reads a row without them.
+    status = models.PositiveSmallIntegerField(null=True)
+    answer = models.TextField(blank=True, help_text="The API's JSON body, or a form's redirect")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [
+            # The lock two requests with one key meet at: the second waits for the first
+            # to commit, then reads its answer.
+            models.UniqueConstraint(fields=["user", "key"], name="sent_once_user_key_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.key}"

@@ -9,7 +9,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import closing, notifications, services
+from . import closing, idempotency, notifications, services
 from .models import Notification
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,13 @@ def task_start_due_tournaments() -> dict[str, int]:
     from .tournaments.services import start_due_tournaments
 
     return start_due_tournaments()
+
+
+@shared_task
+def task_forget_idempotency_keys() -> int:
+    """Beat: delete the one-time keys of requests sent once that have expired
+    (games.idempotency.KEY_LIFETIME); returns how many."""
+    return idempotency.forget_expired()
 
 
 @shared_task

@@ -29,7 +29,7 @@ from aceysite.forms import focus_first_error
 from aceysite.text import sentence
 from games.engine import EngineError
 
-from . import api, blocks, chat, services
+from . import api, blocks, chat, idempotency, services
 from .board import board_context, game_turns, parse_steps
 from .forms import ChallengeForm, TurnForm, whole_number
 from .models import DAYS_PER_MOVE, MATCH_LENGTHS, BotPlayer, Challenge, Match
@@ -69,6 +69,8 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         "confirmations_per_hour": throttle.MAX_EMAIL_CONFIRMATIONS_PER_PLAYER,
         "max_open_challenges": services.MAX_OPEN_CHALLENGES,
         "max_bot_matches": services.MAX_BOT_MATCHES,
+        "max_key_length": idempotency.MAX_KEY_LENGTH,
+        "key_hours": int(idempotency.KEY_LIFETIME.total_seconds() // 3600),
         "match_lengths": MATCH_LENGTHS,
         "days_per_move": DAYS_PER_MOVE,
         # Challenged by name like anyone else: a bot writer needs to know what to send.
@@ -106,6 +108,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+# Its bot forms' one-time keys (games.idempotency) are this page's own: Back loads the page
+# again, with new keys, so that a bot played again starts a new match.
+@never_cache
 def lobby(request: HttpRequest) -> HttpResponse:
     """Open challenges anyone may accept, and a form to post one."""
     challenges = (
@@ -120,6 +125,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@never_cache  # a new one-time key with each page, as the lobby's
+# A challenge to a bot starts a match at once: sent twice, it would start two (a challenge
+# to anyone else sent twice finds the first waiting: SameChallengeWaiting).
+@idempotency.form_sent_once
 def challenge_new(request: HttpRequest) -> HttpResponse:
     initial = {"opponent": request.GET.get("opponent", "")}
     form = ChallengeForm(

@@ -17,10 +17,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from aceysite.forms import focus_first_error
 from aceysite.text import sentence
+from games import idempotency
 from games.models import Match
 
 from . import services
@@ -60,6 +62,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@never_cache  # a new one-time key with each page
+# Sent twice without JavaScript (forms.js), the form would open two tournaments.
+@idempotency.form_sent_once
 def tournament_new(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import timedelta
 from html.parser import HTMLParser
 from itertools import pairwise
 
@@ -140,6 +141,17 @@ def test_its_figures_are_the_code_s(client):
     assert "up to 500 characters" in content
     assert "20 challenges waiting in all" in content
     assert "1, 3, 5, 7, 11, 15, 25" in content
+
+
+def test_it_explains_the_idempotency_key_with_the_code_s_figures(client):
+    from games import idempotency
+
+    content = html.unescape(client.get("/api/").content.decode())
+
+    assert "Idempotency-Key: " in content and "Idempotent-Replayed: true" in content
+    assert f"up to {idempotency.MAX_KEY_LENGTH} letters" in content
+    assert f"kept for {idempotency.KEY_LIFETIME // timedelta(hours=1)} hours" in content
+    assert "<dt>422</dt>" in content
 
 
 def test_it_names_the_bots_to_challenge(client):

@@ -105,6 +105,27 @@ def test_the_buttons_come_back_on_returning_to_the_page(page: Page, live_server,
     expect(page.locator("form[data-sending]")).to_have_count(0)
 
 
+def test_the_lobby_s_one_time_keys_are_new_on_returning_to_the_page(
+    page: Page, live_server, players
+):
+    bots = services.bot_users()  # (again, should a test before this have flushed them)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/lobby/")
+    read_keys = "() => [...document.querySelectorAll('[name=idempotency_key]')].map(i => i.value)"
+    before = page.evaluate(read_keys)
+
+    # Shown again from the back-forward cache (the event made here, as above): a bot played
+    # from it again is a new match, not the one its old key started.
+    page.evaluate(
+        "() => window.dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}))"
+    )
+
+    after = page.evaluate(read_keys)
+    assert len(before) == len(after) == len(bots)
+    assert not set(before) & set(after) and len(set(after)) == len(after)
+    assert all(len(key) == 48 for key in after)
+
+
 def test_the_form_is_sent_without_javascript(browser: Browser, live_server, players):
     page = browser.new_context(java_script_enabled=False).new_page()
     log_in(page, live_server.url, "alice")

@@ -55,8 +55,20 @@
     setTimeout(giveBack, GIVE_BACK_AFTER_MS, form);
   });
 
+  // A form sent once carries a one-time key (games/idempotency.py): the same key sent
+  // again is answered with what the first did. Shown again from the cache, the page is
+  // used afresh (a bot played again is a new match), so its forms get new keys.
+  function newKey(input) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    input.value = Array.from(bytes, function (b) {
+      return b.toString(16).padStart(2, "0");
+    }).join("");
+  }
+
   // Back to this page from the browser's cache (Back, Forward): the form can be used again.
   window.addEventListener("pageshow", function (event) {
-    if (event.persisted) document.querySelectorAll("form[data-sending]").forEach(giveBack);
+    if (!event.persisted) return;
+    document.querySelectorAll("form[data-sending]").forEach(giveBack);
+    document.querySelectorAll("input[name=idempotency_key]").forEach(newKey);
   });
 })();
