@@ -5,7 +5,7 @@ the history, and the links under the history have room for a finger."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 from games import services
 from games.engine.game import ScriptedDice
@@ -151,6 +151,23 @@ def test_both_tables_of_the_leaderboard_fit_a_phones_screen(
         assert region.evaluate("box => box.scrollWidth <= box.clientWidth"), label
         assert _off_screen(cells, region) == [], label
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_counts_of_each_face_fit_a_phone_beside_a_long_name(page: Page, live_server, match):
+    # A username of 60 letters without a space heads a row: it pushed the counts off.
+    long_name = "alice_" + "w" * 54
+    match.white.username = long_name
+    match.white.save()
+    page.set_viewport_size(PHONE)
+
+    page.goto(f"{live_server.url}{match.get_absolute_url()}dice/")
+    region = page.get_by_role("region", name="Statistics")
+    table = region.get_by_role("table", name="How often each face came up")
+
+    expect(table.get_by_role("rowheader", name=long_name)).to_be_visible()  # still a table
+    assert table.get_by_role("columnheader").all_inner_texts() == ["Face", *"123456"]
+    assert region.evaluate("box => box.scrollWidth <= box.clientWidth")
+    assert _off_screen(table.locator("th, td"), region) == []
 
 
 @pytest.mark.parametrize("size", [PHONE, {"width": 1280, "height": 800}])
