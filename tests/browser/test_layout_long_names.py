@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page
 
 from games import services
+from games.engine.game import ScriptedDice
 from tests.matches import opened_by_white
 
 from .helpers import PASSWORD, log_in
@@ -86,3 +87,34 @@ def test_a_long_name_keeps_its_colour_beside_it_on_a_phone(
         assert name["y"] - 1 <= swatch["y"] < name["y"] + swatch["height"] * 1.5, (
             player.inner_text()
         )
+
+
+def test_a_long_name_in_the_history_is_cut_only_on_a_phone(
+    page: Page, live_server, django_user_model
+):
+    """A desktop shows it whole: cut with an ellipsis after a line (its swatch took the
+    first), it was cut at 1280px too. A phone cuts it after two lines; its title keeps it."""
+    name = "alice_the_magnificent_of_the_seven_seas"
+    alice = django_user_model.objects.create_user(name, "alice@example.com", PASSWORD)
+    bob = django_user_model.objects.create_user("bob", "bob@example.com", PASSWORD)
+    match = opened_by_white(alice, bob)
+    services.submit_segment(
+        match.pk,
+        user=alice,
+        action=services.TurnAction(segment=match.segment_count, play="in/22 in/19"),
+        dice=ScriptedDice([4, 1]),
+    )
+    clipped_at = {}
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+
+        page.goto(live_server.url + match.get_absolute_url())
+        who = page.locator(".turn-who", has_text="alice_").first
+        clipped_at[width] = who.evaluate(
+            """who => [who, ...who.querySelectorAll("*")].some(el =>
+                el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)"""
+        )
+
+        assert who.get_attribute("title") == name
+        assert who.locator("bdi").inner_text() == name
+    assert clipped_at == {1280: False, 390: True}

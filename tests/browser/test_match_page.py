@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import board_state, held_request, log_in, wait_for_redraw
+from .helpers import act, board_state, held_request, log_in, wait_for_redraw
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,6 +63,65 @@ def test_a_turn_shows_that_it_is_sending_and_an_illegal_play_explains_itself(
     expect(page.locator("#live .sending")).to_be_hidden()
     expect(page.locator("#announce")).to_contain_text("13-point")
     expect(page.locator("#play-text")).to_be_focused()
+
+
+def _in_view(box: dict[str, float] | None, size: dict[str, int]) -> bool:
+    return (
+        box is not None
+        and box["width"] > 0
+        and box["x"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and box["y"] >= 0
+        and box["y"] + box["height"] <= size["height"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("size", "button"),
+    [
+        # A phone's player pressing Submit at the foot of the screen, below the board: the
+        # word was further down the form, off the screen, and the board's badge (where
+        # there was one) out of their sight. A desktop's, the typed play's button at the
+        # foot of the window.
+        ({"width": 390, "height": 844}, "button.submit-play"),
+        ({"width": 1280, "height": 800}, "button.submit-typed"),
+    ],
+)
+def test_sending_a_turn_says_so_in_the_window_without_moving_the_page(
+    page: Page, live_server, match, size, button
+):
+    page.set_viewport_size(size)
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+    if button == "button.submit-typed":
+        page.locator("details.notation-box summary").click()
+        page.fill("#play-text", "in/20 in/19")
+    while not page.locator(button).count():  # 6-5 played on the board, one click at a time
+        destinations = page.locator("rect.target-dest")
+        act(
+            page,
+            destinations.first
+            if destinations.count()
+            else page.locator("rect.target-source").first,
+        )
+    page.locator(button).evaluate("b => b.scrollIntoView({block: 'end'})")
+    status = page.locator("#live").get_by_role("status")
+    # The live region is there before anything is sent: one that appears with its words in
+    # it is often not announced.
+    expect(status).to_have_count(1)
+    controls = page.locator("form.controls").bounding_box()
+    held = []
+    page.route("**/turn/", lambda route: held.append(route))
+
+    page.click(button)
+    request = held_request(page, held)
+
+    expect(status).to_have_text("Sending…")
+    assert _in_view(status.bounding_box(), size), status.bounding_box()
+    assert page.locator("form.controls").bounding_box() == controls  # nothing moved
+    request.continue_()
+    expect(page.locator("#announce")).not_to_be_empty()
+    expect(page.get_by_text("Sending…")).to_be_hidden()
 
 
 def test_the_pages_keep_to_the_content_security_policy(page: Page, live_server, match):

@@ -5,7 +5,7 @@ the history, and the links under the history have room for a finger."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 from games import services
 from games.engine.game import ScriptedDice
@@ -120,7 +120,7 @@ def test_a_forced_segment_in_the_history_keeps_its_mark_and_link_whole(
     page.set_viewport_size({"width": 320, "height": 640})
 
     page.goto(live_server.url + match.get_absolute_url())
-    marks = page.locator(".turn-segments li > .muted", has_text="(forced)")
+    marks = page.locator(".turn-segments li .muted", has_text="(forced)")
     line = float(marks.first.evaluate("el => parseFloat(getComputedStyle(el).lineHeight)"))
     box = page.locator(".turns").first.bounding_box()
     links = [b for b in (link.bounding_box() for link in page.locator(".replay-link").all()) if b]
@@ -151,3 +151,60 @@ def test_both_tables_of_the_leaderboard_fit_a_phones_screen(
         assert region.evaluate("box => box.scrollWidth <= box.clientWidth"), label
         assert _off_screen(cells, region) == [], label
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_counts_of_each_face_fit_a_phone_beside_a_long_name(page: Page, live_server, match):
+    # A username of 60 letters without a space heads a row: it pushed the counts off.
+    long_name = "alice_" + "w" * 54
+    match.white.username = long_name
+    match.white.save()
+    page.set_viewport_size(PHONE)
+
+    page.goto(f"{live_server.url}{match.get_absolute_url()}dice/")
+    region = page.get_by_role("region", name="Statistics")
+    table = region.get_by_role("table", name="How often each face came up")
+
+    expect(table.get_by_role("rowheader", name=long_name)).to_be_visible()  # still a table
+    assert table.get_by_role("columnheader").all_inner_texts() == ["Face", *"123456"]
+    assert region.evaluate("box => box.scrollWidth <= box.clientWidth")
+    assert _off_screen(table.locator("th, td"), region) == []
+
+
+@pytest.mark.parametrize("size", [PHONE, {"width": 1280, "height": 800}])
+def test_forced_follows_its_play_when_the_play_takes_two_lines(
+    page: Page, live_server, match, size
+):
+    # White enters both checkers from the bar, hitting; Black's 5-5 is then forced, and
+    # long: "5-5: bar/20 20/15 15/10 10/5*" takes two lines of the history at both widths.
+    match.position = make(
+        white={2: 7, 3: 3, 4: 2, 14: 1}, black={20: 1, 22: 1, 23: 1, 24: 11}, bar=(2, 0)
+    ).to_dict()
+    match.save()
+    services.submit_segment(
+        match.pk,
+        user=match.white,
+        action=services.TurnAction(segment=match.segment_count, play="bar/20* bar/19"),
+        dice=ScriptedDice([5, 5, 3, 4]),
+    )
+    page.set_viewport_size(size)
+
+    page.goto(live_server.url + match.get_absolute_url())
+    segment = page.locator(".turn-segments li", has_text="(forced)").last
+    play = segment.locator(".segment-text")
+    # The play's lines of text, not its box (which a flex layout stretches).
+    lines = play.evaluate(
+        """el => { const range = document.createRange(); range.selectNodeContents(el);
+            return [...range.getClientRects()].map(r => [r.left, r.top, r.right, r.bottom]); }"""
+    )
+    mark = segment.get_by_text("(forced)").bounding_box()
+    top, right, bottom = lines[-1][1:]
+
+    assert play.inner_text() == "5-5: bar/20 20/15 15/10 10/5*"
+    assert len({round(line[1]) for line in lines}) >= 2, lines  # it does take two lines
+    assert mark is not None
+    # On the play's last line, just after it; or, with no room left there, starting the next.
+    after_it = abs(mark["y"] + mark["height"] / 2 - (top + bottom) / 2) < 4 and (
+        0 <= mark["x"] - right < 16
+    )
+    below_it = abs(mark["x"] - lines[0][0]) < 2 and 0 <= mark["y"] - bottom < 8
+    assert after_it or below_it, (lines, mark)

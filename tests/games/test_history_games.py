@@ -91,7 +91,8 @@ def test_a_replayed_segment_opens_its_game_and_is_marked(client, match):
     games = earlier_games(page.text)
     assert " open" in games[2].split(">", 1)[0]
     assert re.search(
-        r'<li class="current" aria-current="step">\s*<span class="segment-text">'
+        r'<li class="current" aria-current="step">\s*<span class="segment-play">'
+        r'<span class="segment-text">'
         r"Opening roll: white 2, black 5",
         games[2],
     )
