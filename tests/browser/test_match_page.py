@@ -76,6 +76,15 @@ def _in_view(box: dict[str, float] | None, size: dict[str, int]) -> bool:
     )
 
 
+def _overlap(one: dict, other: dict) -> bool:
+    return (
+        one["x"] < other["x"] + other["width"]
+        and other["x"] < one["x"] + one["width"]
+        and one["y"] < other["y"] + other["height"]
+        and other["y"] < one["y"] + one["height"]
+    )
+
+
 @pytest.mark.parametrize(
     ("size", "button"),
     [
@@ -118,6 +127,8 @@ def test_sending_a_turn_says_so_in_the_window_without_moving_the_page(
 
     expect(status).to_have_text("Sending…")
     assert _in_view(status.bounding_box(), size), status.bounding_box()
+    # Nor over the button just pressed, which the player is looking at.
+    assert not _overlap(status.bounding_box(), page.locator(button).bounding_box())
     assert page.locator("form.controls").bounding_box() == controls  # nothing moved
     request.continue_()
     expect(page.locator("#announce")).not_to_be_empty()
