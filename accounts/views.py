@@ -219,6 +219,7 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
         "token_form": ApiTokenForm(user=request.user, ip=throttle.client_ip(request)),
         "away_form": AwayForm(user=request.user),
         **forms,
+        "email_change_waiting": services.email_change_waiting(request.user),
         "tokens": ApiToken.objects.filter(user=request.user),
         "blocks": blocks.blocks_of(request.user),
         "away_days_left": away.days_left(request.user),
