@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import importlib.resources
 import secrets
 import zoneinfo
 from datetime import date, datetime, time, timedelta
 from functools import cache
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any, ClassVar
 
 from django import forms
@@ -207,12 +210,54 @@ ZONE_AREAS = frozenset(
     }
 )
 NOT_PLACES = frozenset({"localtime", "posixrules", "Factory"})
+#: The tz database's tables of its zones for places, one line a zone, its name in the
+#: third column: zone1970.tab by region, zone.tab one or more for each country (Europe/Oslo,
+#: Asia/Kuwait, which share another zone's rules). Neither lists a legacy alias within the
+#: areas ("Asia/Calcutta", "Europe/Kiev", "America/Buenos_Aires", "Australia/ACT"), which
+#: zoneinfo offers beside the places and has no way to tell apart (it has no link data).
+ZONE_TABLES = ("zone1970.tab", "zone.tab")
+
+
+def _zone_tables() -> Traversable | None:
+    """Where the zone tables are: beside the zones zoneinfo reads (the system's
+    /usr/share/zoneinfo, from Debian's tzdata package, which Debian requires), else in
+    the tzdata package from PyPI if it is installed; None if neither has them."""
+    for root in zoneinfo.TZPATH:
+        if (Path(root) / ZONE_TABLES[0]).is_file():
+            return Path(root)
+    try:
+        tables = importlib.resources.files("tzdata").joinpath("zoneinfo")
+    except ModuleNotFoundError:
+        return None
+    return tables if tables.joinpath(ZONE_TABLES[0]).is_file() else None
+
+
+@cache
+def place_zones() -> frozenset[str] | None:
+    """The names of the tz database's zones for places ("Europe/Athens", "Asia/Kolkata"),
+    as its zone tables list them; None where there are no tables to read."""
+    tables = _zone_tables()
+    if tables is None:
+        return None
+    names: set[str] = set()
+    for table in ZONE_TABLES:
+        for line in tables.joinpath(table).read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#"):
+                names.add(line.split("\t")[2])
+    return frozenset(names)
 
 
 @cache
 def timezone_choices() -> list[tuple[str, str]]:
     """The zones offered in the settings: UTC, and each place's zone by its name."""
-    names = {name for name in zoneinfo.available_timezones() if name.split("/")[0] in ZONE_AREAS}
+    places = place_zones()
+    names = {
+        name
+        for name in zoneinfo.available_timezones()
+        # Without the tables (a system whose zones came without them), every name in the
+        # areas: the aliases among them are still better than no choice at all.
+        if name.split("/")[0] in ZONE_AREAS and (places is None or name in places)
+    }
     return [(name, name.replace("_", " ")) for name in ["UTC", *sorted(names)]]
 
 

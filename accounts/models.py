@@ -237,6 +237,14 @@ class User(AbstractUser):
     email_undo_address = models.EmailField(blank=True)
     email_undo_until = models.DateTimeField(null=True, blank=True)
     email_undo_key = models.CharField(max_length=64, blank=True)
+    # The address the last email-change link was sent to (accounts.services.
+    # request_email_change), until when it works, and the state of the account the link
+    # needs (services._link_state): the settings page says a change is waiting, on every
+    # device, while that link would still be taken. Asking for a link to another address
+    # ends the one before it (the address is part of the state).
+    email_change_to = models.EmailField(blank=True)
+    email_change_until = models.DateTimeField(null=True, blank=True)
+    email_change_state = models.CharField(max_length=64, blank=True)
     away_until = models.DateTimeField(
         null=True,
         blank=True,
@@ -261,6 +269,10 @@ class User(AbstractUser):
     def forget_email_undo(self) -> None:
         """Drop the address held for an email-change undo, and the link's key (not saved)."""
         self.email_undo_address, self.email_undo_until, self.email_undo_key = "", None, ""
+
+    def forget_email_change(self) -> None:
+        """Drop the email change waiting for its link to be followed (not saved)."""
+        self.email_change_to, self.email_change_until, self.email_change_state = "", None, ""
 
     def is_away(self, now: datetime | None = None) -> bool:
         """Whether the player is taking time away (their match clocks stand still)."""

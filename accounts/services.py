@@ -10,14 +10,17 @@ email change's, an undo's, a password reset's) confirms it too.
 
 A new address takes effect only when its owner follows a signed link sent to it. The
 link names the user, the new address and the address it replaces, and carries a keyed
-hash of the account's address, password and undo key (:func:`_link_state`). A confirmed
-change alters the address, an undo the password (the address alone was not enough: an
-undo puts the old one back), so each of them, and any new password, ends every link sent
-before it: none can be replayed later to switch back. One case is left: confirmed links
-that take the account away from an address and back to it, with the same password and
-within an undo window that was already open when a link was made, make that link good
-again for the rest of its two days. A counter of changes on the account would end even
-that, at the price of a migration.
+hash of the account's address, password, undo key and the address the last link went to
+(:func:`_link_state`), which is kept so that the settings page can say a change is waiting
+(:func:`email_change_waiting`): one change waits at a time, a link to another address
+ending the ones before it. A confirmed change alters the address, an undo the password
+(the address alone was not enough: an undo puts the old one back), so each of them, and
+any new password, ends every link sent before it: none can be replayed later to switch
+back. A used link could come back only with the account as it was when the link was
+made (the same address, password and undo window) and a link asked for again to the same
+address: one that makes the very change just asked for. (A link made before that address
+was part of the state, with no link asked for since, came back after changes that led the
+account back to where it was; such links are dead two days after they were made.)
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -149,11 +152,15 @@ def email_change_token(user: User, *, new_email: str) -> str:
 
 def _link_state(user: User) -> str:
     """What an email-change link must find unchanged to be used: the account's address
-    (a confirmed change alters it), its password hash (an undo replaces the password) and
-    its undo key (a first change opens an undo window); hashed, so that the link tells
-    nothing of the password hash."""
-    state = "\n".join([user.email, user.password, user.email_undo_key])
-    return salted_hmac(EMAIL_CHANGE_SALT, state, algorithm="sha256").hexdigest()
+    (a confirmed change alters it), its password hash (an undo replaces the password), its
+    undo key (a first change opens an undo window) and the address the last link was sent
+    to (a link to another address ends the ones before it: one change waits at a time);
+    hashed, so that the link tells nothing of the password hash."""
+    parts = [user.email, user.password, user.email_undo_key]
+    # Without one, as links made before the last address was kept were: they still work.
+    if user.email_change_to:
+        parts.append(user.email_change_to)
+    return salted_hmac(EMAIL_CHANGE_SALT, "\n".join(parts), algorithm="sha256").hexdigest()
 
 
 def read_email_change_token(token: str) -> EmailChange:
@@ -191,17 +198,45 @@ def request_email_change(user: User, *, new_email: str) -> None:
             "That address has been sent as many confirmation links as we send to one address"
             " in an hour: follow one of those, or ask again in an hour."
         )
-    path = reverse("email_change_confirm", args=[email_change_token(user, new_email=new_email)])
-    body = render_to_string(
-        "accounts/email/email_change.txt",
-        {
-            "user": user,
-            "new_email": new_email,
-            "url": absolute_url(path),
-            "days": EMAIL_CHANGE_MAX_AGE.days,
-        },
-    )
-    send_mail("Confirm your new email address", body, None, [new_email])
+    with transaction.atomic():
+        # Kept for the settings page (email_change_waiting), and undone with the rest
+        # should the email not go: the page must not say a link was sent that was not.
+        user.email_change_to = new_email
+        user.email_change_until = timezone.now() + EMAIL_CHANGE_MAX_AGE
+        user.email_change_state = _link_state(user)  # with the new address in it
+        user.save(update_fields=["email_change_to", "email_change_until", "email_change_state"])
+        token = email_change_token(user, new_email=new_email)
+        body = render_to_string(
+            "accounts/email/email_change.txt",
+            {
+                "user": user,
+                "new_email": new_email,
+                "url": absolute_url(reverse("email_change_confirm", args=[token])),
+                "days": EMAIL_CHANGE_MAX_AGE.days,
+            },
+        )
+        send_mail("Confirm your new email address", body, None, [new_email])
+
+
+@dataclass(frozen=True)
+class EmailChangeWaiting:
+    """An email change waiting for its link to be followed: the address, and until when."""
+
+    new_email: str
+    until: datetime
+
+
+def email_change_waiting(user: User) -> EmailChangeWaiting | None:
+    """The change the last email-change link sent for ``user`` would make, while that link
+    still works: not once it has expired, or been used, or been ended by a change of the
+    account's address or password (the state it needs is no longer the account's)."""
+    if not user.email_change_to or user.email_change_until is None:
+        return None
+    if user.email_change_until <= timezone.now():
+        return None
+    if not constant_time_compare(user.email_change_state, _link_state(user)):
+        return None
+    return EmailChangeWaiting(new_email=user.email_change_to, until=user.email_change_until)
 
 
 def pending_email_change(user: User, *, token: str) -> EmailChange:
@@ -233,6 +268,7 @@ def confirm_email_change(user: User, *, token: str) -> str:
         user.email = change.new_email
         # The link was sent to the new address: it is confirmed (game emails go to it).
         user.email_confirmed_at = timezone.now()
+        user.forget_email_change()  # done: nothing waits any more
         secret = _open_undo_window(user, old_email=change.old_email) if old_was_theirs else None
         try:
             user.save(
@@ -242,6 +278,9 @@ def confirm_email_change(user: User, *, token: str) -> str:
                     "email_undo_address",
                     "email_undo_until",
                     "email_undo_key",
+                    "email_change_to",
+                    "email_change_until",
+                    "email_change_state",
                 ]
             )
         except IntegrityError:
@@ -325,6 +364,7 @@ def undo_email_change(user_id: int, secret: str) -> User:
         user.email = user.email_undo_address
         user.email_confirmed_at = timezone.now()  # the link was sent to that address
         user.forget_email_undo()
+        user.forget_email_change()  # one the taker asked for is no change of the owner's
         user.set_password(secrets.token_urlsafe(32))
         try:
             user.save()

@@ -219,6 +219,7 @@ def _render_settings(request: HttpRequest, **forms: Form) -> HttpResponse:
         "token_form": ApiTokenForm(user=request.user, ip=throttle.client_ip(request)),
         "away_form": AwayForm(user=request.user),
         **forms,
+        "email_change_waiting": services.email_change_waiting(request.user),
         "tokens": ApiToken.objects.filter(user=request.user),
         "blocks": blocks.blocks_of(request.user),
         "away_days_left": away.days_left(request.user),
@@ -520,9 +521,13 @@ SPENT_KEY_FORMS = "spent_api_key_forms"
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    """Revoke one of the player's API keys: GET asks first (the programs using the key stop
+    at once, and a revoked key cannot be had back), POST revokes it."""
     token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
+    if request.method == "GET":
+        return render(request, "accounts/token_revoke.html", {"token": token})
     token.delete()
     messages.success(request, f"The key “{token.name}” ({token.prefix}…) no longer works.")
     return redirect("settings")

@@ -194,6 +194,7 @@ def _deactivate(user: User) -> None:
         account.timezone = "UTC"  # shown on the profile, and says where they live
         account.away_until = None
         account.forget_email_undo()
+        account.forget_email_change()
         account.email_preference = account.EmailPreference.NONE
         account.set_unusable_password()
         account.save()

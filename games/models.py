@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import secrets
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -31,6 +32,9 @@ class Variant(models.TextChoices):
 
 MATCH_LENGTHS = (1, 3, 5, 7, 11, 15, 25)
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
+#: The share of a turn's time after which the player to move is sent a reminder
+#: (games.services) and the pages say their time is short (Match.time_is_short).
+REMINDER_AT = 0.8
 
 
 def new_invite_token() -> str:
@@ -303,6 +307,17 @@ class Match(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    @property
+    def time_is_short(self) -> bool:
+        """Whether the player to move has less than a fifth of a turn's time left: from when
+        their reminder email goes (REMINDER_AT), so that the pages say it when the email
+        does. A share of the time per move rather than a fixed number of hours: a day would
+        mark every turn of a 1-day match from its start, and come late in a 14-day one."""
+        if not self.is_active or self.deadline is None:
+            return False
+        left = self.deadline - timezone.now()
+        return left < timedelta(days=self.days_per_move) * (1 - REMINDER_AT)
 
     @property
     def score(self) -> dict[str, int]:

@@ -37,7 +37,16 @@ from games.engine.notation import parse_play
 
 from . import away, blocks, notifications
 from .dice import SeededDice, new_seed
-from .models import DAYS_PER_MOVE, MATCH_LENGTHS, Challenge, GameResult, Match, Segment, Variant
+from .models import (
+    DAYS_PER_MOVE,
+    MATCH_LENGTHS,
+    REMINDER_AT,
+    Challenge,
+    GameResult,
+    Match,
+    Segment,
+    Variant,
+)
 from .ratings.store import rate_finished_match
 
 if TYPE_CHECKING:
@@ -575,7 +584,7 @@ def _go_on(
         now = timezone.now()
         starts = now if match.to_move.is_bot else away.clock_start(match.to_move_id, now)
         match.deadline = starts + allowed
-        match.remind_at = starts + allowed * 0.8
+        match.remind_at = starts + allowed * REMINDER_AT
         notifications.turn_passed(match, recorded=recorded)
         _queue_bot_turn(match)
     match.save()

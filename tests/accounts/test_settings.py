@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -131,3 +133,16 @@ def test_an_empty_post_is_told_what_is_missing_and_saves_nothing(client, alice):
     assert "This field is required." in response.text
     alice.refresh_from_db()
     assert [getattr(alice, name) for name in fields] == before
+
+
+def test_the_messages_checkbox_sits_in_its_label_described_by_its_help(client, alice):
+    client.force_login(alice)
+
+    html = client.get(reverse("settings")).text
+
+    label = re.search(r'<label for="id_shows_messages">(.*?)</label>', html, re.DOTALL)
+    assert label is not None
+    assert 'name="shows_messages"' in label[1]
+    assert label[1].strip().endswith("Messages from opponents")
+    assert 'aria-describedby="id_shows_messages_helptext"' in label[1]
+    assert 'id="id_shows_messages_helptext"' in html[label.end() :]

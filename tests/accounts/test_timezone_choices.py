@@ -1,6 +1,7 @@
 """The settings' timezone list offers the zones people live in, by their place names: not
 the files a zone database also holds ("localtime", "Factory", "posixrules"), nor the legacy
-aliases ("US/Eastern", "GB", "EST5EDT", "Etc/GMT+5"). A player whose saved zone is one of
+aliases ("US/Eastern", "GB", "EST5EDT", "Etc/GMT+5", and within the areas "Asia/Calcutta",
+"Europe/Kiev"). A player whose saved zone is one of
 those keeps it: the list offers it to them, and their settings save with it."""
 
 import zoneinfo
@@ -8,7 +9,7 @@ import zoneinfo
 import pytest
 from django.urls import reverse
 
-from accounts.forms import ProfileForm, timezone_choices
+from accounts.forms import ProfileForm, place_zones, timezone_choices
 from accounts.models import User
 
 from .test_settings import profile_data
@@ -37,14 +38,59 @@ def test_it_offers_places_not_files_or_aliases():
     assert ("America/New_York", "America/New York") in timezone_choices()
 
 
-def test_a_saved_zone_no_longer_offered_is_offered_to_its_player(alice):
-    alice.timezone = "US/Eastern"
+@pytest.mark.parametrize(
+    ("alias", "place"),
+    [
+        ("Asia/Calcutta", "Asia/Kolkata"),
+        ("Europe/Kiev", "Europe/Kyiv"),
+        ("America/Buenos_Aires", "America/Argentina/Buenos_Aires"),
+        ("Australia/ACT", "Australia/Sydney"),
+    ],
+)
+def test_it_offers_a_place_not_its_legacy_alias_within_the_areas(alias, place):
+    offered = dict(timezone_choices())
+
+    assert alias not in offered
+    assert place in offered
+
+
+def test_it_offers_the_places_that_share_another_zone():
+    # Links in the tz database's own data, not legacy aliases: a Norwegian looks for Oslo.
+    offered = dict(timezone_choices())
+
+    assert {"Europe/Oslo", "Asia/Kuwait", "Atlantic/Reykjavik"} <= set(offered)
+
+
+@pytest.fixture
+def no_zone_tables(monkeypatch, tmp_path):
+    """A system whose zones came without the tz database's tables (zone1970.tab)."""
+    monkeypatch.setattr(zoneinfo, "TZPATH", (str(tmp_path),))
+    monkeypatch.setattr("importlib.resources.files", lambda name: tmp_path)
+    place_zones.cache_clear()
+    timezone_choices.cache_clear()
+    yield
+    place_zones.cache_clear()
+    timezone_choices.cache_clear()
+
+
+@pytest.mark.usefixtures("no_zone_tables")
+def test_without_the_zone_tables_it_still_offers_every_place():
+    offered = dict(timezone_choices())
+
+    assert place_zones() is None
+    assert {"UTC", "Europe/Athens", "Europe/Oslo", "Asia/Kolkata"} <= set(offered)
+    assert "US/Eastern" not in offered
+
+
+@pytest.mark.parametrize("saved", ["US/Eastern", "Asia/Calcutta"])
+def test_a_saved_zone_no_longer_offered_is_offered_to_its_player(alice, saved):
+    alice.timezone = saved
     alice.save()
 
     form = ProfileForm(instance=alice)
 
-    assert "US/Eastern" in dict(form.fields["timezone"].choices)
-    assert 'value="US/Eastern" selected' in str(form["timezone"])
+    assert saved in dict(form.fields["timezone"].choices)
+    assert f'value="{saved}" selected' in str(form["timezone"])
 
 
 def test_a_player_keeps_a_saved_zone_no_longer_offered_when_saving(client, alice):

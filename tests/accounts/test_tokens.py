@@ -101,14 +101,32 @@ def test_it_does_not_let_an_outsider_revoke_a_key(client, alice, charlie):
     assert ApiToken.objects.filter(pk=token.pk).exists()
 
 
-def test_it_revokes_only_by_post(client, alice):
+def test_the_settings_page_asks_before_revoking_a_key(client, alice):
     token, _ = ApiToken.issue(alice, "my bot")
     client.force_login(alice)
+    settings_page = client.get(reverse("settings")).text
+    # The key's Revoke is a link to a page that asks, not a form that revokes at once.
+    assert f'action="{reverse("token_revoke", args=[token.pk])}"' not in settings_page
+    assert f'href="{reverse("token_revoke", args=[token.pk])}"' in settings_page
 
     response = client.get(reverse("token_revoke", args=[token.pk]))
 
-    assert response.status_code == 405
+    assert response.status_code == 200
+    assert "Revoke the key “my bot”?" in response.text
+    assert token.prefix in response.text
+    assert '<form method="post">' in response.text
+    assert "Yes, revoke the key" in response.text
     assert ApiToken.objects.filter(pk=token.pk).exists()
+
+
+def test_an_outsider_is_not_asked_about_a_key_not_theirs(client, alice, charlie):
+    token, _ = ApiToken.issue(alice, "my bot")
+    client.force_login(charlie)
+
+    response = client.get(reverse("token_revoke", args=[token.pk]))
+
+    assert response.status_code == 404
+    assert "my bot" not in response.text
 
 
 def test_it_sends_anonymous_visitors_to_log_in_instead_of_revoking(client, alice):

@@ -145,8 +145,8 @@ def pages(django_user_model) -> list[str]:
     invite = services.create_challenge(alice, private=True)
     not_hers = services.create_challenge(bob, private=True)
 
-    for key_name in ("my bot", "the other bot"):
-        ApiToken.issue(alice, key_name)
+    key, _ = ApiToken.issue(alice, "my bot")
+    ApiToken.issue(alice, "the other bot")
     blocked = player(LONG_BLOCKED)
     blocks.block(alice, other=blocked)  # her profile offers Unblock; the settings list it
 
@@ -183,6 +183,7 @@ def pages(django_user_model) -> list[str]:
         "/accounts/settings/",
         "/accounts/password/change/",
         "/accounts/settings/close/",
+        reverse("token_revoke", args=[key.pk]),  # the page asking to confirm
         "/accounts/logout/",  # the page asking to confirm, for a GET
         reverse("unsubscribe", args=[unsubscribe_token(alice)]),
         # Alice has not confirmed her address: the dashboard and the settings say so, and

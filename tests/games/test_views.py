@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import away, services
 from games.engine.game import ScriptedDice
 from games.models import Challenge, Match, RatingChange, Segment
 from tests.matches import opened_by_white
@@ -755,3 +755,29 @@ def test_a_logged_in_player_is_not_asked_to_log_in(client, match, alice):
     client.force_login(alice)
 
     assert "Playing in this match?" not in client.get(match.get_absolute_url()).text
+
+
+def test_the_dashboard_tells_the_reader_it_is_their_move_not_who_they_are(
+    client, alice, bob, match
+):
+    alice.display_name = "Alice W."
+    alice.save()
+    client.force_login(alice)
+
+    mine = client.get(reverse("dashboard")).text
+    client.force_login(bob)
+    theirs = client.get(reverse("dashboard")).text
+
+    assert "· Your move, due in <time" in mine
+    assert "Alice W.</bdi> to move" not in mine
+    assert "· <bdi>Alice W.</bdi> to move, due in <time" in theirs
+    assert "Your move" not in theirs
+
+
+def test_the_dashboard_tells_a_reader_away_that_they_are(client, alice, match):
+    away.go_away(alice, until=timezone.now() + timedelta(days=3))
+    client.force_login(alice)
+
+    page = client.get(reverse("dashboard")).text
+
+    assert "· Your move (you are away until " in page

@@ -84,6 +84,13 @@ CASES = [
     Case("email_verify", "GET", "/accounts/email/verify/{verify}/", every(200)),
     Case("email_verify", "POST", "/accounts/email/verify/{verify}/", every(200, player=302)),
     Case("token_create", "POST", "/accounts/settings/tokens/", PRIVATE, body={}),
+    # Asks first: the key's owner sees it named; nobody else learns it is there.
+    Case(
+        "token_revoke",
+        "GET",
+        "/accounts/settings/tokens/{token}/revoke/",
+        every(404, anonymous=LOGIN, player=200),
+    ),
     Case(
         "token_revoke",
         "POST",
