@@ -646,6 +646,23 @@ def test_the_unsubscribe_page_says_when_emails_are_already_off_and_whose_link_it
     assert reverse("settings") in again
 
 
+def test_an_old_unsubscribe_link_of_a_closed_account_says_it_is_closed(client, alice):
+    from games import closing
+    from games.notifications import unsubscribe_token
+
+    link = reverse("unsubscribe", args=[unsubscribe_token(alice)])
+    closing.close_account(alice)
+
+    asked = client.get(link).text
+    clicked = client.post(link).text  # a mail client's one-click POST
+
+    for page in (asked, clicked):
+        assert "The account <bdi>alice</bdi> is closed: it gets no emails from us." in page
+        assert "already off" not in page and "Done:" not in page
+        assert "turn them back on" not in page and reverse("settings") not in page
+        assert "Stop game emails</button>" not in page
+
+
 def test_challenging_a_closed_account_by_name_says_it_is_closed(client, alice, bob):
     from games import closing
 
