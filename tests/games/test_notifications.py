@@ -92,6 +92,21 @@ def test_challenge_email_describes_the_match_and_links_to_the_challenge(
     assert f"Accept or decline: {SITE_URL}/challenges/{challenge.pk}/" in message.body
 
 
+def test_challenge_email_says_whether_the_match_is_rated(
+    alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.create_challenge(alice, opponent=bob, points=3, rated=False)
+        services.create_challenge(charlie, opponent=bob)
+
+    unrated, rated = _mails_to(bob)
+    assert (
+        "alice challenges you to a match of Acey-Deucey:"
+        " American (US Navy), 3 points, 2 days per move, unrated." in unrated.body
+    )
+    assert "American (US Navy), 1 point, 2 days per move, rated." in rated.body
+
+
 def test_accepted_email_tells_the_challenger_and_links_to_the_match(
     alice, bob, django_capture_on_commit_callbacks
 ):
@@ -132,7 +147,7 @@ def test_declined_email_tells_the_challenger_and_links_to_a_new_challenge(
 
     [message] = _mails_to(alice)
     assert message.subject == "bob declined your challenge"
-    assert "bob declined your challenge (Greek, 3 points, 2 days per move)." in message.body
+    assert "bob declined your challenge (Greek, 3 points, 2 days per move, rated)." in message.body
     assert f"Challenge someone else: {SITE_URL}/challenges/new/" in message.body
     assert "closed" not in message.body
 
@@ -176,7 +191,7 @@ def test_rematch_offer_email_names_the_match_it_would_play_again(
     assert message.subject == f"alice offers you a rematch of match #{match.pk}"
     assert (
         f"alice offers you a rematch of match #{match.pk}, with the same options:"
-        " American (US Navy), 1 point, 2 days per move." in message.body
+        " American (US Navy), 1 point, 2 days per move, rated." in message.body
     )
     assert "challenges you" not in message.body
 

@@ -380,6 +380,20 @@ def test_it_lists_open_challenges_in_the_lobby(client, alice, bob):
     assert "Greek" in response.text
 
 
+def test_a_challenge_says_whether_its_match_is_rated_wherever_it_is_offered(client, alice, bob):
+    unrated = services.create_challenge(alice, opponent=bob, points=3, rated=False)
+    services.create_challenge(alice, variant="greek")  # in the lobby, rated
+    client.force_login(bob)
+
+    page = client.get(unrated.get_absolute_url()).text
+    dashboard = client.get(reverse("dashboard")).text
+    lobby = client.get(reverse("lobby")).text
+
+    assert "American (US Navy), 3 points, 2 days per move, unrated." in page
+    assert "American (US Navy), 3 points, 2 days per move, unrated</span>" in dashboard
+    assert "Greek, 1 point, 2 days per move, rated</span>" in lobby
+
+
 def test_it_unsubscribes_with_a_signed_one_click_post(client, alice):
     from games.notifications import unsubscribe_token
 
