@@ -6,6 +6,7 @@ import email
 import email.policy
 import socket
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail, signing
@@ -237,6 +238,44 @@ def test_reminder_email_gives_the_deadline_and_a_link(
     assert reminder.subject == "Reminder: your move against bob is due soon"
     assert f"Play now: {SITE_URL}/matches/{match.pk}/" in reminder.body
     assert f"{match.deadline.year}" in reminder.body
+    # A 1-point match is one game: nothing more to lose than it.
+    assert "you lose the whole match (1 point) to bob.\n" in reminder.body
+
+
+def test_reminder_email_names_the_opponent_says_the_time_left_and_that_the_match_is_lost(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    alice.timezone = "America/New_York"
+    alice.save()
+    match = opened_by_white(alice, bob, points=3)
+    swept = timezone.now() + timedelta(days=1.6)  # 2 days per move: 0.4 days (9.6 h) left
+    with django_capture_on_commit_callbacks(execute=True):
+        services.sweep_deadlines(now=swept)
+
+    [reminder] = _mails_to(alice)
+    due = match.deadline.astimezone(ZoneInfo("America/New_York"))
+    assert (
+        f"Your move against bob in match #{match.pk} is due in about 10 hours,"
+        f" by {due:%a} {due.day} {due:%b %Y, %H:%M} {due.tzname()}.\n"
+        "If the deadline passes, you lose the whole match (3 points) to bob, not just this"
+        " game.\n" in reminder.body
+    )
+
+
+@pytest.mark.parametrize(
+    ("left", "said"),
+    [
+        (timedelta(minutes=-3), "about 1 minute"),
+        (timedelta(minutes=1), "about 1 minute"),
+        (timedelta(minutes=89), "about 89 minutes"),
+        (timedelta(minutes=90), "about 2 hours"),
+        (timedelta(hours=9, minutes=29), "about 9 hours"),
+        (timedelta(hours=47), "about 47 hours"),
+        (timedelta(days=2.8), "about 3 days"),
+    ],
+)
+def test_time_left_in_words(left, said):
+    assert notifications.time_left_in_words(left) == said
 
 
 def test_a_tournament_matchs_reminder_warns_that_a_timeout_withdraws_from_it(
