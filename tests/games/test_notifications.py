@@ -322,6 +322,22 @@ def test_digest_lists_the_matches_waiting_for_players_who_chose_it(
     assert f"{SITE_URL}/matches/{first.pk}/" in digest.body
     assert f"{SITE_URL}/matches/{second.pk}/" in digest.body
     assert f"Your dashboard: {SITE_URL}/dashboard/" in digest.body
+    assert "These 2 matches are waiting for your move:" in digest.body
+
+
+def test_a_digest_of_one_match_says_so_in_the_singular(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    alice.email_preference = alice.EmailPreference.DIGEST
+    alice.save()
+    _start(alice, bob)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.task_daily_digest(now=MORNING)
+
+    [digest] = _mails_to(alice)
+    assert digest.subject == "1 Acey-Deucey match waiting for you"
+    assert "This match is waiting for your move:" in digest.body
 
 
 def test_no_digest_when_nothing_is_waiting(alice, bob, django_capture_on_commit_callbacks):
