@@ -33,7 +33,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from aceysite.links import absolute_url
-from games.engine import Position, absolute_point, variant_named
+from games.engine import Position, absolute_point, format_dice, variant_named
 
 from . import blocks
 from .models import Challenge, Match, Message, Notification, Segment
@@ -283,7 +283,7 @@ def turn_passed(match: Match, *, recorded: list[Segment] | None = None) -> None:
             "match": match,
             "opponent": opponent,
             "history": history,
-            "dice": match.dice,
+            "dice": format_dice(match.dice) if match.dice else "",
             "color": color,
             "opponent_color": "black" if color == "white" else "white",
             "diagram": position.diagram(color),
@@ -441,7 +441,7 @@ def _ends_game(segment: Segment) -> bool:
 
 
 def _dice(segment: Segment) -> str:
-    return f"{segment.dice[0]}-{segment.dice[1]}"
+    return format_dice(segment.dice)
 
 
 def time_left_in_words(left: timedelta) -> str:

@@ -24,7 +24,7 @@ from .moves import (
     legal_plays,
     named_double_can_hit,
 )
-from .notation import format_play, format_steps
+from .notation import dice_as_written, format_dice, format_play, format_steps
 from .position import (
     AMERICAN,
     BLACK,
@@ -70,6 +70,8 @@ __all__ = [
     "Variant",
     "absolute_point",
     "allowed_doubles",
+    "dice_as_written",
+    "format_dice",
     "format_play",
     "format_steps",
     "legal_plays",

@@ -81,6 +81,24 @@ def test_the_first_turn_email_has_no_previous_play(alice, bob, django_capture_on
     assert Position.from_dict(match.position).diagram("white") in turn.body
 
 
+def test_turn_emails_write_the_dice_higher_first(alice, bob, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = _start(alice, bob, dice=(5, 2, 3, 5))  # alice rolls a 3 then a 5
+    with django_capture_on_commit_callbacks(execute=True):
+        services.submit_segment(
+            match.pk,
+            user=alice,
+            action=TurnAction(segment=1, play="in/22 in/20"),
+            dice=ScriptedDice([3, 6]),
+        )
+
+    [to_alice] = _mails_to(alice)
+    [to_bob] = _mails_to(bob)
+    assert "Your dice: 5-3" in to_alice.body
+    assert "alice played 5-3: in/22 in/20" in to_bob.body
+    assert "Your dice: 6-3" in to_bob.body
+
+
 def test_challenge_email_describes_the_match_and_links_to_the_challenge(
     alice, bob, django_capture_on_commit_callbacks
 ):
