@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from django import forms
+from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.core.exceptions import ValidationError
@@ -261,6 +262,30 @@ def timezone_choices() -> list[tuple[str, str]]:
     return [(name, name.replace("_", " ")) for name in ["UTC", *sorted(names)]]
 
 
+#: The game emails each choice but "none" sends, besides the turn emails or the digest
+#: (games.notifications: a digest replaces turn emails only).
+OTHER_GAME_EMAILS = (
+    "deadline reminders, challenges to you and the answers to yours, match results and"
+    " tournament news"
+)
+
+
+def email_preference_choices() -> list[tuple[str, str]]:
+    """The game email choices as the settings page offers them, each saying what it sends
+    (the model's short labels are for the admin)."""
+    preference = User.EmailPreference
+    return [
+        (preference.EVERY_TURN, "An email each time it is my turn, and all other game emails"),
+        (
+            preference.DIGEST,
+            "Instead of turn emails, one email each morning (about"
+            f" {settings.DIGEST_HOUR}:00 my time) listing the matches waiting for my move, if"
+            " any; all other game emails still come one by one",
+        ),
+        (preference.NONE, "No game emails at all, not even challenges"),
+    ]
+
+
 class ProfileForm(forms.ModelForm):
     timezone = forms.ChoiceField(
         choices=timezone_choices,
@@ -294,11 +319,18 @@ class ProfileForm(forms.ModelForm):
         field = self.fields["timezone"]
         if saved not in dict(field.choices) and known_zone(saved) is not None:
             field.choices = [*field.choices, (saved, saved.replace("_", " "))]
+        emails = self.fields["email_preference"]
+        emails.choices = email_preference_choices()
+        # Account emails are not game emails: none of these choices stops them.
+        emails.help_text = (
+            f"The other game emails: {OTHER_GAME_EMAILS}. Emails about your account (password"
+            " resets, changes of address, security notices) come whatever you choose."
+        )
         wait = turn_email_wait()
         if wait:
-            self.fields[
-                "email_preference"
-            ].help_text = f"A turn email waits {wait}, and is not sent if you have played by then."
+            emails.help_text += (
+                f" A turn email waits {wait}, and is not sent if you have played by then."
+            )
 
     def clean_display_name(self) -> str:
         # Saved as a page shows it (no invisible characters, one space at a time), and

@@ -215,7 +215,7 @@ def request_email_change(user: User, *, new_email: str) -> None:
                 "days": EMAIL_CHANGE_MAX_AGE.days,
             },
         )
-        send_mail("Confirm your new email address", body, None, [new_email])
+        send_mail("Confirm your new email address for Acey-Deucey", body, None, [new_email])
 
 
 @dataclass(frozen=True)
@@ -327,7 +327,7 @@ def _tell_old_address(user: User, change: EmailChange, *, secret: str | None) ->
             "days": EMAIL_UNDO_MAX_AGE.days,
         },
     )
-    send_mail("Your email address was changed", body, None, [change.old_email])
+    send_mail("Your Acey-Deucey email address was changed", body, None, [change.old_email])
 
 
 EMAIL_UNDO_MAX_AGE = timedelta(days=7)

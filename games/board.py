@@ -26,6 +26,8 @@ from games.engine import (
     Position,
     Step,
     allowed_doubles,
+    dice_as_written,
+    format_dice,
     format_play,
     legal_plays,
     named_double_can_hit,
@@ -557,7 +559,8 @@ def _tray(left: float, pair: Any, side: str) -> list[Slab]:
 
 def _dice_faces(dice: list[int], steps: list[tuple[int, int]]) -> list[dict[str, Any]]:
     """The dice to draw, doubles as four, each marked used once a carried step played it."""
-    values = list(dice) * 2 if dice[0] == dice[1] else list(dice)
+    # In the order the roll is written beside them (format_dice), not the order rolled.
+    values = list(dice_as_written(dice)) * (2 if dice[0] == dice[1] else 1)
     used = [False] * len(values)
     for source, dest in steps:
         pips = (25 - dest) if source in (BAR, IN) else source - dest
@@ -596,13 +599,13 @@ def _doubles(position: Position, *, naming: bool) -> dict[str, Any]:
 
 
 def _dice_text(dice: list[int], named_double: bool) -> str:
-    return f"{dice[0]}-{dice[1]}" + (" (named double)" if named_double else "")
+    return format_dice(dice) + (" (named double)" if named_double else "")
 
 
 def _your_dice(dice: list[int], named_double: bool) -> str:
     """The dice to play, in the words of the turn's announcement: a double named after a
     1-2 was chosen, not rolled."""
-    return f"you {'named' if named_double else 'rolled'} {dice[0]}-{dice[1]}"
+    return f"you {'named' if named_double else 'rolled'} {format_dice(dice)}"
 
 
 def _dice_label(text: str, faces: list[dict[str, Any]]) -> str:
@@ -715,7 +718,7 @@ def _turn_in_words(name: str, segments: list[dict[str, Any]]) -> str:
     """One turn of the history as a sentence: ``bob rolled 6-5 and played 13/7 13/8.``"""
     parts = []
     for segment in segments:
-        dice = f"{segment['dice'][0]}-{segment['dice'][1]}"
+        dice = format_dice(segment["dice"])
         played = f"played {segment['play']}" if segment["play"] else "could not move"
         if segment["kind"] == "double":
             parts.append(f"named {dice}")
@@ -740,7 +743,7 @@ def _turn_for_opponent(
     theirs, and a hit on their checker would be a lone ``*``."""
     sentences = []
     for i, segment in enumerate(segments):
-        dice = f"{segment['dice'][0]}-{segment['dice'][1]}"
+        dice = format_dice(segment["dice"])
         if segment["kind"] != "double":
             verb = "named" if segment["kind"] == "named_double" else "rolled"
             moves = _play_for_opponent(segment["play"], mover=mover, listener=listener)
@@ -1031,12 +1034,12 @@ def _segment_text(
     segment: Segment | HistoryRow, names: dict[str, str], *, with_player: bool = True
 ) -> str:
     """A segment in words and notation, e.g. ``alice 6-3: in/22 in/19``."""
-    dice = f"{segment.dice[0]}-{segment.dice[1]}"
     if segment.kind == "opening":
         white, black = segment.dice
         tie = " (a tie: roll again)" if white == black else ""
         return f"Opening roll: white {white}, black {black}{tie}"
     who = f"{names.get(segment.player, segment.player)} " if with_player else ""
+    dice = format_dice(segment.dice)
     if segment.kind == "double":
         return f"{who}names {dice}"
     named = " (named)" if segment.kind == "named_double" else ""

@@ -9,6 +9,7 @@ at once; blocks between them and others (games.blocks), made either way, are del
 closed account can reach nobody, nor be reached. Then everything still in play is ended
 the way the player could have ended it themselves: challenges withdrawn or declined,
 tournaments left (an open tournament they organise is called off), active matches resigned.
+Last, the address erased is told what was done.
 
 Deactivating comes first and commits on its own: from then on nobody can challenge the
 player, accept their challenge (start_match refuses an inactive player) or email them
@@ -22,12 +23,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, tzinfo
 from functools import partial
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
+from django.template.loader import render_to_string
+from django.utils import timezone
 
 from . import services
 from .models import Block, Challenge, Match, Message, Notification, SentOnce
@@ -51,9 +57,37 @@ class Closure:
 
 def close_account(user: User) -> Closure:
     """Deactivate and erase ``user``'s account, then end what they had in play (see the
-    module's docstring). Safe to run again on a closed account: it finishes what is left."""
+    module's docstring), and tell its address what was done. Safe to run again on a
+    closed account: it finishes what is left (and, the address erased, emails nobody)."""
+    # Read before they are erased: the email goes to the address, in the player's time.
+    address, zone = user.email, user.zone
     _deactivate(user)
-    return end_play(user)
+    done = end_play(user)
+    _tell_closed(user.get_username(), address=address, zone=zone, done=done)
+    return done
+
+
+def _tell_closed(username: str, *, address: str, zone: tzinfo | None, done: Closure) -> None:
+    """The last email to a player who closed their account: what closing ended and kept,
+    that it cannot be undone, and what to do if it was not them. Sent at once, not
+    through the outbox: its rows are the player's, deleted with the account's data, and
+    its sender drops email to an erased address."""
+    if not address:
+        return
+    with timezone.override(zone or UTC):
+        body = render_to_string(
+            "accounts/email/account_closed.txt",
+            {
+                "username": username,
+                "done": done,
+                "when": timezone.now(),
+                "site_url": settings.SITE_URL,
+            },
+        )
+    subject = "Your Acey-Deucey account is closed"
+    # robust: the account is closed already; a mail server's error must not make the page
+    # say otherwise (it is logged).
+    transaction.on_commit(lambda: send_mail(subject, body, None, [address]), robust=True)
 
 
 def _open_challenges(user: User) -> QuerySet[Challenge]:

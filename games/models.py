@@ -131,9 +131,11 @@ class Challenge(models.Model):
         return [p for p in (self.challenger, self.opponent) if p is not None and p.is_away()]
 
     def describe(self) -> str:
+        """The options in words, for the pages and emails that offer the challenge:
+        "American (US Navy), 3 points, 2 days per move, rated"."""
         return (
             f"{self.get_variant_display()}, {self.get_points_display()}, "
-            f"{self.get_days_per_move_display()} per move"
+            f"{self.get_days_per_move_display()} per move, {'rated' if self.rated else 'unrated'}"
         )
 
     def invite_path(self) -> str:

@@ -14,7 +14,7 @@ import contextlib
 import secrets
 import threading
 import time
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 from email.policy import Policy
 from itertools import groupby
 from smtplib import SMTPResponseException, SMTPServerDisconnected
@@ -33,7 +33,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from aceysite.links import absolute_url
-from games.engine import Position, absolute_point, variant_named
+from games.engine import Position, absolute_point, format_dice, variant_named
 
 from . import blocks
 from .models import Challenge, Match, Message, Notification, Segment
@@ -283,7 +283,7 @@ def turn_passed(match: Match, *, recorded: list[Segment] | None = None) -> None:
             "match": match,
             "opponent": opponent,
             "history": history,
-            "dice": match.dice,
+            "dice": format_dice(match.dice) if match.dice else "",
             "color": color,
             "opponent_color": "black" if color == "white" else "white",
             "diagram": position.diagram(color),
@@ -441,21 +441,40 @@ def _ends_game(segment: Segment) -> bool:
 
 
 def _dice(segment: Segment) -> str:
-    return f"{segment.dice[0]}-{segment.dice[1]}"
+    return format_dice(segment.dice)
 
 
-def deadline_reminder(match: Match) -> None:
+def time_left_in_words(left: timedelta) -> str:
+    """Roughly how long is left, for a reminder: "about 9 hours". Minutes under an hour and
+    a half, hours under two days, days beyond (a reminder comes at 80% of the time allowed,
+    so from about 5 hours before the deadline to about 3 days)."""
+    minutes = max(0, round(left.total_seconds() / 60))
+    if minutes < 90:
+        amount, unit = max(1, minutes), "minute"
+    elif minutes < 48 * 60:
+        amount, unit = round(minutes / 60), "hour"
+    else:
+        amount, unit = round(minutes / (24 * 60)), "day"
+    return f"about {amount} {unit}{'' if amount == 1 else 's'}"
+
+
+def deadline_reminder(match: Match, *, now: datetime | None = None) -> None:
+    """Remind the player to move in ``match`` that their deadline is near (at ``now``, the
+    sweep's time): whom they play, how long is left, and that a timeout loses the match."""
     user = match.to_move
-    if user is None:
+    if user is None or match.deadline is None:
         return
+    opponent = match.opponent_of(user)
     _queue(
         user,
         Notification.Kind.REMINDER,
         f"reminder:{match.pk}:{match.segment_count}",
-        f"Reminder: your move against {match.opponent_of(user)} is due soon",
+        f"Reminder: your move against {opponent} is due soon",
         "games/email/reminder.txt",
         {
             "match": match,
+            "opponent": opponent,
+            "left": time_left_in_words(match.deadline - (now or timezone.now())),
             "url": absolute_url(match.get_absolute_url()),
             # A tournament match lost on time also withdraws its loser from the tournament.
             "tournament": _tournament_of(match),

@@ -922,6 +922,6 @@ def sweep_deadlines(now=None) -> dict[str, int]:
             due = Match.objects.filter(pk=match.pk, remind_at__isnull=False, remind_at__lte=now)
             if due.update(remind_at=None):
                 match.refresh_from_db()
-                notifications.deadline_reminder(match)
+                notifications.deadline_reminder(match, now=now)
                 reminders += 1
     return {"timeouts": timeouts, "reminders": reminders}

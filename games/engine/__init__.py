@@ -24,7 +24,14 @@ from .moves import (
     legal_plays,
     named_double_can_hit,
 )
-from .notation import WrittenStep, format_play, format_steps, read_steps
+from .notation import (
+    WrittenStep,
+    dice_as_written,
+    format_dice,
+    format_play,
+    format_steps,
+    read_steps,
+)
 from .position import (
     AMERICAN,
     BLACK,
@@ -71,6 +78,8 @@ __all__ = [
     "WrittenStep",
     "absolute_point",
     "allowed_doubles",
+    "dice_as_written",
+    "format_dice",
     "format_play",
     "format_steps",
     "legal_plays",

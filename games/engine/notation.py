@@ -588,7 +588,7 @@ def parse_play(
     written = _read_moves(text)
     moves = [move.unmarked for move in written]
     pool = (pair[0],) * 4 if pair[0] == pair[1] else tuple(sorted(pair, reverse=True))
-    label = _label(pair)
+    label = format_dice(pair)
     if len(moves) > len(pool):
         roll = "named" if named_double else "rolled"
         raise IllegalPlayError(f"you {roll} {label}: that is only {_NUMBER_WORDS[len(pool)]} moves")
@@ -621,10 +621,27 @@ def _check_hits(written: Sequence[_Move], play: Play) -> None:
             raise IllegalPlayError(f"{move}*: there is no blot on your {move.dest}-point to hit")
 
 
-def _label(dice: tuple[int, int]) -> str:
-    """The roll as players write it: higher die first (``6-3``), but the acey-deucey ``1-2``."""
-    high, low = sorted(dice, reverse=True)
-    return "1-2" if (high, low) == (2, 1) else f"{high}-{low}"
+def dice_as_written(dice: Sequence[int]) -> tuple[int, int]:
+    """A roll's two dice in the order players write them (RULES.md, backgammon records):
+    the higher first, but the acey-deucey ``1-2``, as it is named. Stored rolls keep the
+    order they were rolled in (games.dice derives them so); this is for showing them.
+
+    >>> dice_as_written((3, 5)), dice_as_written((2, 1)), dice_as_written((4, 4))
+    ((5, 3), (1, 2), (4, 4))
+    """
+    high, low = sorted(_check_dice(dice), reverse=True)
+    return (1, 2) if (high, low) == (2, 1) else (high, low)
+
+
+def format_dice(dice: Sequence[int]) -> str:
+    """A roll as players write it: ``5-3`` for a 3 then a 5, ``1-2``, ``6-6``
+    (:func:`dice_as_written`).
+
+    >>> format_dice([3, 5])
+    '5-3'
+    """
+    first, second = dice_as_written(dice)
+    return f"{first}-{second}"
 
 
 def _ambiguous(text: str, label: str, found: list[Play]) -> IllegalPlayError:
@@ -657,7 +674,7 @@ def _explain(
         failure = replays[0].failure
         message = failure.message if failure is not None else "that play is not legal"
     if wrote_moves and all(play.is_dance for play in plays):
-        message += f"; no move is possible with {_label(dice)}, so submit no move (a dance)"
+        message += f"; no move is possible with {format_dice(dice)}, so submit no move (a dance)"
     return message
 
 
@@ -670,7 +687,7 @@ def _why_illegal(
 ) -> str:
     """Why a play whose every step is legal is still not a legal play (R5, R8)."""
     high, low = sorted(dice, reverse=True)
-    label = _label(dice)
+    label = format_dice(dice)
     full = 4 if high == low else 2
 
     def dice_used(steps: int, off: int) -> int:

@@ -4,6 +4,7 @@ logs the player out with a word on what was done."""
 from __future__ import annotations
 
 import pytest
+from django.core import mail
 from django.urls import reverse
 
 from games.models import Match
@@ -53,6 +54,50 @@ def test_the_password_closes_it_and_logs_out(client, alice, bob):
     assert Match.objects.get(pk=match.pk).winner == bob
     assert "_auth_user_id" not in client.session
     assert not client.login(username="alice", password=PASSWORD)
+
+
+def test_the_owner_is_emailed_what_closing_did_and_that_it_cannot_be_undone(
+    client, alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    from games import services
+
+    alice.timezone = "Europe/Athens"
+    alice.save()
+    opened_by_white(alice, bob)
+    opened_by_white(charlie, alice)
+    services.create_challenge(alice, opponent=charlie)
+    client.force_login(alice)
+    mail.outbox = []
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(URL, {"password": PASSWORD})
+
+    [closed] = [message for message in mail.outbox if message.to == ["alice@example.com"]]
+    assert closed.subject == "Your Acey-Deucey account is closed"
+    assert "Your Acey-Deucey account alice was closed on the settings page" in closed.body
+    assert "EET" in closed.body or "EEST" in closed.body  # in her own time
+    assert "Your 2 matches in play were resigned: your opponents win them." in closed.body
+    assert "Your 1 open challenge was withdrawn." in closed.body
+    assert "Your past matches and ratings stay under your username" in closed.body
+    assert "This is the last email we send you." in closed.body
+    assert "Closing an account cannot be undone. To play again, sign up with a new username." in (
+        closed.body
+    )
+    assert "If you did not close it, someone who knew your password did" in closed.body
+
+
+def test_closing_again_an_account_closed_already_emails_nobody(
+    alice, django_capture_on_commit_callbacks
+):
+    from games import closing
+
+    closing.close_account(alice)
+    mail.outbox = []
+
+    with django_capture_on_commit_callbacks(execute=True):
+        closing.close_account(alice)  # as an interrupted closure is finished
+
+    assert mail.outbox == []
 
 
 def test_another_session_of_hers_ends_too(client, alice):

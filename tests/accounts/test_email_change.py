@@ -59,6 +59,21 @@ def test_it_changes_the_address_when_the_link_is_confirmed(
     assert "was changed" in mail.outbox[-1].subject
 
 
+def test_its_emails_name_the_site_in_their_subjects_as_the_others_do(
+    client, alice, django_capture_on_commit_callbacks
+):
+    client.force_login(alice)
+    client.post(reverse("email_change"), {"email": "alice@new.example", "password": PASSWORD})
+    path = re.search(r"/accounts/email/confirm/\S+/", mail.outbox[0].body).group(0)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(path)
+
+    assert [message.subject for message in mail.outbox] == [
+        "Confirm your new email address for Acey-Deucey",
+        "Your Acey-Deucey email address was changed",
+    ]
+
+
 def test_it_does_not_apply_a_link_twice(client, alice):
     token = services.email_change_token(alice, new_email="alice@new.example")
     client.force_login(alice)

@@ -51,6 +51,26 @@ def test_it_says_how_long_a_turn_email_waits(client, alice, settings, seconds, s
         assert "A turn email waits" not in response.text
 
 
+def test_each_email_choice_says_what_it_sends(client, alice):
+    # games.notifications: a digest replaces turn emails only; "none" stops every game
+    # email, challenges too; account emails come whatever the choice.
+    client.force_login(alice)
+
+    page = client.get(reverse("settings")).text
+
+    assert "An email each time it is my turn, and all other game emails" in page
+    assert (
+        "Instead of turn emails, one email each morning (about 8:00 my time) listing the"
+        " matches waiting for my move, if any; all other game emails still come one by one"
+    ) in page
+    assert "No game emails at all, not even challenges" in page
+    assert (
+        "The other game emails: deadline reminders, challenges to you and the answers to"
+        " yours, match results and tournament news. Emails about your account (password"
+        " resets, changes of address, security notices) come whatever you choose."
+    ) in page
+
+
 def test_it_redirects_anonymous_visitors_to_log_in(client):
     for name in ("settings", "email_change", "token_create", "password_change"):
         response = client.post(reverse(name))

@@ -184,11 +184,11 @@ def test_a_turn_of_a_1_2_and_its_named_double_is_told_a_sentence_a_segment(alice
     watching = board_context(match, viewer=charlie, steps=[])
 
     assert board["news"] == (
-        "bob rolled 2-1 and entered a checker on your 1-point and a checker on your 2-point. "
+        "bob rolled 1-2 and entered a checker on your 1-point and a checker on your 2-point. "
         "bob named 6-6 and entered four checkers on your 6-point."
     )
     assert watching["news"] == (
-        "bob rolled 2-1 and played in/24 in/23, named 6-6, played in/19(4)."
+        "bob rolled 1-2 and played in/24 in/23, named 6-6, played in/19(4)."
     )
 
 
@@ -201,7 +201,7 @@ def test_a_double_named_and_not_yet_played_is_told_on_its_own(alice, bob):
     board = board_context(match, viewer=alice, steps=[])
 
     assert board["news"] == (
-        "bob rolled 2-1 and entered a checker on your 1-point and a checker on your 2-point. "
+        "bob rolled 1-2 and entered a checker on your 1-point and a checker on your 2-point. "
         "bob named 6-6."
     )
 
@@ -281,7 +281,7 @@ def test_entering_from_the_bar_and_from_waiting_are_told_apart(alice, bob):
     board = board_context(match, viewer=alice, steps=[])
 
     assert board["news"] == (
-        "bob rolled 3-5 and entered a checker from the bar on your 5-point "
+        "bob rolled 5-3 and entered a checker from the bar on your 5-point "
         "and entered a checker on your 3-point."
     )
 
@@ -317,7 +317,7 @@ def test_a_named_double_that_cannot_move_is_told_in_its_own_sentence(alice, bob)
     board = board_context(match, viewer=alice, steps=[])
 
     assert board["news"] == (
-        "bob rolled 2-1 and entered a checker on your 1-point and a checker on your 2-point. "
+        "bob rolled 1-2 and entered a checker on your 1-point and a checker on your 2-point. "
         "bob named 6-6 and could not move."
     )
 
@@ -466,7 +466,7 @@ def test_history_groups_a_1_2_and_its_named_double_into_one_turn(alice, bob):
     turns = board_context(match, viewer=alice, steps=[])["turns"]
 
     assert [turn["who"] for turn in turns] == ["Game 1", "alice"]
-    assert [s["text"] for s in turns[1]["segments"]] == ["2-1: in/24 in/23", "names 6-6"]
+    assert [s["text"] for s in turns[1]["segments"]] == ["1-2: in/24 in/23", "names 6-6"]
 
 
 def test_replay_shows_a_stored_position_without_controls(alice, bob):
@@ -615,6 +615,25 @@ def test_the_dice_label_says_which_dice_the_moves_so_far_have_used(client, alice
     assert label("") == "Dice: 6-5"
     assert label("22-16") == "Dice: 6-5, 6 used"  # as the picture greys the 6
     assert label("22-16 19-14") == "Dice: 6-5, both used"
+
+
+def test_dice_are_shown_higher_first_as_players_write_them_but_stored_as_rolled(client, alice, bob):
+    # White rolls a 3 then a 5; RULES.md and backgammon records write it 5-3.
+    match = start(alice, bob, [5, 2, 3, 5])
+    client.force_login(alice)
+
+    board = board_context(match, viewer=alice, steps=[])
+    match = play(match, alice, "in/22 in/20", dice=[2, 1])  # bob's acey-deucey, rolled 2-1
+    dice_page = client.get(reverse("match_dice", args=[match.pk])).text
+    history = board_context(match, viewer=bob, steps=[])["announcement"]
+
+    assert match.segments.get(number=2).dice == [3, 5]  # stored as rolled
+    assert "Your turn: you rolled 5-3." in board["announcement"]
+    assert board["dice_label"] == "Dice: 5-3"
+    assert [face["value"] for face in board["dice"]] == [5, 3]  # drawn as written
+    assert "alice rolled 5-3 and" in history
+    assert '<td class="num">3-5</td>' in dice_page  # the dice page: as the formula gives them
+    assert board_context(match, viewer=bob, steps=[])["dice_label"] == "Dice: 1-2"
 
 
 def test_the_dice_label_counts_a_doubles_four_moves():

@@ -6,6 +6,7 @@ import email
 import email.policy
 import socket
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail, signing
@@ -80,6 +81,24 @@ def test_the_first_turn_email_has_no_previous_play(alice, bob, django_capture_on
     assert Position.from_dict(match.position).diagram("white") in turn.body
 
 
+def test_turn_emails_write_the_dice_higher_first(alice, bob, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = _start(alice, bob, dice=(5, 2, 3, 5))  # alice rolls a 3 then a 5
+    with django_capture_on_commit_callbacks(execute=True):
+        services.submit_segment(
+            match.pk,
+            user=alice,
+            action=TurnAction(segment=1, play="in/22 in/20"),
+            dice=ScriptedDice([3, 6]),
+        )
+
+    [to_alice] = _mails_to(alice)
+    [to_bob] = _mails_to(bob)
+    assert "Your dice: 5-3" in to_alice.body
+    assert "alice played 5-3: in/22 in/20" in to_bob.body
+    assert "Your dice: 6-3" in to_bob.body
+
+
 def test_challenge_email_describes_the_match_and_links_to_the_challenge(
     alice, bob, django_capture_on_commit_callbacks
 ):
@@ -90,6 +109,21 @@ def test_challenge_email_describes_the_match_and_links_to_the_challenge(
     assert message.subject == "alice challenges you to Acey-Deucey"
     assert "Greek, 3 points, 2 days per move" in message.body
     assert f"Accept or decline: {SITE_URL}/challenges/{challenge.pk}/" in message.body
+
+
+def test_challenge_email_says_whether_the_match_is_rated(
+    alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.create_challenge(alice, opponent=bob, points=3, rated=False)
+        services.create_challenge(charlie, opponent=bob)
+
+    unrated, rated = _mails_to(bob)
+    assert (
+        "alice challenges you to a match of Acey-Deucey:"
+        " American (US Navy), 3 points, 2 days per move, unrated." in unrated.body
+    )
+    assert "American (US Navy), 1 point, 2 days per move, rated." in rated.body
 
 
 def test_accepted_email_tells_the_challenger_and_links_to_the_match(
@@ -132,7 +166,7 @@ def test_declined_email_tells_the_challenger_and_links_to_a_new_challenge(
 
     [message] = _mails_to(alice)
     assert message.subject == "bob declined your challenge"
-    assert "bob declined your challenge (Greek, 3 points, 2 days per move)." in message.body
+    assert "bob declined your challenge (Greek, 3 points, 2 days per move, rated)." in message.body
     assert f"Challenge someone else: {SITE_URL}/challenges/new/" in message.body
     assert "closed" not in message.body
 
@@ -176,7 +210,7 @@ def test_rematch_offer_email_names_the_match_it_would_play_again(
     assert message.subject == f"alice offers you a rematch of match #{match.pk}"
     assert (
         f"alice offers you a rematch of match #{match.pk}, with the same options:"
-        " American (US Navy), 1 point, 2 days per move." in message.body
+        " American (US Navy), 1 point, 2 days per move, rated." in message.body
     )
     assert "challenges you" not in message.body
 
@@ -222,6 +256,44 @@ def test_reminder_email_gives_the_deadline_and_a_link(
     assert reminder.subject == "Reminder: your move against bob is due soon"
     assert f"Play now: {SITE_URL}/matches/{match.pk}/" in reminder.body
     assert f"{match.deadline.year}" in reminder.body
+    # A 1-point match is one game: nothing more to lose than it.
+    assert "you lose the whole match (1 point) to bob.\n" in reminder.body
+
+
+def test_reminder_email_names_the_opponent_says_the_time_left_and_that_the_match_is_lost(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    alice.timezone = "America/New_York"
+    alice.save()
+    match = opened_by_white(alice, bob, points=3)
+    swept = timezone.now() + timedelta(days=1.6)  # 2 days per move: 0.4 days (9.6 h) left
+    with django_capture_on_commit_callbacks(execute=True):
+        services.sweep_deadlines(now=swept)
+
+    [reminder] = _mails_to(alice)
+    due = match.deadline.astimezone(ZoneInfo("America/New_York"))
+    assert (
+        f"Your move against bob in match #{match.pk} is due in about 10 hours,"
+        f" by {due:%a} {due.day} {due:%b %Y, %H:%M} {due.tzname()}.\n"
+        "If the deadline passes, you lose the whole match (3 points) to bob, not just this"
+        " game.\n" in reminder.body
+    )
+
+
+@pytest.mark.parametrize(
+    ("left", "said"),
+    [
+        (timedelta(minutes=-3), "about 1 minute"),
+        (timedelta(minutes=1), "about 1 minute"),
+        (timedelta(minutes=89), "about 89 minutes"),
+        (timedelta(minutes=90), "about 2 hours"),
+        (timedelta(hours=9, minutes=29), "about 9 hours"),
+        (timedelta(hours=47), "about 47 hours"),
+        (timedelta(days=2.8), "about 3 days"),
+    ],
+)
+def test_time_left_in_words(left, said):
+    assert notifications.time_left_in_words(left) == said
 
 
 def test_a_tournament_matchs_reminder_warns_that_a_timeout_withdraws_from_it(
@@ -268,6 +340,22 @@ def test_digest_lists_the_matches_waiting_for_players_who_chose_it(
     assert f"{SITE_URL}/matches/{first.pk}/" in digest.body
     assert f"{SITE_URL}/matches/{second.pk}/" in digest.body
     assert f"Your dashboard: {SITE_URL}/dashboard/" in digest.body
+    assert "These 2 matches are waiting for your move:" in digest.body
+
+
+def test_a_digest_of_one_match_says_so_in_the_singular(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    alice.email_preference = alice.EmailPreference.DIGEST
+    alice.save()
+    _start(alice, bob)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.task_daily_digest(now=MORNING)
+
+    [digest] = _mails_to(alice)
+    assert digest.subject == "1 Acey-Deucey match waiting for you"
+    assert "This match is waiting for your move:" in digest.body
 
 
 def test_no_digest_when_nothing_is_waiting(alice, bob, django_capture_on_commit_callbacks):

@@ -236,7 +236,7 @@ def test_an_email_for_a_turn_that_has_come_round_again_gives_way_to_the_newer_on
     assert notifications.send_notification(second.pk) is True
 
     [message] = mail.outbox
-    assert "- bob played 3-4: no move (forced)\n" in message.body
+    assert "- bob played 4-3: no move (forced)\n" in message.body
 
 
 def test_a_delayed_turn_email_costs_the_worker_no_more_queries_than_before(

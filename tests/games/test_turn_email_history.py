@@ -59,7 +59,7 @@ def test_turn_email_lists_every_segment_of_the_opponents_acey_deucey_turn(
     body = _turn_email_to(alice)
     assert (
         "Since your last move:\n"
-        "- bob played 1-2: in/24 in/23; named 4-4: in/21(4); 1-3: 24/21 21/20\n"
+        "- bob played 1-2: in/24 in/23; named 4-4: in/21(4); 3-1: 24/21 21/20\n"
         "\nYour dice: 6-5"
     ) in body
     assert "alice played" not in body  # her own move is not told back to her
@@ -137,7 +137,7 @@ def test_turn_email_tells_the_reader_of_their_dance_in_an_earlier_turn(
     body = _turn_email_to(bob)
     assert (
         "- alice played 6-5: in/20 in/19\n"
-        "- played for you (forced): 3-4: no move\n"
+        "- played for you (forced): 4-3: no move\n"
         "- alice played 5-4: 6/1 5/1\n"
     ) in body
 
@@ -168,7 +168,7 @@ def test_turn_email_tells_the_opponents_dance_from_the_turns_own_segments(
 
     # Written whole in the turn's request: her move and his dance are the turn's segments.
     [stored] = Notification.objects.filter(user=alice, kind="turn").order_by("-pk")[:1]
-    assert "Since your last move:\n- bob played 3-4: no move (forced)\n" in stored.body
+    assert "Since your last move:\n- bob played 4-3: no move (forced)\n" in stored.body
     assert stored.body in _turn_email_to(alice)
 
 

@@ -380,6 +380,20 @@ def test_it_lists_open_challenges_in_the_lobby(client, alice, bob):
     assert "Greek" in response.text
 
 
+def test_a_challenge_says_whether_its_match_is_rated_wherever_it_is_offered(client, alice, bob):
+    unrated = services.create_challenge(alice, opponent=bob, points=3, rated=False)
+    services.create_challenge(alice, variant="greek")  # in the lobby, rated
+    client.force_login(bob)
+
+    page = client.get(unrated.get_absolute_url()).text
+    dashboard = client.get(reverse("dashboard")).text
+    lobby = client.get(reverse("lobby")).text
+
+    assert "American (US Navy), 3 points, 2 days per move, unrated." in page
+    assert "American (US Navy), 3 points, 2 days per move, unrated</span>" in dashboard
+    assert "Greek, 1 point, 2 days per move, rated</span>" in lobby
+
+
 def test_it_unsubscribes_with_a_signed_one_click_post(client, alice):
     from games.notifications import unsubscribe_token
 
@@ -644,6 +658,23 @@ def test_the_unsubscribe_page_says_when_emails_are_already_off_and_whose_link_it
     assert "Game emails to <bdi>alice</bdi> are already off." in again
     assert "Stop all game emails" not in again
     assert reverse("settings") in again
+
+
+def test_an_old_unsubscribe_link_of_a_closed_account_says_it_is_closed(client, alice):
+    from games import closing
+    from games.notifications import unsubscribe_token
+
+    link = reverse("unsubscribe", args=[unsubscribe_token(alice)])
+    closing.close_account(alice)
+
+    asked = client.get(link).text
+    clicked = client.post(link).text  # a mail client's one-click POST
+
+    for page in (asked, clicked):
+        assert "The account <bdi>alice</bdi> is closed: it gets no emails from us." in page
+        assert "already off" not in page and "Done:" not in page
+        assert "turn them back on" not in page and reverse("settings") not in page
+        assert "Stop game emails</button>" not in page
 
 
 def test_challenging_a_closed_account_by_name_says_it_is_closed(client, alice, bob):
