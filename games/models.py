@@ -135,7 +135,7 @@ class Challenge(models.Model):
         "American (US Navy), 3 points, 2 days per move, rated"."""
         return (
             f"{self.get_variant_display()}, {self.get_points_display()}, "
-            f"{self.get_days_per_move_display()} per move, {'rated' if self.rated else 'unrated'}"
+            f"{self.get_days_per_move_display()} per move, {'rated' if self.rated else 'casual'}"
         )
 
     def invite_path(self) -> str:

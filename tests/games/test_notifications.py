@@ -121,7 +121,7 @@ def test_challenge_email_says_whether_the_match_is_rated(
     unrated, rated = _mails_to(bob)
     assert (
         "alice challenges you to a match of Acey-Deucey:"
-        " American (US Navy), 3 points, 2 days per move, unrated." in unrated.body
+        " American (US Navy), 3 points, 2 days per move, casual." in unrated.body
     )
     assert "American (US Navy), 1 point, 2 days per move, rated." in rated.body
 

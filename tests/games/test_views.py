@@ -389,8 +389,8 @@ def test_a_challenge_says_whether_its_match_is_rated_wherever_it_is_offered(clie
     dashboard = client.get(reverse("dashboard")).text
     lobby = client.get(reverse("lobby")).text
 
-    assert "American (US Navy), 3 points, 2 days per move, unrated." in page
-    assert "American (US Navy), 3 points, 2 days per move, unrated</span>" in dashboard
+    assert "American (US Navy), 3 points, 2 days per move, casual." in page
+    assert "American (US Navy), 3 points, 2 days per move, casual</span>" in dashboard
     assert "Greek, 1 point, 2 days per move, rated</span>" in lobby
 
 
