@@ -274,6 +274,10 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Acey-Deucey <noreply@localhost>"
 SERVER_EMAIL = env("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 # Who gets an email with the traceback of each server error (from SERVER_EMAIL).
 ADMINS = envlist("ADMINS", "")
+# Those emails list the settings and the request: without the passwords in the service URLs
+# (DATABASE_URL, REDIS_URL, ...), which Django's own filter shows since their names do not
+# look secret.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "aceysite.error_reports.HideUrlPasswords"
 
 # Outside DEBUG, assume HTTPS behind a proxy that sets X-Forwarded-Proto.
 SECURE = not DEBUG
