@@ -1,9 +1,14 @@
-"""Logging filters: keep the secrets in emailed links out of the logs."""
+"""Logging filters: keep the secrets in emailed links out of the logs, and the error emails
+to ADMINS for what needs someone to act."""
 
 from __future__ import annotations
 
 import logging
 import re
+
+from kombu.exceptions import OperationalError as BrokerUnreachable
+from redis.exceptions import ConnectionError as RedisUnreachable
+from redis.exceptions import TimeoutError as RedisTimeout
 
 # Paths whose last segments are secrets: email-change, email-confirmation, email-undo and
 # unsubscribe tokens, password reset links, private invites. A 404 or 403 on such a URL
@@ -26,4 +31,36 @@ class RedactTokens(logging.Filter):
         cleaned = redact(message)
         if cleaned != message:
             record.msg, record.args = cleaned, ()
+        return True
+
+
+# A service the site talks to is down or unreachable: the broker (Celery gives up publishing
+# with kombu's OperationalError), Redis, or anything at the socket's level (an SMTP server's
+# errors are OSErrors too).
+_OUTAGES = (BrokerUnreachable, RedisUnreachable, RedisTimeout, OSError)
+
+
+class LogAsWarning(logging.Filter):
+    """Lower an ERROR (or worse) record to a WARNING, so that it is logged but not emailed to
+    ADMINS (Django's ``mail_admins`` handler takes ERROR and above). A logger's filter, it
+    runs before any handler, the parents' included, sees the record.
+
+    With ``outages_only``, only a record of an exception in ``_OUTAGES``, and without its
+    traceback: an outage is expected now and then, is logged at each request while it
+    lasts, and its message (the exception's) says all there is to say.
+    """
+
+    def __init__(self, outages_only: bool = False) -> None:
+        super().__init__()
+        self.outages_only = outages_only
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno <= logging.WARNING:
+            return True
+        if self.outages_only:
+            error = record.exc_info[1] if record.exc_info else None
+            if not isinstance(error, _OUTAGES):
+                return True
+            record.exc_info = record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, logging.getLevelName(logging.WARNING)
         return True

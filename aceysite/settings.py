@@ -308,9 +308,22 @@ SECURE_CSP = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_tokens": {"()": "aceysite.log_filters.RedactTokens"}},
+    "filters": {
+        "redact_tokens": {"()": "aceysite.log_filters.RedactTokens"},
+        "as_warning": {"()": "aceysite.log_filters.LogAsWarning"},
+        "outages_as_warnings": {"()": "aceysite.log_filters.LogAsWarning", "outages_only": True},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_tokens"]}},
+    # Django's defaults stand: its "django" logger emails ADMINS each ERROR (mail_admins),
+    # server errors above all. Two kinds of ERROR below are logged as warnings instead, so
+    # that nobody is emailed for what needs nobody to act, once per request.
     "loggers": {
+        # A request for a host not in ALLOWED_HOSTS (400): scanners send them all day.
+        "django.security.DisallowedHost": {"filters": ["as_warning"]},
+        # A robust on_commit callback that failed (Django logs it here): with Redis down,
+        # every task enqueued after a commit (an email, a bot's turn), two for one accepted
+        # challenge; the sweeps send them once it is back. Other errors still email ADMINS.
+        "django.db.backends.base": {"filters": ["outages_as_warnings"]},
         # Django logs the path of every 4xx/5xx response; some paths carry emailed tokens.
         "django.request": {"filters": ["redact_tokens"]},
         "django.security": {"filters": ["redact_tokens"]},

@@ -1,0 +1,81 @@
+"""ADMINS are emailed for errors that need someone to act, not once per request for a
+scanner's Host header or for each task that could not be queued while Redis is down."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+from kombu.exceptions import OperationalError
+
+from games import services
+
+ADMIN = "ops@example.com"
+
+
+@pytest.fixture
+def admins(settings):
+    settings.DEBUG = False  # mail_admins emails only then
+    settings.ADMINS = [ADMIN]
+
+
+def emails_to_admins() -> list[mail.EmailMessage]:
+    return [email for email in mail.outbox if ADMIN in email.to]
+
+
+@pytest.mark.django_db
+def test_a_request_for_another_host_is_logged_as_a_warning_and_not_emailed(admins, caplog):
+    response = Client(raise_request_exception=False).get("/", headers={"host": "evil.test"})
+
+    assert response.status_code == 400
+    assert emails_to_admins() == []
+    (record,) = [r for r in caplog.records if r.name == "django.security.DisallowedHost"]
+    assert record.levelname == "WARNING" and "evil.test" in record.getMessage()
+
+
+@pytest.fixture
+def broker_down(monkeypatch):
+    """Every task published fails as Celery's does when it cannot reach Redis."""
+
+    def unreachable(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr("celery.app.task.Task.apply_async", unreachable)
+
+
+# transaction=True: the callbacks run on a real commit, where Django logs a robust one's
+# failure (to django.db.backends.base).
+@pytest.mark.django_db(transaction=True)
+def test_tasks_not_queued_while_the_broker_is_down_are_logged_as_warnings_and_not_emailed(
+    admins, broker_down, alice, bob, caplog
+):
+    challenge = services.create_challenge(bob, variant="american", points=1, days_per_move=2)
+    browser = Client(raise_request_exception=False)
+    browser.force_login(alice)
+
+    response = browser.post(reverse("challenge_accept", args=[challenge.pk]))
+
+    assert response.status_code == 302  # the accept stands
+    assert emails_to_admins() == []
+    failures = [r for r in caplog.records if r.name == "django.db.backends.base"]
+    assert len(failures) >= 2  # the two players' emails
+    assert {r.levelname for r in failures} == {"WARNING"}
+    assert all("Connection refused" in r.getMessage() and not r.exc_info for r in failures)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_callback_failing_otherwise_after_a_commit_is_still_emailed(admins, caplog):
+    from django.db import transaction
+
+    def broken() -> None:
+        raise KeyError("a bug in a callback")
+
+    with transaction.atomic():
+        transaction.on_commit(broken, robust=True)
+
+    (email,) = emails_to_admins()
+    assert "a bug in a callback" in email.body
+    assert caplog.records[-1].levelno == logging.ERROR
