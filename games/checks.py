@@ -1,12 +1,15 @@
 """System checks: settings that would lose queued work (``manage.py check``), and
-production settings that would mislead players or lock them out (``check --deploy``)."""
+production settings that would mislead players or lock them out, or that fall back on
+what is meant for a developer's machine (``check --deploy``)."""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.checks import Error, Tags, Warning, register
+from django.core.checks import CheckMessage, Error, Tags, Warning, register
+from django.core.mail.backends import console, dummy, filebased, locmem
+from django.utils.module_loading import import_string
 
 from aceysite.redis_urls import database_number
 
@@ -85,3 +88,58 @@ def production_settings(app_configs=None, **kwargs) -> list[Warning]:
             )
         )
     return warnings
+
+
+# Mail backends that keep every email on the machine: printed to the process's output (the
+# site's default without SMTP_HOST, links to reset a password included), dropped, kept in
+# memory or written to files.
+_LOCAL_MAIL_BACKENDS = (
+    console.EmailBackend,
+    dummy.EmailBackend,
+    filebased.EmailBackend,
+    locmem.EmailBackend,
+)
+
+
+def _mail_stays_local() -> bool:
+    """Whether the default mailer sends nothing out (or there is none)."""
+    path = getattr(settings, "MAILERS", {}).get("default", {}).get("BACKEND", "")
+    return not path or issubclass(import_string(path), _LOCAL_MAIL_BACKENDS)
+
+
+@register(Tags.security, deploy=True)
+def production_services(app_configs=None, **kwargs) -> list[CheckMessage]:
+    """With nothing configured, the site runs as on a developer's machine: SQLite, email
+    printed to the console, errors emailed to nobody. In production each would go unseen
+    until it hurt: say so."""
+    if settings.DEBUG:
+        return []
+    messages: list[CheckMessage] = []
+    engines = {database["ENGINE"] for database in settings.DATABASES.values()}
+    if "django.db.backends.sqlite3" in engines:
+        messages.append(
+            Warning(
+                "The database is SQLite (DATABASE_URL is not set, or names SQLite): one file "
+                "on this machine, written by one process at a time.",
+                hint="Set DATABASE_URL=postgres://user:password@host:5432/name.",
+                id="games.W004",
+            )
+        )
+    if _mail_stays_local():
+        messages.append(
+            Error(
+                "Email is not sent: SMTP_HOST is not set, so every email (password reset "
+                "links, address confirmations, turns) is printed to the process's output.",
+                hint="Set SMTP_HOST and the other SMTP_* variables.",
+                id="games.E002",
+            )
+        )
+    if not settings.ADMINS:
+        messages.append(
+            Warning(
+                "ADMINS is empty: nobody is emailed when a page fails with a server error.",
+                hint="Set ADMINS=ops@example.com (comma-separated addresses).",
+                id="games.W005",
+            )
+        )
+    return messages

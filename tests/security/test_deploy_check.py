@@ -48,6 +48,9 @@ def _deploy_check(**changes: str) -> subprocess.CompletedProcess:
         "CSRF_TRUSTED_ORIGINS": "https://acey.example.com",
         "SMTP_HOST": "smtp.example.com",
         "REDIS_URL": "redis://127.0.0.1:6379/14",
+        # Not connected to: the checks only read it.
+        "DATABASE_URL": "postgres://acey:acey@db.example.com:5432/acey",
+        "ADMINS": "ops@example.com",
         **changes,
     }
     return subprocess.run(
@@ -67,6 +70,9 @@ def _deploy_check(**changes: str) -> subprocess.CompletedProcess:
         ({"SITE_URL": ""}, "games.W002"),  # blank: the default, a local address
         ({"SITE_URL": "http://acey.example.com"}, "games.W002"),
         ({"REDIS_URL": ""}, "games.W003"),
+        ({"DATABASE_URL": ""}, "games.W004"),  # blank: the default, SQLite
+        ({"SMTP_HOST": ""}, "games.E002"),  # every email printed to the console
+        ({"ADMINS": ""}, "games.W005"),
     ],
 )
 def test_check_deploy_warns_of_settings_that_would_mislead_or_lock_out(changes, warning):
