@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import REASON_BAD_ORIGIN, REASON_BAD_REFERER
 from django.shortcuts import render
 from django.views import defaults
+
+# The beginnings of Django's reasons for refusing a form sent from a page at another address
+# than the site's own ("Origin checking failed - https://... does not match any trusted
+# origins.", and the Referer's, for a browser that sends no Origin).
+_UNRECOGNISED_ADDRESS = tuple(
+    reason.split(" - ")[0] for reason in (REASON_BAD_ORIGIN, REASON_BAD_REFERER)
+)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -12,7 +20,13 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
     Django's default page is a developer's explanation. A player meets this after sending
     a form from a page left open across a log-in, a log-out or an expired session: say so,
-    and how to go on. ``reason`` stays in the server's log (django.security.csrf).
+    and how to go on. ``reason`` stays in the server's log (django.security.csrf, a
+    warning).
+
+    A form sent from an address the site does not recognise (its Origin is not the site's
+    own nor in CSRF_TRUSTED_ORIGINS: the site reached at another address, or a proxy that
+    does not pass on the scheme) has not expired, and reloading will not help: the page
+    says so, and asks a player who came by the usual address to tell the operators.
 
     An HTMX request (a click on the board from a page whose token a log-in elsewhere has
     replaced) would swap this page into the board: it is told to reload the page instead,
@@ -20,7 +34,10 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """
     if request.headers.get("HX-Request") == "true":
         return HttpResponse(status=403, headers={"HX-Refresh": "true"})
-    return render(request, "403_csrf.html", status=403)
+    unrecognised_address = reason.startswith(_UNRECOGNISED_ADDRESS)
+    return render(
+        request, "403_csrf.html", {"unrecognised_address": unrecognised_address}, status=403
+    )
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

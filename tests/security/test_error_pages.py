@@ -33,6 +33,31 @@ def test_a_form_refused_by_the_csrf_check_explains_itself_in_the_sites_layout(al
     assert challenge.status == "open"
 
 
+def test_a_form_sent_from_an_address_the_site_does_not_recognise_says_so(alice, bob, caplog):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice)
+    challenge = services.create_challenge(bob, variant="american", points=1, days_per_move=2)
+    page = browser.get(reverse("challenge", args=[challenge.pk]))
+    token = page.context["csrf_token"]
+
+    # Behind a proxy that does not pass the scheme on: the browser's page is https, the
+    # site believes itself http, so the form's Origin is not the site's own.
+    response = browser.post(
+        reverse("challenge_accept", args=[challenge.pk]),
+        {"csrfmiddlewaretoken": str(token)},
+        headers={"origin": "https://testserver"},
+    )
+
+    challenge.refresh_from_db()
+    assert response.status_code == 403
+    assert "does not recognise" in response.text and "tell the site's operators" in response.text
+    assert "expired" not in response.text and "Nothing was changed" in response.text
+    assert challenge.status == "open"
+    (logged,) = [r for r in caplog.records if r.name == "django.security.csrf"]
+    assert logged.levelname == "WARNING"
+    assert "https://testserver does not match any trusted origins" in logged.getMessage()
+
+
 def test_a_server_error_page_needs_neither_the_database_nor_the_user():
     # Django renders it with no request context: it must stand on its own.
     response = server_error(RequestFactory().get("/matches/1/"))
