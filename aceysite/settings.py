@@ -287,7 +287,10 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else Non
 # private network; browsers drop secure cookies sent over HTTP to any host but localhost.
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", str(SECURE))
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "31536000" if SECURE else "0")
-SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE
+# Both on by default (check --deploy asks for them), and each may be turned off: a site on
+# a domain with subdomains that are not all HTTPS (includeSubDomains would lock browsers out
+# of them), or whose domain is not for the preload list, which is hard to leave.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", str(SECURE))
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", str(SECURE))
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import secrets
 import subprocess
@@ -34,11 +35,11 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
     assert "SECRET_KEY must be set" in result.stderr
 
 
-def _deploy_check(**changes: str) -> subprocess.CompletedProcess:
-    """``manage.py check --deploy`` with production settings, and ``changes`` to them."""
+def _production_env(**changes: str) -> dict[str, str]:
+    """The environment of a production deploy, with ``changes`` to it."""
     # The browser tests lift Django's async guard for their own process; never in production.
     inherited = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env = {
+    return {
         **inherited,
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(50),
@@ -53,10 +54,14 @@ def _deploy_check(**changes: str) -> subprocess.CompletedProcess:
         "ADMINS": "ops@example.com",
         **changes,
     }
+
+
+def _deploy_check(**changes: str) -> subprocess.CompletedProcess:
+    """``manage.py check --deploy`` with production settings, and ``changes`` to them."""
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=settings.BASE_DIR,
-        env=env,
+        env=_production_env(**changes),
         capture_output=True,
         text=True,
         timeout=120,
@@ -88,3 +93,33 @@ def test_a_blank_number_reads_as_unset_and_a_wrong_one_is_named():
 
     assert blank.returncode == 0, blank.stdout + blank.stderr
     assert "ACEY_TURN_EMAIL_DELAY must be a whole number, not 'five'" in wrong.stderr
+
+
+def _production_settings(*names: str, **changes: str) -> list[object]:
+    """The values of the settings ``names`` in production (settings are read at import)."""
+    program = (
+        "import django; django.setup(); from django.conf import settings;"
+        f"print(repr([getattr(settings, name) for name in {list(names)!r}]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=settings.BASE_DIR,
+        env={**_production_env(**changes), "DJANGO_SETTINGS_MODULE": "aceysite.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return ast.literal_eval(done.stdout.strip())
+
+
+def test_hsts_covers_subdomains_and_asks_for_preloading_unless_turned_off():
+    names = ("SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD")
+
+    default = _production_settings(*names)
+    off = _production_settings(
+        *names, SECURE_HSTS_INCLUDE_SUBDOMAINS="false", SECURE_HSTS_PRELOAD="false"
+    )
+
+    assert default == [31536000, True, True]
+    assert off == [31536000, False, False]
