@@ -233,6 +233,11 @@ AWAY_DAYS_PER_YEAR = envint("ACEY_AWAY_DAYS_PER_YEAR", "30")
 # How often a match page asks for new messages between the players (games.chat).
 CHAT_POLL_SECONDS = envint("ACEY_CHAT_POLL_SECONDS", "30")
 # Deadlines live in the database and are found by these sweeps, never as long countdowns.
+# Beat keeps its schedule in memory (the Procfile), so each restart starts it afresh: an
+# interval counts from beat's start, and a deploy more often than every interval would put
+# a sweep off for ever. So every sweep but the minute or two apart ones (put off by that
+# much at most, and ACEY_SWEEP_SECONDS may be under a minute) runs at set minutes of the
+# clock (crontab), spread over the hour.
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.task_sweep_deadlines",
@@ -250,10 +255,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.task_queue_stuck_bot_turns",
         "schedule": 120.0,
     },
-    "finish-account-closures": {"task": "games.tasks.task_finish_closures", "schedule": 600.0},
+    "finish-account-closures": {
+        "task": "games.tasks.task_finish_closures",
+        "schedule": crontab(minute="5-59/10"),
+    },
     "forget-idempotency-keys": {
         "task": "games.tasks.task_forget_idempotency_keys",
-        "schedule": 3600.0,
+        "schedule": crontab(minute=30),
     },
 }
 
