@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.forms import ThrottledAdminAuthenticationForm
+from aceysite import views as site_views
 from games import views as game_views
 
 # Staff log in at /admin/login/ too: counted with the site's login failures there.
@@ -15,6 +16,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("players/", include("accounts.profile_urls")),
     path("admin/", admin.site.urls),
+    path("favicon.ico", site_views.favicon, name="favicon"),
 ]
 
 # The JSON API answers a server error in JSON too.

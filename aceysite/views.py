@@ -1,11 +1,15 @@
-"""Site-wide error pages that need the request (Django's own render without it)."""
+"""Site-wide pages outside any app: the error pages that need the request (Django's own
+render without it), and /favicon.ico."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.middleware.csrf import REASON_BAD_ORIGIN, REASON_BAD_REFERER
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.views import defaults
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 # The beginnings of Django's reasons for refusing a form sent from a page at another address
 # than the site's own ("Origin checking failed - https://... does not match any trusted
@@ -49,3 +53,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
             status=500,
         )
     return defaults.server_error(request)
+
+
+@require_safe
+@cache_control(public=True, max_age=24 * 60 * 60)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers ask for on pages that name no icon (the admin's), or
+    that name only an SVG one (Safari): the static file, by its hashed name in production.
+    A temporary redirect, kept a day: a permanent one would outlive the hashed name."""
+    return HttpResponseRedirect(static("favicon.ico"))

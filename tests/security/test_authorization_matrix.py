@@ -55,6 +55,7 @@ PLAYERS_ONLY = every(403, anonymous=LOGIN, player=200, opponent=200)
 CASES = [
     Case("home", "GET", "/", every(302, anonymous=200)),
     Case("rules", "GET", "/rules/", every(200)),
+    Case("favicon", "GET", "/favicon.ico", every(302)),  # to the static file
     Case("api_docs", "GET", "/api/", every(200)),
     Case("signup", "GET", "/accounts/signup/", every(302, anonymous=200)),
     Case("login", "GET", "/accounts/login/", every(302, anonymous=200)),

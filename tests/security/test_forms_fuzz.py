@@ -602,6 +602,7 @@ GET_ONLY = {
     "tournament",
     "rules",
     "api_docs",
+    "favicon",
 }
 
 
