@@ -214,6 +214,8 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # (CONN_MAX_AGE, health checks).
 CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = TIME_ZONE
+# Celery's own format for the worker's and beat's lines, with the logger's name added.
+CELERY_WORKER_LOG_FORMAT = "[%(asctime)s: %(levelname)s/%(processName)s] %(name)s: %(message)s"
 # The integration tests give each run its own queue on a shared Redis.
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # A failed email is retried after this many seconds, doubling each time (up to an hour).
@@ -305,7 +307,21 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"redact_tokens": {"()": "aceysite.log_filters.RedactTokens"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_tokens"]}},
+    "formatters": {
+        # gunicorn's own lines' time and level, so that the web process's lines read alike,
+        # and the logger's name: where the line comes from.
+        "timed": {
+            "format": "[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s",
+            "datefmt": "%Y-%m-%d %H:%M:%S %z",
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["redact_tokens"],
+            "formatter": "timed",
+        }
+    },
     "loggers": {
         # Django logs the path of every 4xx/5xx response; some paths carry emailed tokens.
         "django.request": {"filters": ["redact_tokens"]},
