@@ -25,13 +25,13 @@ from celery import current_app
 from django.conf import settings
 from django.core import mail, signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
 from django.db.models import F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from aceysite.celery import queue_after_commit
 from aceysite.links import absolute_url
 from games.engine import Position, absolute_point, format_dice, variant_named
 
@@ -185,13 +185,10 @@ def _send_after_commit(notification_id: int, *, wait: int = 0) -> None:
     commits (``wait`` seconds later, if any)."""
     from .tasks import task_send_notification
 
-    # robust: with the broker down, the committed change must not become an error;
-    # the row stays unsent and the resend sweep (task_resend_unsent) sends it later.
-    transaction.on_commit(
-        lambda: task_send_notification.apply_async(
-            kwargs={"notification_id": notification_id}, countdown=wait or None
-        ),
-        robust=True,
+    # With the broker down the row stays unsent, and the resend sweep (task_resend_unsent)
+    # sends it later.
+    queue_after_commit(
+        task_send_notification, countdown=wait or None, notification_id=notification_id
     )
 
 
