@@ -1,4 +1,5 @@
-"""Logging filters: keep the secrets in emailed links out of the logs."""
+"""Logging filters: keep the secrets in emailed links out of the logs, Django's (LOGGING in
+settings) and gunicorn's (aceysite.gunicorn_logging) alike."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ _SECRET_PATHS = re.compile(
 
 
 def redact(text: str) -> str:
+    """``text`` with everything after the start of a secret link's path replaced by
+    ``[redacted]``, up to the next space or quote (a log line's path, query and Referer)."""
     return _SECRET_PATHS.sub(r"\1[redacted]", text)
 
 
