@@ -43,7 +43,7 @@ told, and nothing is sent.
 
 The counters must be shared by every web process for the limits to hold, so production
 wants a shared cache (Redis); the default local-memory cache counts per process. While the
-cache cannot be reached, the limits are off (each such call is logged as an error): a
+cache cannot be reached, the limits are off (each such call is logged as a warning): a
 player logging in during a Redis outage gets in, rather than a server error.
 """
 
@@ -53,7 +53,7 @@ import hashlib
 import ipaddress
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import TYPE_CHECKING
 
@@ -98,17 +98,18 @@ logger = logging.getLogger(__name__)
 
 def _unless_cache_down[R](fallback: R) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """Answer ``fallback`` (not limited) when the cache cannot be reached: with Redis down,
-    logging in and asking for a reset go on without their limits, logged as errors,
-    rather than failing with a server error until it is back."""
+    logging in and asking for a reset go on without their limits, each call logged as a
+    warning, rather than failing with a server error until it is back."""
 
     def decorate(function: Callable[..., R]) -> Callable[..., R]:
         @wraps(function)
         def guarded(*args: object, **kwargs: object) -> R:
             try:
                 return function(*args, **kwargs)
-            except (RedisError, OSError):
-                logger.exception(
-                    "the cache is unreachable: %s goes on unlimited", function.__name__
+            except (RedisError, OSError) as error:
+                # An outage, not a bug: one line each time, without the traceback.
+                logger.warning(
+                    "the cache is unreachable, %s goes on unlimited: %s", function.__name__, error
                 )
                 return fallback
 
@@ -121,11 +122,17 @@ def client_ip(request: HttpRequest) -> str:
     """The client's address. Behind ``TRUSTED_PROXY_COUNT`` reverse proxies, each of which
     appends to X-Forwarded-For, it is the entry that many places from the right; anything
     further left could have been written by the client."""
+    return client_ip_in(request.META)
+
+
+def client_ip_in(environ: Mapping[str, object]) -> str:
+    """:func:`client_ip` read from a WSGI environ (or ``request.META``): gunicorn's access
+    log names the client by it too (aceysite.gunicorn_logging)."""
     proxies = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
-    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [part.strip() for part in str(environ.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
     if proxies and len(forwarded) >= proxies and forwarded[-proxies]:
         return forwarded[-proxies]
-    return request.META.get("REMOTE_ADDR", "")
+    return str(environ.get("REMOTE_ADDR", ""))
 
 
 def address_block(ip: str) -> str:

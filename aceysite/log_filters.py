@@ -1,5 +1,6 @@
-"""Logging filters: keep the secrets in emailed links out of the logs, and the error emails
-to ADMINS for what needs someone to act."""
+"""Logging filters: keep the secrets in emailed links out of the logs, Django's (LOGGING in
+settings) and gunicorn's (aceysite.gunicorn_logging) alike, and the error emails to ADMINS
+for what needs someone to act."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ _SECRET_PATHS = re.compile(
 
 
 def redact(text: str) -> str:
+    """``text`` with everything after the start of a secret link's path replaced by
+    ``[redacted]``, up to the next space or quote (a log line's path, query and Referer)."""
     return _SECRET_PATHS.sub(r"\1[redacted]", text)
 
 

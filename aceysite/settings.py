@@ -214,6 +214,8 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # (CONN_MAX_AGE, health checks).
 CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = TIME_ZONE
+# Celery's own format for the worker's and beat's lines, with the logger's name added.
+CELERY_WORKER_LOG_FORMAT = "[%(asctime)s: %(levelname)s/%(processName)s] %(name)s: %(message)s"
 # The integration tests give each run its own queue on a shared Redis.
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # A failed email is retried after this many seconds, doubling each time (up to an hour).
@@ -324,7 +326,21 @@ LOGGING = {
         "as_warning": {"()": "aceysite.log_filters.LogAsWarning"},
         "outages_as_warnings": {"()": "aceysite.log_filters.LogAsWarning", "outages_only": True},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_tokens"]}},
+    "formatters": {
+        # gunicorn's own lines' time and level, so that the web process's lines read alike,
+        # and the logger's name: where the line comes from.
+        "timed": {
+            "format": "[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s",
+            "datefmt": "%Y-%m-%d %H:%M:%S %z",
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["redact_tokens"],
+            "formatter": "timed",
+        }
+    },
     # Django's defaults stand: its "django" logger emails ADMINS each ERROR (mail_admins),
     # server errors above all. Two kinds of ERROR below are logged as warnings instead, so
     # that nobody is emailed for what needs nobody to act, once per request.

@@ -592,10 +592,13 @@ def parse_args() -> argparse.Namespace:
 
 def start_gunicorn(processes: Processes, args, port: int, env: dict[str, str]):
     threads = ("--worker-class", "gthread", "--threads", str(args.threads))
+    # The site's own gunicorn.conf.py, as in production (its workers overridden), but no
+    # access log (the Procfile's --access-logfile): the figures in the README have none.
     return processes.start(
         "gunicorn",
         [
-            *(sys.executable, "-m", "gunicorn", "aceysite.wsgi", "--bind", f"127.0.0.1:{port}"),
+            *(sys.executable, "-m", "gunicorn", "aceysite.wsgi", "--config", "gunicorn.conf.py"),
+            *("--bind", f"127.0.0.1:{port}"),
             *("--workers", str(args.workers), "--backlog", "2048", "--log-level", "warning"),
             *(threads if args.threads > 1 else ()),
         ],

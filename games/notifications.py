@@ -11,6 +11,8 @@ the link that confirms an address (:func:`email_confirmation`), written when it 
 from __future__ import annotations
 
 import contextlib
+import logging
+import re
 import secrets
 import threading
 import time
@@ -25,13 +27,13 @@ from celery import current_app
 from django.conf import settings
 from django.core import mail, signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
 from django.db.models import F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from aceysite.celery import queue_after_commit
 from aceysite.links import absolute_url
 from games.engine import Position, absolute_point, format_dice, variant_named
 
@@ -41,6 +43,8 @@ from .models import Challenge, Match, Message, Notification, Segment
 if TYPE_CHECKING:
     from accounts.models import User
     from games.tournaments.models import Tournament
+
+log = logging.getLogger(__name__)
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
 #: How long an email's unsubscribe link works. Long enough for any inbox (the law asks for
@@ -185,13 +189,10 @@ def _send_after_commit(notification_id: int, *, wait: int = 0) -> None:
     commits (``wait`` seconds later, if any)."""
     from .tasks import task_send_notification
 
-    # robust: with the broker down, the committed change must not become an error;
-    # the row stays unsent and the resend sweep (task_resend_unsent) sends it later.
-    transaction.on_commit(
-        lambda: task_send_notification.apply_async(
-            kwargs={"notification_id": notification_id}, countdown=wait or None
-        ),
-        robust=True,
+    # With the broker down the row stays unsent, and the resend sweep (task_resend_unsent)
+    # sends it later.
+    queue_after_commit(
+        task_send_notification, countdown=wait or None, notification_id=notification_id
     )
 
 
@@ -595,6 +596,9 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     (``ACEY_EMAIL_CLAIM_SECONDS``). When sending
     fails, the row stays claimed for ``retry_in`` seconds, the caller's own retry delay, so
     that the resend sweep does not start a second round of retries beside it.
+
+    Each call logs one line: the email's id and kind, sent, not sent and why, or failed
+    and how (never its address or its body).
     """
     now = timezone.now()
     claimed = (
@@ -603,6 +607,7 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
         .update(claimed_until=now + timedelta(seconds=settings.EMAIL_CLAIM_SECONDS))
     )
     if not claimed:
+        _log_unclaimed(notification_id)
         return False
     notification = (
         # The match and its players come along for a turn email (what to tell, and
@@ -612,7 +617,9 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
         .first()
     )
     if notification is None:
-        return False  # deleted since the claim (its addressee closed their account)
+        # Deleted since the claim (its addressee closed their account).
+        log.info("email %s not sent: deleted, its addressee's account closed", notification_id)
+        return False
     body: str | None = notification.body
     kind = notification.kind
     # An email queued just before its addressee closed their account (games.closing erased
@@ -626,6 +633,8 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
         Notification.objects.filter(pk=notification_id).update(
             cancelled_at=timezone.now(), claimed_until=None
         )
+        why = NOT_NEEDED.get(kind, "") if notification.user.email else NO_ADDRESS
+        log.info("email %s (%s) not sent, dropped: %s", notification_id, kind, why)
         return False
     if kind == Notification.Kind.CONFIRM_ADDRESS:
         # An account email, which the unsubscribe link (game emails) does not stop; its
@@ -645,20 +654,74 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
             "Message-ID": f"<notification.{notification.pk}@{_mail_domain()}>",
         },
     )
+    attempt = notification.attempts + 1
     try:
         _deliver(message)
     except Exception as error:
         Notification.objects.filter(pk=notification_id).update(
             claimed_until=now + timedelta(seconds=retry_in) if retry_in else None,
-            attempts=notification.attempts + 1,
+            attempts=attempt,
             last_error=str(error)[:2000],
+        )
+        log.warning(
+            "email %s (%s) failed, attempt %s: %s",
+            notification_id,
+            kind,
+            attempt,
+            failure_in_words(error),
         )
         raise
     # The body as sent is kept (a turn email's history filled in), in the same UPDATE.
     Notification.objects.filter(pk=notification_id).update(
-        sent_at=timezone.now(), attempts=notification.attempts + 1, last_error="", body=kept
+        sent_at=timezone.now(), attempts=attempt, last_error="", body=kept
     )
+    log.info("email %s (%s) sent, attempt %s", notification_id, kind, attempt)
     return True
+
+
+#: Why an email of each kind is dropped when its time comes (send_notification).
+NOT_NEEDED = {
+    Notification.Kind.TURN: "no longer needed, the turn it tells of has been played",
+    Notification.Kind.CONFIRM_ADDRESS: "no longer needed, the address is confirmed"
+    " (or the account closed)",
+}
+NO_ADDRESS = "its addressee has no address now, their account closed"
+
+
+def _log_unclaimed(notification_id: int) -> None:
+    """Log why ``notification_id`` was not this sender's to send (one query: the case is
+    rare, a task sent twice or run before its time)."""
+    row = (
+        Notification.objects.filter(pk=notification_id)
+        .values("kind", "sent_at", "claimed_until")
+        .first()
+    )
+    if row is None:
+        log.info("email %s not sent: deleted, its addressee's account closed", notification_id)
+    elif row["sent_at"] is not None:
+        log.info("email %s (%s) not sent again: sent already", notification_id, row["kind"])
+    else:
+        log.info(
+            "email %s (%s) not sent now: held until %s (being sent, or waiting for a retry"
+            " or for a turn email's delay)",
+            notification_id,
+            row["kind"],
+            row["claimed_until"].isoformat(timespec="seconds"),
+        )
+
+
+#: Anything shaped like an email address in an error's message (a refused recipient's).
+_ADDRESS = re.compile(r"[^\s<>'\"(),;:\[\]]+@[^\s<>'\"(),;:\[\]]+")
+
+
+class EmailFailed(Exception):
+    """An email could not be sent; its message is :func:`failure_in_words`'s."""
+
+
+def failure_in_words(error: Exception) -> str:
+    """``error`` as the logs may tell it: its type and message, with any email address in
+    it replaced by ``[address]`` (a mail server's refusal often names the recipient)."""
+    return f"{type(error).__name__}: {_ADDRESS.sub('[address]', str(error))}"
 
 
 def _with_unsubscribe(notification: Notification, body: str) -> tuple[str, dict[str, str]]:

@@ -20,6 +20,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
+from aceysite.celery import queue_after_commit
 from games.engine import BlotNamingError, EngineError, Position, format_play
 from games.engine.game import (
     DiceSource,
@@ -612,10 +613,8 @@ def _queue_bot_turn(match: Match) -> None:
     from .tasks import task_play_bot_turn
 
     match_id, segment = match.pk, match.segment_count
-    # robust: with the broker down, the turn stands; queue_stuck_bot_turns queues it later.
-    transaction.on_commit(
-        lambda: task_play_bot_turn.delay(match_id=match_id, segment=segment), robust=True
-    )
+    # With the broker down the turn stands, and queue_stuck_bot_turns queues it later.
+    queue_after_commit(task_play_bot_turn, match_id=match_id, segment=segment)
 
 
 def _play_forced(game: Game) -> bool:

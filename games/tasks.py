@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from datetime import UTC, datetime
 
 from celery import shared_task
@@ -11,8 +10,6 @@ from django.utils import timezone
 
 from . import closing, idempotency, notifications, services
 from .models import Notification
-
-log = logging.getLogger(__name__)
 
 
 def email_retry_countdown(retries: int) -> int:
@@ -28,8 +25,10 @@ def task_send_notification(self, *, notification_id: int) -> bool:
     try:
         return notifications.send_notification(notification_id, retry_in=countdown)
     except Exception as error:
-        log.warning("sending notification %s failed: %s", notification_id, error)
-        raise self.retry(exc=error, countdown=countdown) from error
+        # Celery logs the exception it retries on, and raises it after the last retry: this
+        # one tells the error without the address a mail server's refusal may name.
+        failed = notifications.EmailFailed(notifications.failure_in_words(error))
+        raise self.retry(exc=failed, countdown=countdown) from error
 
 
 @shared_task
