@@ -194,7 +194,7 @@ def test_a_challenge_declined_as_its_opponent_closed_their_account_says_so(
     _declined(challenge, bob, django_capture_on_commit_callbacks)
 
     [message] = _mails_to(alice)
-    assert "bob has closed their account, and their challenges were declined" in message.body
+    assert "bob has closed their account, which declined the challenges to them." in message.body
 
 
 def test_rematch_offer_email_names_the_match_it_would_play_again(
@@ -257,7 +257,7 @@ def test_reminder_email_gives_the_deadline_and_a_link(
     assert f"Play now: {SITE_URL}/matches/{match.pk}/" in reminder.body
     assert f"{match.deadline.year}" in reminder.body
     # A 1-point match is one game: nothing more to lose than it.
-    assert "you lose the whole match (1 point) to bob.\n" in reminder.body
+    assert "you lose the whole match to bob.\n" in reminder.body
 
 
 def test_reminder_email_names_the_opponent_says_the_time_left_and_that_the_match_is_lost(
@@ -275,7 +275,7 @@ def test_reminder_email_names_the_opponent_says_the_time_left_and_that_the_match
     assert (
         f"Your move against bob in match #{match.pk} is due in about 10 hours,"
         f" by {due:%a} {due.day} {due:%b %Y, %H:%M} {due.tzname()}.\n"
-        "If the deadline passes, you lose the whole match (3 points) to bob, not just this"
+        "If the deadline passes, you lose the whole match to bob, not just this"
         " game.\n" in reminder.body
     )
 
