@@ -525,12 +525,18 @@ SPENT_KEY_FORMS = "spent_api_key_forms"
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     """Revoke one of the player's API keys: GET asks first (the programs using the key stop
     at once, and a revoked key cannot be had back), POST revokes it."""
-    token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
+    token = ApiToken.objects.filter(pk=token_id, user=request.user).first()
+    if token is None:
+        # Most often revoked a moment ago (the form sent twice, or its page kept open): say
+        # so where the keys are listed. Another player's key reads the same: nobody learns
+        # whether a key is there.
+        messages.info(request, "That key is not among your keys: it has been revoked already.")
+        return redirect(reverse("settings") + "#tokens-h")
     if request.method == "GET":
         return render(request, "accounts/token_revoke.html", {"token": token})
     token.delete()
     messages.success(request, f"The key “{token.name}” ({token.prefix}…) no longer works.")
-    return redirect("settings")
+    return redirect(reverse("settings") + "#tokens-h")
 
 
 # -- profile ----------------------------------------------------------------------------------

@@ -85,18 +85,19 @@ CASES = [
     Case("email_verify", "GET", "/accounts/email/verify/{verify}/", every(200)),
     Case("email_verify", "POST", "/accounts/email/verify/{verify}/", every(200, player=302)),
     Case("token_create", "POST", "/accounts/settings/tokens/", PRIVATE, body={}),
-    # Asks first: the key's owner sees it named; nobody else learns it is there.
+    # Asks first: the key's owner sees it named; anyone else is sent to their own keys, as
+    # an owner whose key is gone is, and learns nothing of it.
     Case(
         "token_revoke",
         "GET",
         "/accounts/settings/tokens/{token}/revoke/",
-        every(404, anonymous=LOGIN, player=200),
+        every(302, anonymous=LOGIN, player=200),
     ),
     Case(
         "token_revoke",
         "POST",
         "/accounts/settings/tokens/{token}/revoke/",
-        every(404, anonymous=LOGIN, player=302),
+        every(302, anonymous=LOGIN),
     ),
     Case("dashboard", "GET", "/dashboard/", PRIVATE),
     Case("lobby", "GET", "/lobby/", every(200)),

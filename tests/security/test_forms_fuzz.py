@@ -978,13 +978,17 @@ def test_coming_back_when_not_away_is_refused(world):
 
 
 @pytest.mark.parametrize("who", ["alice", "bob"])
-def test_a_key_revoked_twice_or_by_another_is_a_404(world, who):
+def test_a_key_revoked_twice_or_by_another_says_it_is_not_theirs(world, who):
     if who == "alice":
         post(_as(world, "alice"), f"/accounts/settings/tokens/{world.token.pk}/revoke/", {})
 
-    outcome = post(_as(world, who), f"/accounts/settings/tokens/{world.token.pk}/revoke/", {})
+    browser = _as(world, who)
+    answer = browser.post(f"/accounts/settings/tokens/{world.token.pk}/revoke/", {}, follow=True)
 
-    assert outcome.status == 404
+    assert answer.redirect_chain[-1] == ("/accounts/settings/#tokens-h", 302)
+    assert "That key is not among your keys: it has been revoked already." in answer.text
+    # bob's try leaves alice's key as it was.
+    assert ApiToken.objects.filter(pk=world.token.pk).exists() == (who == "bob")
 
 
 def test_an_unsubscribe_link_for_a_deleted_player_is_refused(world, django_user_model):
