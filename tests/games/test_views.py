@@ -429,6 +429,24 @@ def test_it_offers_every_bot_in_the_lobby_and_a_challenge_starts_the_match(clien
     assert match.rated and match.is_player(bots[-1])
 
 
+def test_the_lobby_says_a_bot_match_is_rated_and_lets_it_be_casual(client, alice):
+    bot = services.bot_users()[0]
+    client.force_login(alice)
+
+    lobby = client.get(reverse("lobby")).text
+    client.post(
+        reverse("challenge_new"),
+        {"opponent": bot.username, "variant": "american", "points": 1, "days_per_move": 2},
+    )
+
+    # Ticked unless the player unticks it: what is sent is what the card shows.
+    assert lobby.count('<input type="checkbox" name="rated" checked> Rated') == len(
+        services.bot_users()
+    )
+    assert 'name="rated" value="on"' not in lobby  # no hidden choice behind the card
+    assert not Match.objects.get().rated  # unticked: sent without "rated"
+
+
 def test_while_a_bot_is_to_move_the_page_says_it_is_thinking_and_looks_again_soon(
     client, alice, bob, match
 ):
