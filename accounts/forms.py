@@ -323,8 +323,8 @@ class ProfileForm(forms.ModelForm):
         emails.choices = email_preference_choices()
         # Account emails are not game emails: none of these choices stops them.
         emails.help_text = (
-            f"The other game emails: {OTHER_GAME_EMAILS}. Emails about your account (password"
-            " resets, changes of address, security notices) come whatever you choose."
+            f"Game emails besides turn emails: {OTHER_GAME_EMAILS}. Emails about your account"
+            " (password resets, changes of address, security notices) come whatever you choose."
         )
         wait = turn_email_wait()
         if wait:

@@ -49,6 +49,7 @@ def test_the_settings_page_says_which_address_waits_and_until_when(client, alice
     assert "We sent a link to <strong>alice@new.example</strong>" in waiting
     until = re.search(r'<time datetime="([^"]+)">', waiting)[1]
     assert until.startswith((before + services.EMAIL_CHANGE_MAX_AGE).date().isoformat())
+    assert re.search(r"\d\d:\d\d UTC</time>", waiting)  # the zone named, as emails do
     assert "Your email address is <strong>alice@example.com</strong>" in page
 
 

@@ -65,7 +65,7 @@ def test_each_email_choice_says_what_it_sends(client, alice):
     ) in page
     assert "No game emails at all, not even challenges" in page
     assert (
-        "The other game emails: deadline reminders, challenges to you and the answers to"
+        "Game emails besides turn emails: deadline reminders, challenges to you and the answers to"
         " yours, match results and tournament news. Emails about your account (password"
         " resets, changes of address, security notices) come whatever you choose."
     ) in page
