@@ -447,6 +447,17 @@ def test_the_lobby_says_a_bot_match_is_rated_and_lets_it_be_casual(client, alice
     assert not Match.objects.get().rated  # unticked: sent without "rated"
 
 
+def test_the_match_page_says_whether_the_match_is_rated(client, alice, bob):
+    rated = opened_by_white(alice, bob)
+    casual = opened_by_white(alice, bob, rated=False)
+    client.force_login(alice)
+
+    pages = [client.get(match.get_absolute_url()).text for match in (rated, casual)]
+
+    assert "2 days per move · rated</p>" in pages[0]
+    assert "2 days per move · casual</p>" in pages[1]
+
+
 def test_while_a_bot_is_to_move_the_page_says_it_is_thinking_and_looks_again_soon(
     client, alice, bob, match
 ):
