@@ -79,17 +79,27 @@ class NotificationAdmin(ReadOnlyAdmin):
         """Queue a sending task for each selected email that is unsent and free. One that
         is held (being sent, waiting for its retry or for a turn email's delay) is left to
         its holder: taking it over could send it twice."""
+        from aceysite.celery import queue
+
         from .tasks import task_send_notification
 
         unsent = queryset.filter(sent_at=None, cancelled_at=None)
         free = unsent.filter(Q(claimed_until=None) | Q(claimed_until__lte=timezone.now()))
         ids = list(free.values_list("pk", flat=True))
-        for pk in ids:
-            task_send_notification.delay(notification_id=pk)
+        # With the broker down, say so rather than fail the page: beat's resend sweep
+        # queues them once it is back.
+        queued = sum(queue(task_send_notification, notification_id=pk) for pk in ids)
         held = unsent.count() - len(ids)
+        if queued < len(ids):
+            self.message_user(
+                request,
+                f"{len(ids) - queued} email(s) could not be queued: the task queue (Redis) is"
+                " unreachable. They go out by themselves once it is back.",
+                messages.WARNING,
+            )
         self.message_user(
             request,
-            f"{len(ids)} email(s) queued to be sent"
+            f"{queued} email(s) queued to be sent"
             + (f"; {held} held, to go out on their own." if held else "."),
             messages.SUCCESS,
         )

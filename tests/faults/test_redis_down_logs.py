@@ -87,3 +87,26 @@ def test_a_bug_in_queueing_after_commit_still_logs_its_traceback(
     (record,) = caplog.records
     assert record.levelname == "ERROR"
     assert record.exc_info[0] is TypeError
+
+
+def test_staff_sending_an_email_again_with_redis_down_are_told_not_failed(
+    client, alice, redis_down, caplog
+):
+    failed = Notification.objects.create(
+        user=alice, kind="challenge", key="admin-redis-down", subject="A", body="B", attempts=3
+    )
+    staff = alice.__class__.objects.create_superuser("boss", "boss@example.com", "x")
+    client.force_login(staff)
+
+    answer = client.post(
+        reverse("admin:games_notification_changelist"),
+        {"action": "send_again", "_selected_action": [failed.pk]},
+        follow=True,
+    )
+
+    assert answer.status_code == 200
+    assert "1 email(s) could not be queued: the task queue (Redis) is unreachable" in answer.text
+    assert "0 email(s) queued to be sent" in answer.text
+    failed.refresh_from_db()
+    assert failed.sent_at is None  # left for beat's resend sweep
+    assert [r.levelname for r in caplog.records if r.name == "aceysite.celery"] == ["WARNING"]
