@@ -369,11 +369,11 @@ class _TurnStory:
         for segment, following in zip(segments, [*segments[1:], None], strict=True):
             if segment.kind == Segment.Kind.DOUBLE:
                 if following is None or following.kind != Segment.Kind.NAMED_DOUBLE:
-                    parts.append(f"named {_dice(segment)}")
+                    parts.append(f"named {format_dice(segment.dice)}")
                 continue  # told with the double's play, which follows
             label = "named " if segment.kind == Segment.Kind.NAMED_DOUBLE else ""
             forced = " (forced)" if segment.automatic and player != self.you else ""
-            parts.append(f"{label}{_dice(segment)}: {segment.play or 'no move'}{forced}")
+            parts.append(f"{label}{format_dice(segment.dice)}: {segment.play or 'no move'}{forced}")
         if player == self.you:
             return f"played for you (forced): {'; '.join(parts)}"
         return f"{self.names[player]} played {'; '.join(parts)}"
@@ -439,10 +439,6 @@ class _TurnStory:
 def _ends_game(segment: Segment) -> bool:
     """Whether ``segment`` bore off its player's last checker (R9)."""
     return segment.player in ("white", "black") and segment.position["off"][segment.player] == 15
-
-
-def _dice(segment: Segment) -> str:
-    return format_dice(segment.dice)
 
 
 def time_left_in_words(left: timedelta) -> str:
