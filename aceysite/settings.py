@@ -347,9 +347,12 @@ LOGGING = {
     "loggers": {
         # A request for a host not in ALLOWED_HOSTS (400): scanners send them all day.
         "django.security.DisallowedHost": {"filters": ["as_warning"]},
-        # A robust on_commit callback that failed (Django logs it here): with Redis down,
-        # every task enqueued after a commit (an email, a bot's turn), two for one accepted
-        # challenge; the sweeps send them once it is back. Other errors still email ADMINS.
+        # A robust on_commit callback that failed (Django logs it here) for an outage: an
+        # account email the web process sends after a commit (a closure's, an address
+        # change's) with the mail server unreachable, once per request while it lasts. A
+        # task queued after a commit with the broker down never gets here: it is logged as
+        # a warning where it is queued (aceysite.celery.queue). Other errors still email
+        # ADMINS.
         "django.db.backends.base": {"filters": ["outages_as_warnings"]},
         # Django logs the path of every 4xx/5xx response; some paths carry emailed tokens.
         "django.request": {"filters": ["redact_tokens"]},
