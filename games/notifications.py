@@ -614,7 +614,7 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     )
     if notification is None:
         # Deleted since the claim (its addressee closed their account).
-        log.info("email %s not sent: deleted, its addressee's account closed", notification_id)
+        log.info(DELETED, notification_id)
         return False
     body: str | None = notification.body
     kind = notification.kind
@@ -682,6 +682,8 @@ NOT_NEEDED = {
     " (or the account closed)",
 }
 NO_ADDRESS = "its addressee has no address now, their account closed"
+#: An email whose row is gone: closing an account deletes its unsent emails (games.closing).
+DELETED = "email %s not sent: deleted, its addressee's account closed"
 
 
 def _log_unclaimed(notification_id: int) -> None:
@@ -693,7 +695,7 @@ def _log_unclaimed(notification_id: int) -> None:
         .first()
     )
     if row is None:
-        log.info("email %s not sent: deleted, its addressee's account closed", notification_id)
+        log.info(DELETED, notification_id)
     elif row["sent_at"] is not None:
         log.info("email %s (%s) not sent again: sent already", notification_id, row["kind"])
     else:
