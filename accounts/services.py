@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core import signing
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet, Value
 from django.db.models.functions import Lower
@@ -43,6 +42,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from aceysite.links import absolute_url
+from aceysite.mail import send_now
 
 from . import throttle
 from .models import User, name_as_read
@@ -215,7 +215,9 @@ def request_email_change(user: User, *, new_email: str) -> None:
                 "days": EMAIL_CHANGE_MAX_AGE.days,
             },
         )
-        send_mail("Confirm your new email address for Acey-Deucey", body, None, [new_email])
+        send_now(
+            "email change link", "Confirm your new email address for Acey-Deucey", body, new_email
+        )
 
 
 @dataclass(frozen=True)
@@ -327,7 +329,12 @@ def _tell_old_address(user: User, change: EmailChange, *, secret: str | None) ->
             "days": EMAIL_UNDO_MAX_AGE.days,
         },
     )
-    send_mail("Your Acey-Deucey email address was changed", body, None, [change.old_email])
+    send_now(
+        "email changed notice",
+        "Your Acey-Deucey email address was changed",
+        body,
+        change.old_email,
+    )
 
 
 EMAIL_UNDO_MAX_AGE = timedelta(days=7)
@@ -528,7 +535,9 @@ def tell_password_changed(user: User, *, reset: bool) -> None:
     subject = f"Your Acey-Deucey password was {'reset' if reset else 'changed'}"
     # robust: the password is changed already; a mail server error must not make the
     # page say otherwise (it is logged).
-    transaction.on_commit(lambda: send_mail(subject, body, None, [user.email]), robust=True)
+    transaction.on_commit(
+        lambda: send_now("password changed notice", subject, body, user.email), robust=True
+    )
 
 
 def reset_link_lifetime() -> str:

@@ -15,7 +15,6 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.views import redirect_to_login
-from django.core.mail import EmailMessage
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.forms import Form
@@ -32,6 +31,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from aceysite.forms import focus_first_error
+from aceysite.mail import failure_in_words, send_now
 from aceysite.text import sentence
 from games import away, blocks, closing
 from games.models import Match
@@ -165,7 +165,40 @@ class PasswordChangeView(_FocusFirstField, auth_views.PasswordChangeView):
         return response
 
 
+class _ResetLinkForm(PasswordResetForm):
+    """Django's reset form, sending through :func:`aceysite.mail.send_now` (a log line for
+    each link sent), and with a link that could not be sent an error its caller sees
+    (Django's logs it and goes on): the undo page must not say it was sent."""
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict,
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        subject = "".join(render_to_string(subject_template_name, context).splitlines())
+        body = render_to_string(email_template_name, context)
+        send_now("password reset link", subject, body, to_email)
+
+
+class _QuietResetLinkForm(_ResetLinkForm):
+    """The "forgot your password" form: its page says the same whether or not a link went,
+    so that it does not tell whether an account uses the address, and a link that could
+    not be sent is logged, as Django's own form does, but without the traceback, whose
+    frames hold the link (and would reach ADMINS in an error report)."""
+
+    def send_mail(self, *args: object, **kwargs: object) -> None:
+        try:
+            super().send_mail(*args, **kwargs)  # type: ignore[arg-type]
+        except OSError as error:  # smtplib's errors are OSErrors
+            logger.warning("A password reset link was not sent: %s", failure_in_words(error))
+
+
 class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
+    form_class = _QuietResetLinkForm
     email_template_name = "registration/password_reset_email.txt"
 
     @property
@@ -348,7 +381,7 @@ def email_change(request: HttpRequest) -> HttpResponse:
         logger.warning(
             "Could not send an email-change link for user %s: %s",
             request.user.pk,
-            type(error).__name__,
+            failure_in_words(error),
         )
         messages.error(request, "We could not send the email just now. Please try again later.")
         return redirect("settings")
@@ -425,24 +458,6 @@ def email_verify(request: HttpRequest, token: str) -> HttpResponse:
     except services.EmailConfirmationError as error:
         return render(request, template, {"error": str(error)})
     return render(request, template, {"person": person})
-
-
-class _ResetLinkForm(PasswordResetForm):
-    """Django's reset form, but a link that could not be sent is an error its caller
-    sees (Django's logs it and goes on): the page must not say it was sent."""
-
-    def send_mail(
-        self,
-        subject_template_name: str,
-        email_template_name: str,
-        context: dict,
-        from_email: str | None,
-        to_email: str,
-        html_email_template_name: str | None = None,
-    ) -> None:
-        subject = "".join(render_to_string(subject_template_name, context).splitlines())
-        body = render_to_string(email_template_name, context)
-        EmailMessage(subject, body, from_email, [to_email]).send()
 
 
 @never_cache

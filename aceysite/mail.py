@@ -1,11 +1,40 @@
-"""The console email backend used when no SMTP server is configured (local development)."""
+"""Email sent at once rather than through the outbox, and the console email backend used
+when no SMTP server is configured (local development)."""
 
 from __future__ import annotations
 
+import logging
+import re
 from email.message import EmailMessage as MimeMessage
 
 from django.core.mail import EmailMessage
 from django.core.mail.backends.console import EmailBackend
+
+log = logging.getLogger(__name__)
+
+
+def send_now(kind: str, subject: str, body: str, to: str) -> None:
+    """Send one plain-text email to ``to`` now, from DEFAULT_FROM_EMAIL, and log a line
+    naming its ``kind`` once it is sent. For the account emails the web process sends
+    itself (links and notices about the account): the outbox (games.notifications) logs a
+    line for each email it sends, and an operator asked whether a reset link went out
+    should find one for these too. The line leaves the address out, as the outbox's do.
+
+    Raises what the mail backend raises (an OSError, smtplib's errors included); the
+    caller logs that, knowing what failing means for its page."""
+    EmailMessage(subject, body, None, [to]).send()
+    log.info("account email (%s) sent", kind)
+
+
+#: Anything shaped like an email address in an error's message (a refused recipient's).
+_ADDRESS = re.compile(r"[^\s<>'\"(),;:\[\]]+@[^\s<>'\"(),;:\[\]]+")
+
+
+def failure_in_words(error: Exception) -> str:
+    """``error`` as the logs may tell it: its type and message, with any email address in
+    it replaced by ``[address]`` (a mail server's refusal often names the recipient)."""
+    return f"{type(error).__name__}: {_ADDRESS.sub('[address]', str(error))}"
+
 
 #: The headers worth reading on the console; the rest (MIME, Message-ID) is for mail programs.
 SHOWN_HEADERS = ("From", "To", "Cc", "Reply-To", "Subject", "Date")

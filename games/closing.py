@@ -29,11 +29,12 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
+
+from aceysite.mail import send_now
 
 from . import services
 from .models import Block, Challenge, Match, Message, Notification, SentOnce
@@ -87,7 +88,9 @@ def _tell_closed(username: str, *, address: str, zone: tzinfo | None, done: Clos
     subject = "Your Acey-Deucey account is closed"
     # robust: the account is closed already; a mail server's error must not make the page
     # say otherwise (it is logged).
-    transaction.on_commit(lambda: send_mail(subject, body, None, [address]), robust=True)
+    transaction.on_commit(
+        lambda: send_now("account closed notice", subject, body, address), robust=True
+    )
 
 
 def _open_challenges(user: User) -> QuerySet[Challenge]:

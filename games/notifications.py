@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 import secrets
 import threading
 import time
@@ -35,6 +34,7 @@ from django.utils import timezone
 
 from aceysite.celery import queue_after_commit
 from aceysite.links import absolute_url
+from aceysite.mail import failure_in_words
 from games.engine import Position, absolute_point, format_dice, variant_named
 
 from . import blocks
@@ -708,18 +708,8 @@ def _log_unclaimed(notification_id: int) -> None:
         )
 
 
-#: Anything shaped like an email address in an error's message (a refused recipient's).
-_ADDRESS = re.compile(r"[^\s<>'\"(),;:\[\]]+@[^\s<>'\"(),;:\[\]]+")
-
-
 class EmailFailed(Exception):
     """An email could not be sent; its message is :func:`failure_in_words`'s."""
-
-
-def failure_in_words(error: Exception) -> str:
-    """``error`` as the logs may tell it: its type and message, with any email address in
-    it replaced by ``[address]`` (a mail server's refusal often names the recipient)."""
-    return f"{type(error).__name__}: {_ADDRESS.sub('[address]', str(error))}"
 
 
 def _with_unsubscribe(notification: Notification, body: str) -> tuple[str, dict[str, str]]:

@@ -1,0 +1,107 @@
+"""The account emails the web process sends itself (not through the outbox) log a line each,
+as the outbox's emails do, naming what was sent and leaving the address out."""
+
+import logging
+import smtplib
+
+import pytest
+from django.core import mail
+from django.core.mail.backends.base import BaseEmailBackend
+from django.urls import reverse
+
+from games import closing
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "correct horse battery"
+
+
+def sent_lines(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "aceysite.mail"]
+
+
+def assert_no_address(caplog) -> None:
+    assert not any("@" in r.getMessage() for r in caplog.records)
+
+
+def test_a_password_reset_link_logs_a_line(client, alice, caplog):
+    caplog.set_level(logging.INFO)
+
+    client.post(reverse("password_reset"), {"email": "alice@example.com"})
+
+    assert len(mail.outbox) == 1
+    assert sent_lines(caplog) == ["account email (password reset link) sent"]
+    assert_no_address(caplog)
+
+
+def test_an_email_change_link_and_the_old_address_notice_log_a_line_each(
+    client, alice, caplog, django_capture_on_commit_callbacks
+):
+    caplog.set_level(logging.INFO)
+    client.force_login(alice)
+
+    client.post(reverse("email_change"), {"email": "alice@new.example", "password": PASSWORD})
+    link = mail.outbox[0].body.split("/accounts/email/confirm/")[1].split()[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/accounts/email/confirm/{link}")
+
+    assert [m.to for m in mail.outbox] == [["alice@new.example"], ["alice@example.com"]]
+    assert sent_lines(caplog) == [
+        "account email (email change link) sent",
+        "account email (email changed notice) sent",
+    ]
+    assert_no_address(caplog)
+
+
+def test_a_password_change_notice_logs_a_line(
+    client, alice, caplog, django_capture_on_commit_callbacks
+):
+    caplog.set_level(logging.INFO)
+    client.force_login(alice)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("password_change"),
+            {
+                "old_password": PASSWORD,
+                "new_password1": "a brand new secret",
+                "new_password2": "a brand new secret",
+            },
+        )
+
+    assert len(mail.outbox) == 1
+    assert sent_lines(caplog) == ["account email (password changed notice) sent"]
+
+
+def test_the_account_closed_notice_logs_a_line(alice, caplog, django_capture_on_commit_callbacks):
+    caplog.set_level(logging.INFO)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        closing.close_account(alice)
+
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+    assert sent_lines(caplog) == ["account email (account closed notice) sent"]
+    assert_no_address(caplog)
+
+
+class BrokenMailServer(BaseEmailBackend):
+    def send_messages(self, email_messages):
+        raise smtplib.SMTPServerDisconnected("gone")
+
+
+def test_a_reset_link_not_sent_is_a_warning_without_the_link_and_the_page_is_the_same(
+    client, alice, settings, caplog
+):
+    settings.MAILERS = {"default": {"BACKEND": f"{__name__}.BrokenMailServer"}}
+
+    response = client.post(reverse("password_reset"), {"email": "alice@example.com"})
+
+    assert response.status_code == 302
+    assert response.url == reverse("password_reset_done")
+    assert sent_lines(caplog) == []
+    failures = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [(r.levelname, r.getMessage()) for r in failures] == [
+        ("WARNING", "A password reset link was not sent: SMTPServerDisconnected: gone")
+    ]
+    # No traceback: its frames hold the link, and an ERROR would email it to ADMINS.
+    assert failures[0].exc_info is None
