@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, Tags, Warning, register
 from django.core.mail.backends import console, dummy, filebased, locmem
+from django.http.request import validate_host
 from django.utils.module_loading import import_string
 
 from aceysite.redis_urls import database_number
@@ -75,6 +76,17 @@ def production_settings(app_configs=None, **kwargs) -> list[Warning]:
                 "the site, or not over HTTPS.",
                 hint="Set SITE_URL to the site's public address, e.g. https://acey.example.com.",
                 id="games.W002",
+            )
+        )
+    elif not validate_host(host, settings.ALLOWED_HOSTS):
+        # Django would answer every emailed link with "Bad Request (400)", and a form
+        # posted from a page at SITE_URL would fail the CSRF origin check.
+        warnings.append(
+            Warning(
+                f"SITE_URL's host {host!r} is not in ALLOWED_HOSTS: the links in emails "
+                "would be refused (400 Bad Request).",
+                hint=f"Add {host} to ALLOWED_HOSTS, or set SITE_URL to an allowed host.",
+                id="games.W006",
             )
         )
     backends = {cache["BACKEND"].rsplit(".", 1)[-1] for cache in settings.CACHES.values()}

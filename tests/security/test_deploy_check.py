@@ -78,6 +78,7 @@ def _deploy_check(**changes: str) -> subprocess.CompletedProcess:
         ({"DATABASE_URL": ""}, "games.W004"),  # blank: the default, SQLite
         ({"SMTP_HOST": ""}, "games.E002"),  # every email printed to the console
         ({"ADMINS": ""}, "games.W005"),
+        ({"ALLOWED_HOSTS": "www.acey.example.com"}, "games.W006"),
     ],
 )
 def test_check_deploy_warns_of_settings_that_would_mislead_or_lock_out(changes, warning):
