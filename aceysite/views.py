@@ -34,14 +34,23 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
     An HTMX request (a click on the board from a page whose token a log-in elsewhere has
     replaced) would swap this page into the board: it is told to reload the page instead,
-    which brings a fresh token, and the player clicks again.
+    which brings a fresh token, and the player clicks again. From an address the site does
+    not recognise, a reload would change nothing, and every click would reload again: the
+    page takes the whole window instead, saying why.
     """
-    if request.headers.get("HX-Request") == "true":
-        return HttpResponse(status=403, headers={"HX-Refresh": "true"})
+    htmx = request.headers.get("HX-Request") == "true"
     unrecognised_address = reason.startswith(_UNRECOGNISED_ADDRESS)
-    return render(
+    if htmx and not unrecognised_address:
+        return HttpResponse(status=403, headers={"HX-Refresh": "true"})
+    response = render(
         request, "403_csrf.html", {"unrecognised_address": unrecognised_address}, status=403
     )
+    if htmx:
+        # The body of the page replaces the body of the window (htmx takes a whole
+        # document's <body> for its content), not the part the click would have updated.
+        response.headers["HX-Retarget"] = "body"
+        response.headers["HX-Reswap"] = "innerHTML"
+    return response
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

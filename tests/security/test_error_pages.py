@@ -85,6 +85,32 @@ def test_an_htmx_request_refused_by_the_csrf_check_reloads_the_page(alice, bob):
     assert response["HX-Refresh"] == "true" and response.content == b""
 
 
+def test_an_htmx_request_from_an_unrecognised_address_shows_why_instead_of_reloading(alice, bob):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice)
+    match = services.start_match(
+        white=alice, black=bob, variant="american", points=1, days_per_move=2
+    )
+    token = browser.get(match.get_absolute_url()).context["csrf_token"]
+
+    # The token is good; the Origin is not the site's (a proxy that drops the scheme):
+    # a reload would fail the same way at every click.
+    response = browser.post(
+        reverse("match_click", args=[match.pk]),
+        {"steps": ""},
+        headers={
+            "HX-Request": "true",
+            "X-CSRFToken": str(token),
+            "origin": "https://testserver",
+        },
+    )
+
+    assert response.status_code == 403
+    assert "HX-Refresh" not in response
+    assert response["HX-Retarget"] == "body" and response["HX-Reswap"] == "innerHTML"
+    assert "does not recognise" in response.text and "Nothing was changed" in response.text
+
+
 def test_a_board_click_after_the_session_ended_loads_the_login_page_as_a_page(client, alice, bob):
     match = services.start_match(
         white=alice, black=bob, variant="american", points=1, days_per_move=2
