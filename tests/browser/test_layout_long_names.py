@@ -95,6 +95,28 @@ def test_a_long_name_in_the_history_is_cut_only_on_a_phone(
     """A desktop shows it whole: cut with an ellipsis after a line (its swatch took the
     first), it was cut at 1280px too. A phone cuts it after two lines; its title keeps it."""
     name = "alice_the_magnificent_of_the_seven_seas"
+    clipped_at = _history_name_clipped(page, live_server, django_user_model, name)
+
+    assert clipped_at == {1280: False, 390: True}
+
+
+def test_a_very_long_name_in_the_history_takes_four_lines_at_most_on_a_desktop(
+    page: Page, live_server, django_user_model
+):
+    """A username of a hundred letters ran down ten lines of the history at 1280px."""
+    clipped_at = _history_name_clipped(page, live_server, django_user_model, LONG_USERNAME)
+
+    assert clipped_at == {1280: True, 390: True}
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.reload()
+    name = page.locator(".turn-who .turn-name").first
+    line = float(name.evaluate("el => getComputedStyle(el).lineHeight").removesuffix("px"))
+    assert name.bounding_box()["height"] <= 4 * line + 1
+
+
+def _history_name_clipped(page: Page, live_server, django_user_model, name: str) -> dict:
+    """Whether the history cuts ``name`` (white's, of the one turn played) at 1280px and at
+    390px, checking each time that its title and text hold it whole."""
     alice = django_user_model.objects.create_user(name, "alice@example.com", PASSWORD)
     bob = django_user_model.objects.create_user("bob", "bob@example.com", PASSWORD)
     match = opened_by_white(alice, bob)
@@ -109,7 +131,7 @@ def test_a_long_name_in_the_history_is_cut_only_on_a_phone(
         page.set_viewport_size({"width": width, "height": height})
 
         page.goto(live_server.url + match.get_absolute_url())
-        who = page.locator(".turn-who", has_text="alice_").first
+        who = page.locator(".turn-who", has_text=name[:10]).first
         clipped_at[width] = who.evaluate(
             """who => [who, ...who.querySelectorAll("*")].some(el =>
                 el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)"""
@@ -117,4 +139,4 @@ def test_a_long_name_in_the_history_is_cut_only_on_a_phone(
 
         assert who.get_attribute("title") == name
         assert who.locator("bdi").inner_text() == name
-    assert clipped_at == {1280: False, 390: True}
+    return clipped_at
