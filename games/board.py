@@ -399,7 +399,7 @@ def board_context(
     board["dice_label"] = _dice_label(board["dice_text"], board["dice"])
     board["blot_field"] = _blot_field(match, board["blots_to_name"], steps) if playing else ""
     board["hint"] = _hint(board) if playing else ""
-    board["news"] = _news(games, names, color) if live else ""
+    board["news"] = _news(games, names, color, score) if live else ""
     board["announcement"] = _announcement(match, board)
     return board
 
@@ -481,6 +481,10 @@ def _targets(
         choice = _step_choice(step, steps)
         x, y, w, h = _area(dest)
         where = "bear off" if dest == OFF else f"move to point {dest}"
+        if step.hit:
+            # Said in words: a lone "*" in the notation is all a screen reader had of it,
+            # and the announcement of where a checker can go leaves the notation out.
+            where += " and hit your opponent's blot"
         found.append(
             Target(
                 key=f"to-{dest}",
@@ -631,6 +635,7 @@ def _step_choice(step: Step, steps: list[tuple[int, int]]) -> dict[str, Any]:
         "source": step.source,
         "dest": step.dest,
         "label": text,
+        "hit": step.hit,
         "steps_text": steps_text([*steps, (step.source, step.dest)]),
     }
 
@@ -684,6 +689,8 @@ def _hint(board: dict[str, Any]) -> str:
     """The line above the play so far: what the player entering a play can do next."""
     if board["selected"] is not None:
         return f"Now click a highlighted point to move {board['selected_name']}."
+    if board["must_submit"] and not board["steps"]:
+        return "None of your checkers can move with this roll: submit to pass the turn."
     if board["must_submit"]:
         return "Submit your play, or undo a move."
     if board["can_submit"]:
@@ -693,25 +700,88 @@ def _hint(board: dict[str, Any]) -> str:
     return "Click a checker to move, then where it goes."
 
 
-def _news(games: list[HistoryGame], names: dict[str, str], viewer: str | None) -> str:
-    """What the viewer has not seen played, for the live region: the other player's last
-    turn, or how the last game ended when the next has only its opening roll so far."""
+def _news(
+    games: list[HistoryGame],
+    names: dict[str, str],
+    viewer: str | None,
+    score: dict[str, int] | None = None,
+) -> str:
+    """What the viewer has not seen played, for the live region.
+
+    A player hears everything since the last move they made themselves: the other
+    player's turns, the plays made for them in between (a forced play, a dance: the game
+    goes on without them, the other player's bot may have answered at once), and the end
+    of the game before, with the ``score``, when that move was in it. A spectator hears the
+    last turn, or how the last game ended when the next has only its opening roll so far.
+    """
     turns = games[-1].turns if games else None
     if not turns:
         return ""  # no history drawn (a click), or none yet
-    last = turns[-1]
-    if not last["player"]:
-        previous = games[-2] if len(games) > 1 else None
-        return f"Game {previous.number}: {previous.result}." if previous and previous.result else ""
-    if last["player"] == viewer:
-        return ""
-    name, segments = names[last["player"]], last["segments"]
     if viewer is None:
-        # Someone watching keeps the notation, each side in its own numbers as the history
-        # list shows it (how a backgammon record reads; a spectator has no side of their
-        # own, and White's numbers would have Black's moves disagree with that list).
-        return _turn_in_words(name, segments)
-    return _turn_for_opponent(name, segments, mover=last["player"], listener=viewer)
+        last = turns[-1]
+        if not last["player"]:
+            previous = games[-2] if len(games) > 1 else None
+            return (
+                f"Game {previous.number}: {previous.result}."
+                if previous and previous.result
+                else ""
+            )
+        return _turn_in_words(names[last["player"]], last["segments"])
+    unseen: list[tuple[str, list[dict[str, Any]]]] = []
+    for turn in reversed(turns):
+        segments = turn["segments"]
+        if turn["player"] == viewer:
+            by_hand = [i for i, segment in enumerate(segments) if not segment["automatic"]]
+            if by_hand:
+                unseen.append((viewer, segments[by_hand[-1] + 1 :]))
+                break
+        unseen.append((turn["player"], segments))
+    else:
+        # Nothing made by hand in this game: the viewer's last move ended the game before
+        # (its turns are not drawn), or this is the match's first game.
+        previous = games[-2] if len(games) > 1 else None
+        if previous and previous.result:
+            score_words = _score_words(score, names, viewer) if score else ""
+            unseen.append(
+                ("", [{"said": f"Game {previous.number}: {previous.result}.{score_words}"}])
+            )
+    sentences = []
+    for player, segments in reversed(unseen):
+        if not segments:
+            continue
+        if not player:
+            # The opening roll says nothing the turn after it does not; a game's end does.
+            sentences.extend(segment["said"] for segment in segments if "said" in segment)
+        elif player == viewer:
+            sentences.append(_made_for_you(segments, viewer))
+        else:
+            sentences.append(
+                _turn_for_opponent(names[player], segments, mover=player, listener=viewer)
+            )
+    return " ".join(sentence for sentence in sentences if sentence)
+
+
+def _score_words(score: dict[str, int], names: dict[str, str], viewer: str) -> str:
+    other = opponent(viewer)
+    return f" The score is you {score[viewer]}, {names[other]} {score[other]}."
+
+
+def _made_for_you(segments: list[dict[str, Any]], viewer: str) -> str:
+    """The viewer's own segments played for them (the only play there was, or none), a
+    sentence each: ``You rolled 5-3 and your only play was made for you: you moved from
+    your 7-point to your 2-point, hitting your opponent's checker on your 2-point.``"""
+    sentences = []
+    for segment in segments:
+        if segment["kind"] == "double":
+            continue  # a double is named by hand
+        dice = format_dice(segment["dice"])
+        verb = "named" if segment["kind"] == "named_double" else "rolled"
+        if not segment["play"]:
+            sentences.append(f"You {verb} {dice} and could not move.")
+            continue
+        moves = _play_for_opponent(segment["play"], mover=viewer, listener=viewer)
+        sentences.append(f"You {verb} {dice} and your only play was made for you: you {moves}.")
+    return " ".join(sentences)
 
 
 def _turn_in_words(name: str, segments: list[dict[str, Any]]) -> str:
@@ -791,7 +861,8 @@ def _play_for_opponent(play: str, *, mover: str, listener: str) -> str:
     text = _and_list(clauses)
     if hits:
         checkers = "checker" if len(hits) == 1 else "checkers"
-        text += f", hitting your {checkers} on " + _and_list([f"your {p}-point" for p in hits])
+        whose = "your opponent's" if mover == listener else "your"
+        text += f", hitting {whose} {checkers} on " + _and_list([f"your {p}-point" for p in hits])
     return text
 
 
@@ -826,6 +897,11 @@ def _and_list(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+def _or_list(words: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
 def _announcement(match: Match, board: dict[str, Any]) -> str:
     """One sentence for the screen reader's live region after each click or turn; when the
     board is drawn after the other player moved, what they played comes first."""
@@ -854,14 +930,27 @@ def _what_now(match: Match, board: dict[str, Any]) -> str:
             return f"You played your 1-2. Name a double: {choices}. {board['doubles_note']}"
         return "You played your 1-2. Name a double: choose 1-1 to 6-6."
     if board["selected"] is not None and board["targets"]:
-        moves = ", ".join(t.label.split(" (")[0].lower() for t in board["targets"] if t.dest)
+        moves = _or_list([t.label.split(" (")[0].lower() for t in board["targets"] if t.dest])
         selected = f"Selected {board['selected_name']}. You can {moves}."
         if board["steps"]:
             return selected
         # The start of the turn, with the only checker that can move chosen already.
         return f"Your turn: {board['your_dice']}. {selected}"
+    # A greek player may name a blot before submitting: the choice sits before the Submit
+    # button the focus goes to, where it would be passed over unheard.
+    naming = (
+        "You may first name one of your blots for your opponent to hit, in the choice "
+        "before the Submit button. "
+        if board["blot_field"]
+        else ""
+    )
+    if board["must_submit"] and not board["steps"]:
+        # No legal play: an american dance is played for the player, a greek one waits for
+        # them when they have a blot they could name.
+        dice = board["your_dice"]
+        return f"Your turn: {dice}, and none of your checkers can move. {naming}Submit to pass."
     if board["must_submit"]:
-        return f"Your play is complete: {board['steps_notation']}. Submit it, or undo."
+        return f"Your play is complete: {board['steps_notation']}. {naming}Submit it, or undo."
     if board["steps"]:
         return f"Your play so far: {board['steps_notation']}. Choose the next checker."
     return f"Your turn: {board['your_dice']}. Choose a checker to move."

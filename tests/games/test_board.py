@@ -656,3 +656,20 @@ def test_a_named_double_is_announced_as_named_not_rolled(alice, bob):
     assert "Your turn: you named 1-1." in board["announcement"]
     assert "rolled 1-1" not in board["announcement"]
     assert board["dice_label"] == "Dice: 1-1 (named double)"
+
+
+def test_a_move_that_hits_says_so_in_words_on_its_target_and_when_the_checker_is_chosen(alice, bob):
+    points = [0] * 24
+    points[11] = -2  # Black's 13-point
+    points[17] = 1  # a white blot on Black's 7-point
+    points[5] = 2  # White's 6-point
+    match = black_to_move(alice, bob, [6, 3], points)
+
+    board = board_context(match, viewer=bob, steps=[], selected=13)
+
+    (hitting,) = [t for t in board["targets"] if t.dest and "hit your" in t.label]
+    assert hitting.label == "Move to point 7 and hit your opponent's blot (13/7*)"
+    assert board["announcement"].endswith(
+        "You can move to point 10 or move to point 7 and hit your opponent's blot."
+    )
+    assert [c["hit"] for c in board["next_steps"] if c["label"] == "13/7*"] == [True]

@@ -508,7 +508,7 @@ def test_the_poll_that_finds_the_opponents_move_announces_what_they_played(
     assert announce.group(1) == (
         "alice rolled 6-3 and entered a checker on your 3-point and a checker on your 6-point. "
         "Your turn: you rolled 4-2. "
-        "Selected a waiting checker to enter. You can move to point 23, move to point 21."
+        "Selected a waiting checker to enter. You can move to point 23 or move to point 21."
     )
 
 

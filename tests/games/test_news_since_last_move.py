@@ -1,0 +1,132 @@
+"""What a player hears after their move: everything played since they last moved by hand,
+not only the other player's last turn. A forced play or a dance of their own, played for
+them, and the end of a game came between, unheard."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.board import board_context
+from games.engine.game import ScriptedDice
+from games.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def start(alice, bob, dice: list[int], *, points: int = 1, variant: str = "american") -> Match:
+    return services.start_match(
+        white=alice,
+        black=bob,
+        variant=variant,
+        points=points,
+        days_per_move=2,
+        dice=ScriptedDice(dice),
+    )
+
+
+def play(match: Match, user, text: str, *, dice: list[int] | None = None) -> Match:
+    action = services.TurnAction(segment=match.segment_count, play=text)
+    extra = ScriptedDice(dice) if dice else None
+    return services.submit_segment(match.pk, user=user, action=action, dice=extra)
+
+
+def set_position(
+    match: Match, turn: str, points: list[int], variant: str = "american", **counts: dict[str, int]
+) -> Match:
+    zero = {"white": 0, "black": 0}
+    on_board = {
+        "white": sum(n for n in points if n > 0),
+        "black": -sum(n for n in points if n < 0),
+    }
+    bar, off = counts.get("bar", zero), counts.get("off", zero)
+    match.position = {
+        "variant": variant,
+        "turn": turn,
+        "points": points,
+        "bar": bar,
+        "off": off,
+        "waiting": {c: 15 - on_board[c] - bar[c] - off[c] for c in ("white", "black")},
+        "named_blot": None,
+    }
+    match.save()
+    return match
+
+
+def test_a_dance_played_for_the_player_and_both_of_the_opponents_turns_are_told(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[6, 3])
+    # bob holds all six points alice enters on, and alice has a checker on the bar.
+    points = [0] * 24
+    for index in range(18, 24):
+        points[index] = -2  # absolute 19 to 24: bob's 6- to 1-points
+    points[11] = -3  # bob's 13-point
+    points[9] = points[5] = 2  # alice's 10- and 6-points
+    match = set_position(match, "black", points, bar={"white": 1, "black": 0})
+    # bob's 6-3; alice rolls 4-2 and cannot enter (played for her); bob rolls 5-1 and
+    # opens his 6-point; alice rolls 6-4.
+    match = play(match, bob, "13/7 13/10", dice=[4, 2, 5, 1])
+    match = play(match, bob, "6/1 6/5", dice=[6, 4])
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["news"] == (
+        "bob rolled 6-3 and moved from your 12-point to your 15-point and from your 12-point"
+        " to your 18-point. You rolled 4-2 and could not move. bob rolled 5-1 and moved from"
+        " your 19-point to your 20-point and from your 19-point to your 24-point."
+    )
+    assert board["announcement"].startswith(board["news"] + " Your turn: you rolled 6-4.")
+
+
+def test_the_end_of_the_game_the_players_move_won_is_told_before_the_next_games_news(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 5], points=25), alice, "in/19 in/20", dice=[4, 1])
+    match = play(match, bob, "in/21 in/24", dice=[6, 5])
+    points = [0] * 24
+    points[0] = 2  # alice's last two checkers, on her 1-point
+    for index in range(18, 23):
+        points[index] = -3  # bob's 15, at home
+    match = set_position(match, "white", points, off={"white": 13, "black": 0})
+    # alice bears off and wins game 1; bob wins game 2's opening roll and plays his 6-3.
+    match = play(match, alice, "1/off 1/off", dice=[2, 5, 6, 3])
+    match = play(match, bob, "in/19 in/22", dice=[4, 1])
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["news"] == (
+        "Game 1: alice won 15 points (borne off). The score is you 15, bob 0. bob rolled 6-3"
+        " and entered a checker on your 3-point and a checker on your 6-point."
+    )
+
+
+def test_a_greek_player_is_told_of_the_blot_they_may_name_before_submitting(alice, bob):
+    match = start(alice, bob, [5, 2, 6, 3], variant="greek")
+
+    board = board_context(match, viewer=alice, steps=[(24, 18), (24, 21)])
+
+    assert board["blot_field"] == "select"
+    assert board["announcement"] == (
+        "Your play is complete: 24/21 24/18. You may first name one of your blots for your"
+        " opponent to hit, in the choice before the Submit button. Submit it, or undo."
+    )
+
+
+def test_a_greek_dance_left_to_the_player_says_they_cannot_move_and_may_name_a_blot(alice, bob):
+    match = start(alice, bob, [5, 2, 6, 5], variant="greek")
+    points = [0] * 24
+    for index in range(18, 24):
+        points[index] = -2  # bob holds all six points alice would enter on
+    points[11] = -3  # and the rest of his checkers on his 13-point
+    points[7] = 1  # a blot of alice's on her 8-point
+    points[5] = 13  # and the rest on her 6-point
+    match = set_position(match, "white", points, bar={"white": 1, "black": 0}, variant="greek")
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["next_steps"] == [] and board["blot_field"]
+    assert (
+        board["hint"] == "None of your checkers can move with this roll: submit to pass the turn."
+    )
+    assert board["announcement"] == (
+        "Your turn: you rolled 6-5, and none of your checkers can move. You may first name"
+        " one of your blots for your opponent to hit, in the choice before the Submit button."
+        " Submit to pass."
+    )
