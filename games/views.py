@@ -36,6 +36,7 @@ from .models import DAYS_PER_MOVE, MATCH_LENGTHS, BotPlayer, Challenge, Match
 from .notifications import turn_email_note, user_from_unsubscribe_token
 from .records import match_record_json, match_record_text
 from .services import TurnError
+from .tournaments import services as tournaments
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -92,7 +93,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     """The player's matches: their turn first (by deadline), then waiting, then finished;
     each with the opponent's messages the player has not read yet."""
     user = request.user
-    related = ("white", "black", "to_move")
+    # With its tournament, if any: the card names it, in the same query.
+    related = ("white", "black", "to_move", "tournament_match__tournament")
     matches = Match.objects.with_unread_messages(user).select_related(*related)
     context = {
         "my_turn": matches.awaiting(user),
@@ -298,6 +300,8 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         "rating_changes": (
             [] if match.is_active else match.rating_changes.select_related("user").order_by("pk")
         ),
+        # Drawn whole only: the heading is outside the board an HTMX request redraws.
+        "stage": None if request.htmx else tournaments.stage_of(match),
         # A finished match's players: who has offered the other a rematch.
         "rematch": (
             _rematch_context(match, request.user)

@@ -13,6 +13,7 @@ tournament. Emails are queued in the outbox and sent after commit (``emails``).
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ from django.utils import timezone
 from games import services as game_services
 from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Match, PlayerRating, Variant
 
-from . import emails
+from . import brackets, emails
 from .brackets import Bracket, Format, MatchSlot
 from .brackets import Tournament as Draw
 from .models import MAX_PLAYERS, Entry, Tournament, TournamentMatch
@@ -413,6 +414,33 @@ def _start_slot_match(tournament: Tournament, slot: MatchSlot, first: User, seco
     )
     TournamentMatch.objects.create(tournament=tournament, slot_id=slot.slot_id, match=match)
     return match
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Where a match stands in its tournament: the tournament, and its round's name."""
+
+    tournament: Tournament
+    title: str  # "Semi-finals", "Round 2"; empty should the draw not know the slot
+
+    def __str__(self) -> str:
+        return f"{self.tournament.name}, {self.title}" if self.title else self.tournament.name
+
+
+def stage_of(match: Match) -> Stage | None:
+    """The tournament ``match`` plays a slot of, and that slot's round, for the match's
+    page: a player should know a loss ends their tournament, and find the bracket. None for
+    a match outside tournaments. One query."""
+    link = TournamentMatch.objects.select_related("tournament").filter(match=match).first()
+    if link is None:
+        return None
+    draw = link.tournament.draw()
+    try:
+        slot = draw.match(link.slot_id) if draw is not None else None
+    except brackets.TournamentError:
+        slot = None
+    title = round_title(draw, slot.bracket, slot.round) if draw and slot else ""
+    return Stage(link.tournament, title)
 
 
 def round_title(draw: Draw, bracket: Bracket, number: int) -> str:
