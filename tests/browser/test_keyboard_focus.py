@@ -239,3 +239,21 @@ def test_an_undo_the_server_failed_keeps_the_focus_so_that_enter_tries_again(
     page.unroute("**/click/")
     _press_enter_and_wait_for_redraw(page)
     expect(undo).to_have_count(0)  # undone: nothing left to undo
+
+
+def test_a_play_sent_from_the_keyboard_leaves_the_focus_on_the_turn_line_ringed_as_elsewhere(
+    page: Page, live_server, match
+):
+    _open_alices_turn(page, live_server, match)
+    _tab_to(page, page.locator(".move-choices .chip").first)
+    _press_enter_and_wait_for_redraw(page)
+    _press_enter_and_wait_for_redraw(page)
+    expect(page.locator("button.submit-play")).to_be_focused()
+    ring = page.evaluate("getComputedStyle(document.activeElement).outline")
+
+    _press_enter_and_wait_for_redraw(page)  # the play sent: bob to move
+
+    turn_line = page.locator("#turn-line")
+    expect(turn_line).to_be_focused()
+    assert turn_line.evaluate("el => getComputedStyle(el).outline") == ring
+    assert ring.startswith("rgb(26, 95, 180) solid 3px"), ring  # the site's ring (--focus)
