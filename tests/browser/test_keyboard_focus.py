@@ -1,6 +1,6 @@
-"""The keyboard's focus on a 390px phone when HTMX redraws the board (#live): it stays on
-the control the player was on, or near it, and always in view; never dropped on <body>,
-from where the next Tab would start again at "Skip to content"."""
+"""The keyboard's focus on a 390px phone when HTMX redraws the board (#live), or fails to:
+it stays on the control the player was on, or near it, and always in view; never dropped on
+<body>, from where the next Tab would start again at "Skip to content"."""
 
 from __future__ import annotations
 
@@ -186,3 +186,74 @@ def test_the_keyboard_way_is_told_beside_the_board_and_two_tabs_reach_it(
     page.keyboard.press("Enter")
     wait_for_redraw(page, before)
     expect(page.locator("rect.target-dest").first).to_be_focused()
+
+
+def _press_enter_and_wait_for_redraw(page: Page) -> None:
+    before = board_state(page)
+    page.keyboard.press("Enter")
+    wait_for_redraw(page, before)
+
+
+def _open_alices_turn(page: Page, live_server, match: Match) -> None:
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+
+
+def test_a_submit_the_network_lost_keeps_the_focus_so_that_enter_sends_it_again(
+    page: Page, live_server, match
+):
+    _open_alices_turn(page, live_server, match)
+    _tab_to(page, page.locator(".move-choices .chip").first)
+    _press_enter_and_wait_for_redraw(page)  # the first move of the 6-5
+    _press_enter_and_wait_for_redraw(page)  # the second, on the first chip again
+    submit = page.locator("button.submit-play")
+    expect(submit).to_be_focused()
+
+    page.route("**/turn/", lambda route: route.abort())
+    page.keyboard.press("Enter")
+
+    expect(page.locator("#live .send-failed")).to_be_visible()
+    expect(submit).to_be_enabled()
+    expect(submit).to_be_focused()
+    page.unroute("**/turn/")
+    _press_enter_and_wait_for_redraw(page)
+    expect(page.locator("#live")).to_have_attribute("data-mode", "wait")
+
+
+def test_an_undo_the_server_failed_keeps_the_focus_so_that_enter_tries_again(
+    page: Page, live_server, match
+):
+    _open_alices_turn(page, live_server, match)
+    _tab_to(page, page.locator(".move-choices .chip").first)
+    _press_enter_and_wait_for_redraw(page)  # one move, to undo
+    undo = page.get_by_role("button", name="Undo last move")
+    _tab_to(page, undo)
+
+    page.route("**/click/", lambda route: route.fulfill(status=500, body="Server Error"))
+    page.keyboard.press("Enter")
+
+    expect(page.locator("#live .send-failed")).to_be_visible()
+    expect(undo).to_be_enabled()
+    expect(undo).to_be_focused()
+    page.unroute("**/click/")
+    _press_enter_and_wait_for_redraw(page)
+    expect(undo).to_have_count(0)  # undone: nothing left to undo
+
+
+def test_a_play_sent_from_the_keyboard_leaves_the_focus_on_the_turn_line_ringed_as_elsewhere(
+    page: Page, live_server, match
+):
+    _open_alices_turn(page, live_server, match)
+    _tab_to(page, page.locator(".move-choices .chip").first)
+    _press_enter_and_wait_for_redraw(page)
+    _press_enter_and_wait_for_redraw(page)
+    expect(page.locator("button.submit-play")).to_be_focused()
+    ring = page.evaluate("getComputedStyle(document.activeElement).outline")
+
+    _press_enter_and_wait_for_redraw(page)  # the play sent: bob to move
+
+    turn_line = page.locator("#turn-line")
+    expect(turn_line).to_be_focused()
+    assert turn_line.evaluate("el => getComputedStyle(el).outline") == ring
+    assert ring.startswith("rgb(26, 95, 180) solid 3px"), ring  # the site's ring (--focus)

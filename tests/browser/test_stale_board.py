@@ -17,6 +17,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 
+# How many of the page's live regions hold the sentence: each one is read out.
+LIVE_REGIONS_SAYING = """sentence => Array.from(document.querySelectorAll(
+  "[role=alert], [role=status], [role=log], [aria-live]:not([aria-live=off])"
+)).filter(el => el.textContent.includes(sentence)).length"""
+
 
 def _turn_played_in_another_window(match: Match) -> Match:
     """Alice plays her 6-5 elsewhere and bob answers: she has 4-3 now."""
@@ -48,6 +53,8 @@ def test_a_click_on_a_board_another_window_moved_on_from_says_it_was_out_of_date
     expect(error).to_contain_text("This board was out of date: a move was made since it was drawn")
     expect(page.locator("#announce")).to_contain_text("This board was out of date")
     expect(page.locator("#announce")).to_contain_text("bob rolled 4-1")
+    # Spoken once, by the live region the board's other news use.
+    assert page.evaluate(LIVE_REGIONS_SAYING, "This board was out of date") == 1
     # The board as it stands, nothing clicked on it, and nothing typed to correct.
     assert board_state(page).startswith(f"play|{match.segment_count}||")
     expect(page.locator(".dice")).to_have_attribute("aria-label", "Dice: 4-3")

@@ -85,6 +85,7 @@
     const at = all.indexOf(active);
     pending = {
       live: live,
+      control: active,
       kind: kind,
       chip: Array.from(live.querySelectorAll(".chip")).indexOf(active),
       place: placeOf(active, all),
@@ -168,10 +169,28 @@
   document.addEventListener("DOMContentLoaded", showLatestHistory);
   document.addEventListener("htmx:afterSettle", showLatestHistory);
 
+  // A server or network failure swaps nothing, so no afterSettle puts the focus back: the
+  // control pressed was disabled during the request (hx-disabled-elt) and the browser
+  // dropped the focus on <body>, where Enter does nothing. It goes back to that control,
+  // so that Enter tries again. HTMX enables the control again just after a server error
+  // is reported (just before a network error is): hence once this event is over.
+  function refocusAfterFailure(event) {
+    if (!pending || fromMessages(event) || event.detail.target !== pending.live) return;
+    const control = pending.control;
+    pending = null;
+    setTimeout(function () {
+      const active = document.activeElement;
+      // The player has gone elsewhere meanwhile: leave them there.
+      if (active && active !== document.body) return;
+      if (control.isConnected && !control.disabled) focusInView(control);
+    });
+  }
+
   // A server or network failure leaves the board as it was: say so instead of hanging.
   function failed(event) {
     const status = event.detail && event.detail.xhr ? event.detail.xhr.status : 0;
     if (status >= 400 && status < 500) return; // swapped in place with the reason
+    refocusAfterFailure(event);
     const announce = document.getElementById("announce");
     const message = "Something went wrong sending that. Check your connection and reload the page.";
     if (announce) announce.textContent = message;
