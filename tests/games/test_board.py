@@ -563,8 +563,10 @@ def test_the_replay_page_steps_back_and_forth(client, alice, bob):
 
     page = client.get(match.get_absolute_url() + "?replay=2")
 
-    assert 'href="?replay=1" rel="prev"' in page.text
-    assert 'href="?replay=3" rel="next"' in page.text
+    # Each link says which link of the next page takes the keyboard's focus: the same
+    # one, or the other where the same one is gone (no "Previous" at the first segment).
+    assert 'href="?replay=1&amp;focus=next" rel="prev"' in page.text
+    assert 'href="?replay=3&amp;focus=prev" rel="next"' in page.text
     assert "Position after segment 2 of 3: <strong>alice 6-3: in/22 in/19</strong>" in page.text
 
 
