@@ -279,7 +279,8 @@ def match_finished(match: Match) -> None:
     that is not in a tournament, for a tournament that is not running (cancelled: its
     matches are left to finish but advance nothing), and for a result already reported, so
     calling it again is harmless. A loss on time also withdraws the loser: their remaining
-    matches are lost by walkover instead of each waiting out its own deadline. So does a
+    matches are lost by walkover instead of each waiting out its own deadline (unless it
+    was the tournament's last match: then it is a plain loss). So does a
     resignation by a player who is withdrawing (``withdraw`` marks their entry first).
     """
     link = TournamentMatch.objects.filter(match_id=match.pk).first()
@@ -307,10 +308,12 @@ def match_finished(match: Match) -> None:
             points=points_in_slot_order(match, slot),
             loser_withdraws=timed_out or leaving.filter(withdrawn=True).exists(),
         )
-        if timed_out:
+        # Not if this loss ended the tournament: the draw withdraws nobody from a
+        # tournament that is over, so it was a plain loss, and the page must not say
+        # "(withdrawn)" of a finalist who merely ran out of time.
+        if timed_out and loser.pk in draw.withdrawn:
             leaving.update(withdrawn=True)
-            if loser.pk in draw.withdrawn:  # not if the tournament ended with this match
-                emails.withdrawn_on_time(tournament, loser, match=match)
+            emails.withdrawn_on_time(tournament, loser, match=match)
         _advance(tournament, draw, decided_before=decided_before)
 
 

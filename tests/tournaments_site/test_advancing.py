@@ -9,7 +9,7 @@ import pytest
 from django.core import mail
 
 from games import services as game_services
-from games.models import Match
+from games.models import Match, Notification
 from games.tournaments import services
 from games.tournaments.brackets import BYE, Format
 from games.tournaments.models import Entry, Tournament, TournamentMatch
@@ -229,6 +229,27 @@ def test_it_withdraws_a_player_who_loses_on_time(alice):
     assert Entry.objects.get(tournament=tournament, user=sleeper).withdrawn
     later = [slot for slot in draw.matches() if sleeper.pk in slot.players and slot.round > 1]
     assert all(slot.walkover and slot.winner != sleeper.pk for slot in later if slot.is_decided)
+
+
+@pytest.mark.parametrize("format", [Format.SINGLE_ELIMINATION, Format.ROUND_ROBIN])
+def test_a_loss_on_time_that_ends_the_tournament_is_no_withdrawal(alice, format):
+    tournament = started_tournament(alice, make_users(3), format=format)
+    while len([slot for slot in tournament.draw().matches() if not slot.is_decided]) > 1:
+        match = active_matches(tournament)[0]
+        lose(match, match.white)
+        tournament.refresh_from_db()
+    [last] = active_matches(tournament)
+    sleeper = last.to_move
+
+    game_services.sweep_deadlines(now=last.deadline + timedelta(seconds=1))
+
+    tournament.refresh_from_db()
+    draw = tournament.draw()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert draw.match(last.tournament_match.slot_id).winner == last.opponent_of(sleeper).pk
+    assert not Entry.objects.get(tournament=tournament, user=sleeper).withdrawn
+    assert sleeper.pk not in draw.withdrawn
+    assert not Notification.objects.filter(key__contains=":withdrawn:").exists()
 
 
 def _overdue(match: Match) -> None:
