@@ -129,3 +129,46 @@ def test_the_bracket_scrolls_inside_its_box_on_a_phone_and_works_from_the_keyboa
     assert focused and focused.startswith("/matches/")
     page.keyboard.press("Enter")
     page.wait_for_url(f"**{focused}")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_two_digit_score_stays_on_one_line_beside_a_long_name(
+    browser: Browser, live_server, people, django_user_model, width
+):
+    """A long name beside a two-digit score (an american match to 15) squeezed the score's
+    box until "1" and "5" stood one above the other."""
+    organiser = django_user_model.objects.get(username="olga")
+    long_name = django_user_model.objects.create_user(
+        "bartholomew_smythe_of_the_seas", "bart@example.com", PASSWORD
+    )
+    tournament = services.create_tournament(
+        organiser,
+        name="Long cup",
+        signup_deadline=timezone.now() + timedelta(days=1),
+        points=15,
+        min_players=2,
+    )
+    for player in (long_name, django_user_model.objects.get(username="ann")):
+        services.sign_up(tournament.pk, user=player)
+    services.start_tournament(tournament.pk, user=organiser)
+    match = Match.objects.get(status=Match.Status.ACTIVE)
+    Match.objects.filter(pk=match.pk).update(score_white=12, score_black=13)
+    loser = match.white if match.white.username == "ann" else match.black
+    services.match_finished(game_services.resign(match.pk, user=loser))
+    page = _page(browser, live_server.url, "ann", width=width)
+
+    page.goto(live_server.url + tournament.get_absolute_url())
+
+    points = page.locator(".slot-points")
+    expect(points).to_have_count(2)
+    assert all(len(score) == 2 for score in points.all_inner_texts())
+    # One line box each: a wrapped score has one per line.
+    lines = points.evaluate_all(
+        """all => all.map(el => {
+            const range = document.createRange();
+            range.selectNodeContents(el);
+            return range.getClientRects().length;
+        })"""
+    )
+    assert lines == [1, 1]
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
