@@ -74,6 +74,8 @@ def test_the_list_says_who_starts_a_tournament_whose_sign_up_closed(
     client, alice, start_mode, said
 ):
     cup = open_tournament(alice, name="Closed cup", start_mode=start_mode)
+    for player in make_users(2):  # enough to start
+        services.sign_up(cup.pk, user=player)
     Tournament.objects.filter(pk=cup.pk).update(
         signup_deadline=timezone.now() - timedelta(minutes=1)
     )
@@ -81,6 +83,38 @@ def test_the_list_says_who_starts_a_tournament_whose_sign_up_closed(
     response = client.get(reverse("tournament_list"))
 
     assert said in response.text
+
+
+@pytest.mark.parametrize(
+    ("signed_up", "said", "not_said"),
+    [
+        (1, "too few players signed up (it needs at least 2), so it will be cancelled.", "shortly"),
+        (2, "starting shortly.", "cancelled"),
+    ],
+)
+def test_a_closed_automatic_tournament_short_of_players_says_it_will_be_cancelled(
+    client, alice, signed_up, said, not_said
+):
+    cup = open_tournament(alice, name="Closed cup", start_mode="automatic", min_players=2)
+    for player in make_users(signed_up):
+        services.sign_up(cup.pk, user=player)
+    Tournament.objects.filter(pk=cup.pk).update(
+        signup_deadline=timezone.now() - timedelta(minutes=1)
+    )
+
+    status = _status(client.get(cup.get_absolute_url()).text)
+    listed = client.get(reverse("tournament_list")).text
+
+    assert said in status and not_said not in status
+    assert ("too few players: to be cancelled." in listed) == (signed_up < 2)
+    assert ("starting soon." in listed) == (signed_up >= 2)
+
+
+def _status(page: str) -> str:
+    """The tournament page's status line, its spaces run together."""
+    found = re.search(r'<p class="tournament-status">(.*?)</p>', page, re.S)
+    assert found
+    return " ".join(found.group(1).split())
 
 
 def test_it_asks_anonymous_visitors_to_log_in_to_create_a_tournament(client):
