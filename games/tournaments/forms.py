@@ -53,7 +53,11 @@ class TournamentForm(forms.Form):
         required=False,
         min_value=1,
         max_value=MAX_PLAYERS - 1,
-        help_text="Swiss only. Leave empty for the usual number (log2 of the players, plus 1).",
+        help_text=(
+            "Swiss only. At most one fewer than the players who sign up: a larger number is cut"
+            " to that at the start. Leave empty for the usual number (log2 of the players,"
+            " plus 1)."
+        ),
     )
     signup_deadline = forms.DateTimeField(
         label="Sign-up deadline",

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
 
-from .brackets import Format
+from .brackets import Format, Swiss, default_swiss_rounds
 from .brackets import Tournament as Draw
 
 if TYPE_CHECKING:
@@ -130,9 +130,32 @@ class Tournament(models.Model):
 
     def describe(self) -> str:
         return (
-            f"{self.get_format_display()}, {self.get_variant_display()}, "
+            f"{self._format_described()}, {self.get_variant_display()}, "
             f"{self.get_points_display()}, {self.get_days_per_move_display()} per move"
         )
+
+    def _format_described(self) -> str:
+        """The format, and for a Swiss how many rounds it has: once started, the draw's;
+        before, what the number of players who sign up may make it."""
+        if self.format != Format.SWISS:
+            return self.get_format_display()
+        draw = self.draw()
+        if isinstance(draw, Swiss):
+            fewest = most = draw.total_rounds
+        else:
+            fewest = self.swiss_rounds_for(self.min_players)
+            most = self.swiss_rounds_for(self.max_players)
+        if fewest == most:
+            return f"Swiss of {most} round{'s' if most > 1 else ''}"
+        return f"Swiss of {fewest} to {most} rounds (by the number of players)"
+
+    def swiss_rounds_for(self, players: int) -> int:
+        """How many rounds this Swiss has with ``players`` playing: the number the organiser
+        chose, but at most one fewer than the players (by then everyone has met everyone),
+        or by default log2 of the players, plus one."""
+        if self.swiss_rounds is None:
+            return default_swiss_rounds(players)
+        return min(self.swiss_rounds, players - 1)
 
     def draw(self) -> Draw | None:
         """The bracket engine's tournament, or ``None`` before the start."""

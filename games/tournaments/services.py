@@ -246,9 +246,9 @@ def _start(tournament: Tournament, *, now: datetime | None = None) -> None:
 
 
 def _draw_options(tournament: Tournament, players: int) -> dict[str, int]:
-    if tournament.format != Format.SWISS or tournament.swiss_rounds is None:
+    if tournament.format != Format.SWISS:
         return {}
-    return {"rounds": min(tournament.swiss_rounds, players - 1)}
+    return {"rounds": tournament.swiss_rounds_for(players)}
 
 
 def seeded_entries(tournament: Tournament) -> list[Entry]:

@@ -476,6 +476,45 @@ def test_it_shows_swiss_standings_with_buchholz(client, alice):
         assert f'href="{match.match.get_absolute_url()}"' in text
 
 
+@pytest.mark.parametrize(
+    ("rounds", "least", "most", "said"),
+    [
+        (5, 3, 6, "Swiss of 2 to 5 rounds (by the number of players)"),
+        (5, 6, 8, "Swiss of 5 rounds,"),
+        (None, 4, 16, "Swiss of 3 to 5 rounds (by the number of players)"),
+        (None, 2, 2, "Swiss of 1 round,"),
+    ],
+)
+def test_an_open_swiss_says_how_many_rounds_it_may_have(client, alice, rounds, least, most, said):
+    tournament = open_tournament(
+        alice, format=Format.SWISS, swiss_rounds=rounds, min_players=least, max_players=most
+    )
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    assert said in page
+
+
+def test_a_started_swiss_says_how_many_rounds_it_has_once_cut_to_its_players(client, alice):
+    tournament = started_tournament(
+        alice, make_users(3), format=Format.SWISS, swiss_rounds=5, max_players=6
+    )
+
+    page = client.get(tournament.get_absolute_url()).text
+    listed = client.get(reverse("tournament_list")).text
+
+    assert tournament.draw().total_rounds == 2
+    assert "Swiss of 2 rounds," in page and "Swiss of 2 rounds," in listed
+
+
+def test_the_form_says_swiss_rounds_are_cut_to_one_fewer_than_the_players(client, alice):
+    client.force_login(alice)
+
+    page = client.get(reverse("tournament_new")).text
+
+    assert "At most one fewer than the players who sign up" in page
+
+
 def test_it_shows_round_robin_standings_without_buchholz(client, alice):
     tournament = started_tournament(alice, make_users(5), format=Format.ROUND_ROBIN)
 
