@@ -292,7 +292,8 @@ def _draw_context(tournament: Tournament, draw: Draw, entries: list[Entry]) -> d
             brackets.append(BracketView("Grand final", rounds_of(Bracket.GRAND_FINAL)))
         else:
             brackets[0] = BracketView("Bracket", brackets[0].rounds)
-        return {"brackets": brackets}
+        # Two players' double elimination has no losers bracket: no empty box for it.
+        return {"brackets": [bracket for bracket in brackets if bracket.rounds]}
     standings = [(standing, entry_of[standing.player]) for standing in draw.standings()]
     return {
         "standings": standings,

@@ -462,6 +462,16 @@ def test_it_draws_both_brackets_of_a_double_elimination(client, alice):
     assert "Losers round 1" in text
 
 
+def test_a_two_player_double_elimination_draws_no_empty_losers_bracket(client, alice):
+    tournament = started_tournament(alice, make_users(2), format=Format.DOUBLE_ELIMINATION)
+
+    text = client.get(tournament.get_absolute_url()).text
+
+    assert "Winners bracket" in text and "Grand final" in text
+    assert "Losers bracket" not in text
+    assert text.count('class="bracket"') == 2
+
+
 def test_it_shows_swiss_standings_with_buchholz(client, alice):
     players = make_users(4)
     tournament = started_tournament(alice, players, format=Format.SWISS)
