@@ -150,3 +150,21 @@ def test_an_empty_post_is_told_what_is_missing(client, alice):
     assert "This field is required." in response.text
     alice.refresh_from_db()
     assert alice.is_active
+
+
+def test_a_tournament_she_organises_and_plays_in_is_called_off_not_also_left(client, alice, bob):
+    from games.tournaments import services as tournaments
+    from games.tournaments.brackets import Format
+    from tests.tournaments_site.helpers import make_users, open_tournament, started_tournament
+
+    organised = open_tournament(alice, name="Harbour cup")
+    tournaments.sign_up(organised.pk, user=alice)
+    started_tournament(bob, [alice, *make_users(2)], format=Format.ROUND_ROBIN)
+    client.force_login(alice)
+
+    page = client.get(URL).text
+    response = client.post(URL, {"password": PASSWORD}, follow=True)
+
+    assert "you leave your 1 tournament;" in page
+    assert f'<a href="{organised.get_absolute_url()}">Harbour cup</a>' in page
+    assert "1 tournament left, 1 tournament called off" in response.text
