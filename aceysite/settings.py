@@ -151,6 +151,7 @@ TEMPLATES = [
             "builtins": [
                 "games.templatetags.timestamps",
                 "games.templatetags.idempotency",
+                "games.templatetags.players",
             ],
         },
     },

@@ -214,3 +214,28 @@ def test_a_tournaments_player_list_isolates_every_name(client, ali, bob):
     page = client.get(tournament.get_absolute_url()).text
 
     assert names_outside_bdi(page) == []
+
+
+def test_a_tournaments_draw_isolates_every_name(client, ali, bob, samir):
+    """The bracket, the standings and the rounds drew their names bare."""
+    pages = []
+    for format in ("single_elimination", "round_robin"):
+        tournament = tournaments.create_tournament(
+            bob,
+            name=f"{format} cup",
+            signup_deadline=timezone.now() + timedelta(days=3),
+            format=format,
+            points=1,
+            min_players=2,
+            max_players=8,
+            start_mode="manual",
+        )
+        for player in (ali, samir):
+            tournaments.sign_up(tournament.pk, user=player)
+        tournaments.start_tournament(tournament.pk, user=bob)
+        match = tournament.tournament_matches.get().match
+        tournaments.match_finished(services.resign(match.pk, user=samir))
+        pages.append(client.get(tournament.get_absolute_url()).text)
+    pages.append(client.get(reverse("tournament_list")).text)
+
+    assert [names_outside_bdi(page) for page in pages] == [[], [], []]

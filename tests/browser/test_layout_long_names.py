@@ -7,11 +7,16 @@ box that held it, and that box the width of the page.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page
 
 from games import services
 from games.engine.game import ScriptedDice
+from games.models import Match
+from games.tournaments import services as tournaments
 from tests.matches import opened_by_white
 
 from .helpers import PASSWORD, log_in
@@ -140,3 +145,45 @@ def _history_name_clipped(page: Page, live_server, django_user_model, name: str)
         assert who.get_attribute("title") == name
         assert who.locator("bdi").inner_text() == name
     return clipped_at
+
+
+def test_long_names_with_their_usernames_do_not_widen_a_phones_leaderboard_or_tournament(
+    page: Page, live_server, django_user_model
+):
+    """The leaderboard and a tournament's bracket, standings and rounds show the username
+    beside a display name: with both long, the page still does not scroll sideways."""
+    organiser = django_user_model.objects.create_user("olga", "olga@example.com", PASSWORD)
+    long_both = django_user_model.objects.create_user(
+        LONG_USERNAME, "bob@example.com", PASSWORD, display_name=LONG_DISPLAY_NAME
+    )
+    alice = django_user_model.objects.create_user(
+        "alice", "alice@example.com", PASSWORD, display_name="Alice Liddell"
+    )
+    pages = ["/leaderboard/"]
+    for format in ("single_elimination", "round_robin"):
+        tournament = tournaments.create_tournament(
+            organiser,
+            name=f"{format} cup",
+            signup_deadline=timezone.now() + timedelta(days=1),
+            format=format,
+            points=1,
+            min_players=2,
+        )
+        for player in (long_both, alice):
+            tournaments.sign_up(tournament.pk, user=player)
+        tournaments.start_tournament(tournament.pk, user=organiser)
+        match = Match.objects.get(tournament_match__tournament=tournament)
+        tournaments.match_finished(services.resign(match.pk, user=alice))
+        pages.append(tournament.get_absolute_url())
+    page.set_viewport_size({"width": 390, "height": 844})
+    log_in(page, live_server.url, "olga")
+
+    too_wide = {}
+    for path in pages:
+        page.goto(live_server.url + path)
+        assert LONG_USERNAME in page.locator("main").inner_text(), path
+        scroll_width, client_width = _scroll_widths(page)
+        if scroll_width > client_width:
+            too_wide[path] = scroll_width
+
+    assert too_wide == {}

@@ -46,6 +46,17 @@ def test_it_lists_established_players_best_first(client, django_user_model):
     assert "Provisional ratings" not in response.text
 
 
+@pytest.mark.parametrize(("rd", "caption"), [(60, "American established"), (250, "American prov")])
+def test_it_shows_the_username_beside_a_display_name(client, django_user_model, rd, caption):
+    user = django_user_model.objects.create_user("bob", "bob@example.com", display_name="Bobby")
+    PlayerRating.objects.create(user=user, variant="american", rating=1500, rd=rd, matches=4)
+
+    response = client.get(reverse("leaderboard", args=["american"]))
+
+    table = _table(response.text, caption)
+    assert '<bdi>Bobby</bdi></a> <span class="muted">(<bdi>bob</bdi>)</span>' in table
+
+
 def test_a_site_with_only_provisional_ratings_shows_them_unranked(client, django_user_model):
     _players(django_user_model, 2, rd=250, prefix="newbie")
 

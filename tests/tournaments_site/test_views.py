@@ -47,7 +47,7 @@ def test_it_lists_open_running_and_finished_tournaments(client, alice):
     assert text.index("Open for sign-up") < text.index(open_one.name) < text.index("Running")
     assert text.index("Running") < text.index(running.name) < text.index("Finished")
     assert text.index("Finished") < text.index(finished.name)
-    assert f"Won by {match.black}" in text
+    assert f"Won by <bdi>{match.black}</bdi>." in text
 
 
 def test_it_lists_cancelled_tournaments_last_the_latest_first(client, alice):
@@ -250,6 +250,39 @@ def test_it_shows_the_username_of_a_player_with_a_display_name(client, alice, bo
     assert 'Expert bot</bdi></a> <span class="muted">(<bdi>bob</bdi>)</span>' in page
 
 
+BESIDE = '<span class="muted">(<bdi>{}</bdi>)</span>'
+
+
+@pytest.mark.parametrize("format", [Format.SINGLE_ELIMINATION, Format.ROUND_ROBIN])
+def test_the_draw_shows_the_username_beside_each_display_name(client, alice, format):
+    players = make_users(2)
+    for number, player in enumerate(players, 1):
+        player.display_name = f"Player {number}"
+        player.save()
+    alice.display_name = "The organiser"
+    alice.save()
+    tournament = started_tournament(alice, players, format=format)
+    match = active_matches(tournament)[0]
+    lose(match, match.white)
+    champion = match.black
+
+    page = client.get(tournament.get_absolute_url()).text
+    listed = client.get(reverse("tournament_list")).text
+
+    # The bracket, or the standings and the rounds.
+    draw = page[page.index('<div class="actions">') : page.index("<h2>Players</h2>")]
+    for player in players:
+        # A name, inside its link or not, then the username.
+        beside = (
+            f"<bdi>{player.display_name}</bdi>(</a>)? {re.escape(BESIDE.format(player.username))}"
+        )
+        assert draw.count(player.display_name) == len(re.findall(beside, draw)) >= 1
+    assert f"<bdi>{champion.display_name}</bdi></strong> {BESIDE.format(champion.username)}" in page
+    assert f"<bdi>The organiser</bdi></a> {BESIDE.format(alice.username)}" in page
+    assert f"Won by <bdi>{champion.display_name}</bdi> {BESIDE.format(champion.username)}" in listed
+    assert f"organised by <bdi>The organiser</bdi> {BESIDE.format(alice.username)}" in listed
+
+
 def test_it_names_a_bot_once_as_a_bot(client, alice):
     bot = next(bot for bot in game_services.bot_users() if bot.username == "club-bot")
     tournament = open_tournament(alice)
@@ -446,7 +479,7 @@ def test_it_highlights_the_winner_and_shows_the_champion(client, alice):
 
     winner = re.search(r'class="slot-side winner">(.*?)</div>', text, re.S)
     assert winner and str(match.black) in winner.group(1) and "(winner)" in winner.group(1)
-    assert f"Champion: <strong>{match.black}</strong>" in text
+    assert f"Champion: <strong><bdi>{match.black}</bdi></strong>" in text
     assert f'href="{match.get_absolute_url()}"' in text
 
 

@@ -1,0 +1,27 @@
+"""``{% username_beside player %}``: after a player's display name, their username in
+brackets, so that a list of strangers says who each one is (a display name is the
+player's to choose and change); nothing for a player without a display name, whose name
+shown is their username already. Loaded as a builtin (settings.TEMPLATES), so templates
+need no ``{% load %}``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+register = template.Library()
+
+
+@register.simple_tag
+def username_beside(player: User | None) -> SafeString | str:
+    """`` <span class="muted">(<bdi>username</bdi>)</span>`` after a display name (with
+    its leading space), or nothing."""
+    if player is None or not player.display_name:
+        return ""
+    return format_html(' <span class="muted">(<bdi>{}</bdi>)</span>', player.username)
