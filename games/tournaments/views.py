@@ -4,6 +4,7 @@ and redirect back to the tournament page."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -26,7 +27,7 @@ from games import idempotency
 from games.models import Match
 
 from . import services
-from .brackets import BYE, Bracket, Format, MatchSlot, Side
+from .brackets import BYE, Bracket, Format, MatchSlot, Side, Standing
 from .brackets import Tournament as Draw
 from .forms import TournamentForm
 from .models import Entry, Tournament
@@ -293,13 +294,55 @@ def _draw_context(tournament: Tournament, draw: Draw, entries: list[Entry]) -> d
         else:
             brackets[0] = BracketView("Bracket", brackets[0].rounds)
         # Two players' double elimination has no losers bracket: no empty box for it.
-        return {"brackets": [bracket for bracket in brackets if bracket.rounds]}
+        context: dict[str, Any] = {"brackets": [bracket for bracket in brackets if bracket.rounds]}
+        if draw.is_finished:
+            context["placings"] = _placings(draw, entry_of)
+        return context
     standings = [(standing, entry_of[standing.player]) for standing in draw.standings()]
     return {
         "standings": standings,
         "rounds": rounds_of(Bracket.ROUNDS),
         "is_swiss": tournament.format == Format.SWISS,
     }
+
+
+@dataclass(frozen=True)
+class Placing:
+    """A line of a finished elimination draw's final placings."""
+
+    place: str  # "1", or "3\u20134" for a place shared by those out in the same round
+    entry: Entry
+    out_in: str  # the round they went out in; "" for the champion
+    standing: Standing
+
+
+def _placings(draw: Draw, entry_of: dict[int, Entry]) -> list[Placing]:
+    """The champion, the runner-up, then the others by the round they went out in (the
+    draw's own standings); those out in the same round share a place."""
+    out_in: dict[int, str] = {}
+    # Laid out feeders first, so a player's last loss, the one that put them out, is met
+    # last. A double walkover (winner BYE) is lost by both.
+    for slot in draw.matches():
+        if not slot.is_decided:
+            continue
+        for side in slot.players:
+            if side != slot.winner and side is not None and side != BYE:
+                out_in[side] = services.round_title(draw, slot.bracket, slot.round)
+    standings = draw.standings()
+    sharing = Counter(standing.rank for standing in standings)
+    return [
+        Placing(
+            place=_place(standing.rank, sharing[standing.rank]),
+            entry=entry_of[standing.player],
+            out_in="" if standing.player == draw.champion else out_in[standing.player],
+            standing=standing,
+        )
+        for standing in standings
+    ]
+
+
+def _place(rank: int, shared_by: int) -> str:
+    return str(rank) if shared_by == 1 else f"{rank}\u2013{rank + shared_by - 1}"
 
 
 def _nobody_plays(slot: MatchSlot) -> bool:

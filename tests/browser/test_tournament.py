@@ -22,7 +22,7 @@ from games.models import Match
 from games.tournaments import services
 from games.tournaments.models import Entry, Tournament
 
-from .helpers import PASSWORD, log_in
+from .helpers import PASSWORD, axe_violations, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -93,6 +93,9 @@ def test_a_four_player_knock_out_is_followed_to_its_champion(browser: Browser, l
     olga.goto(tournament_url)
     expect(olga.locator("#champion")).to_have_text(f"Champion: {top_seed}")
     expect(olga.locator(".slot-side.winner")).to_have_count(3)
+    placings = olga.get_by_role("region", name="Final placings").locator("tbody tr")
+    expect(placings).to_have_count(4)
+    expect(placings.first).to_contain_text(f"1 {top_seed} Champion")
     assert Match.objects.count() == 3
 
 
@@ -118,6 +121,7 @@ def test_the_bracket_scrolls_inside_its_box_on_a_phone_and_works_from_the_keyboa
     page.goto(live_server.url + tournament.get_absolute_url())
 
     expect(page.locator("#champion")).to_be_visible()
+    assert axe_violations(page) == {}  # the final placings' table, too
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     bracket = page.locator(".bracket")
     assert bracket.evaluate("box => box.scrollWidth > box.clientWidth")

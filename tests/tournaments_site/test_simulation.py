@@ -4,6 +4,7 @@ random player), then checked against the invariants in helpers.check_invariants.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -48,7 +49,7 @@ def test_it_plays_a_large_tournament_to_one_champion(format, count):
 
 @pytest.mark.parametrize("count", [3, 5, 8])
 @pytest.mark.parametrize("format", FORMATS)
-def test_it_plays_a_whole_tournament_with_withdrawals(format, count):
+def test_it_plays_a_whole_tournament_with_withdrawals(client, format, count):
     organiser, *players = make_users(count + 1)
     tournament = started_tournament(organiser, players, format=format)
 
@@ -58,3 +59,8 @@ def test_it_plays_a_whole_tournament_with_withdrawals(format, count):
 
     assert withdrawn
     check_invariants(tournament, withdrawn=withdrawn)
+    page = client.get(tournament.get_absolute_url()).text
+    if format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION):
+        # Everyone placed, the withdrawn too, by the round they went out in.
+        placings = re.search(r'<table class="standings placings">.*?</table>', page, re.S)
+        assert placings and placings.group(0).count("<tr>") == count + 1  # and the head

@@ -483,6 +483,68 @@ def test_it_highlights_the_winner_and_shows_the_champion(client, alice):
     assert f'href="{match.get_absolute_url()}"' in text
 
 
+def _better_seed_wins_every_match(tournament: Tournament) -> None:
+    seed = dict(tournament.entries.values_list("user_id", "seed"))
+    while matches := active_matches(tournament):
+        for match in matches:
+            lose(match, max(match.white, match.black, key=lambda user: seed[user.pk]))
+        tournament.refresh_from_db()
+
+
+def _placings(page: str) -> list[tuple[str, str, str]]:
+    """The final placings table's rows: place, username, the round they went out in."""
+    found = re.search(r'<table class="standings placings">.*?</table>', page, re.S)
+    assert found
+    row = (
+        r'<td class="num">([^<]*)</td>\s*'  # the place
+        r'<td[^>]*><a href="/players/([^/]*)/".*?</td>\s*'  # the player, by username
+        r"<td>([^<]*)</td>"  # out in
+    )
+    return re.findall(row, found.group(0), re.S)
+
+
+@pytest.mark.parametrize(
+    ("format", "placings"),
+    [
+        (
+            Format.SINGLE_ELIMINATION,
+            [
+                ("1", 0, "Champion"),
+                ("2", 1, "Final"),
+                ("3\u20134", 2, "Semi-finals"),
+                ("3\u20134", 3, "Semi-finals"),
+                ("5\u20136", 4, "Quarter-finals"),
+                ("5\u20136", 5, "Quarter-finals"),
+            ],
+        ),
+        (
+            Format.DOUBLE_ELIMINATION,
+            [
+                ("1", 0, "Champion"),
+                ("2", 1, "Grand final"),
+                ("3", 2, "Losers round 4"),
+                ("4", 3, "Losers round 3"),
+                ("5\u20136", 4, "Losers round 2"),
+                ("5\u20136", 5, "Losers round 2"),
+            ],
+        ),
+    ],
+)
+def test_a_finished_elimination_shows_its_final_placings(client, alice, format, placings):
+    players = make_users(6)
+    tournament = seeded_tournament(alice, players, format=format)
+    running_page = client.get(tournament.get_absolute_url()).text
+    _better_seed_wins_every_match(tournament)
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    assert "Final placings" not in running_page
+    assert tournament.status == Tournament.Status.FINISHED
+    assert page.index("Final placings") < page.index('<div class="bracket"')
+    expected = [(place, players[index].username, out) for place, index, out in placings]
+    assert _placings(page) == expected
+
+
 def test_it_draws_both_brackets_of_a_double_elimination(client, alice):
     tournament = started_tournament(alice, make_users(4), format=Format.DOUBLE_ELIMINATION)
 
