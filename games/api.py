@@ -109,15 +109,45 @@ def _authenticate(request: HttpRequest) -> bool:
     return True
 
 
-def _read_body(request: HttpRequest, fields: frozenset[str]) -> JsonObject:
-    """The JSON object sent, holding only ``fields``; an empty body reads as ``{}``."""
+def _body_bytes(request: HttpRequest) -> bytes:
+    """The body as sent, at most MAX_BODY bytes of it (413 beyond)."""
+    too_large = ApiError(413, f"the body is larger than {MAX_BODY // 1024} KiB")
+    if "HTTP_TRANSFER_ENCODING" in request.META and "wsgi.input" in request.META:
+        return _body_in_chunks(request, too_large)
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         raise ApiError(400, "the Content-Length header is not a number") from None
     if length > MAX_BODY:
-        raise ApiError(413, f"the body is larger than {MAX_BODY // 1024} KiB")
-    body = request.body
+        raise too_large
+    return request.body
+
+
+def _body_in_chunks(request: HttpRequest, too_large: ApiError) -> bytes:
+    # A body sent in chunks has no Content-Length, and Django's WSGI request reads only
+    # Content-Length bytes of one: none, so that a turn would pass for an empty body. A
+    # server whose wsgi.input ends where the body does says so with wsgi.input_terminated
+    # (gunicorn, the site's web process): the body is then read to its end. Any other
+    # (runserver's waits for bytes that never come) cannot be read that way: refused.
+    if not request.META.get("wsgi.input_terminated"):
+        raise ApiError(
+            411,
+            "send the body with a Content-Length header: this server cannot read a body"
+            " sent in chunks (Transfer-Encoding: chunked)",
+        )
+    try:
+        body = request.META["wsgi.input"].read(MAX_BODY + 1)
+    except Exception:  # the server's own errors (gunicorn's InvalidChunkSize, say)
+        # A chunk size that is no number, a body cut off: the client's fault, not a 500.
+        raise ApiError(400, "the body sent in chunks is malformed or cut off") from None
+    if len(body) > MAX_BODY:
+        raise too_large
+    return body
+
+
+def _read_body(request: HttpRequest, fields: frozenset[str]) -> JsonObject:
+    """The JSON object sent, holding only ``fields``; an empty body reads as ``{}``."""
+    body = _body_bytes(request)
     if not body:
         # Nothing sent, whatever the type says: curl -X POST and many HTTP libraries label
         # an empty body as a form or as text.
