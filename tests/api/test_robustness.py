@@ -140,3 +140,17 @@ def test_a_path_without_its_slash_is_told_so(alice_api):
 
     assert response.status_code == 404
     assert "end with a slash" in response.json()["error"]
+
+
+@pytest.mark.parametrize("debug", [True, False])
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_the_api_s_own_address_without_its_slash_is_told_so(client, settings, debug, method):
+    # Not redirected to /api/v1/ as a page's address would be: for a POST, Django's
+    # APPEND_SLASH cannot (a 500 in DEBUG), and a redirect in HTML is no API answer.
+    settings.DEBUG = debug
+
+    response = client.generic(method, "/api/v1")
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert "end with a slash" in response.json()["error"]

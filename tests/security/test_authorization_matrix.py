@@ -256,6 +256,7 @@ CASES = [
         body={},
     ),
     Case("api_not_found", "GET", "/api/v1/nothing-here/", every(404)),
+    Case("api_without_slash", "POST", "/api/v1", every(404), body={}),
     # Where the reference is, to anyone (no key needed to learn that).
     Case("api_root", "GET", "/api/v1/", every(200)),
     Case("tournament_list", "GET", "/tournaments/", every(200)),

@@ -403,8 +403,9 @@ FORMS = [
     Form("close_account", "/accounts/settings/close/", {"password": PASSWORD}),
 ]
 
-# Fuzzed elsewhere (test_bad_input.py), or not a form of ours (Django's admin).
-NOT_HERE = {"match_turn", "match_click"}
+# Fuzzed elsewhere (test_bad_input.py), or not a form of ours (Django's admin, the API's
+# address without its slash: a 404 in JSON to anything, as the API's other paths).
+NOT_HERE = {"match_turn", "match_click", "api_without_slash"}
 
 WORDS = [
     "",
