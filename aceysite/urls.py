@@ -24,5 +24,6 @@ urlpatterns = [
     path("favicon.ico", site_views.favicon, name="favicon"),
 ]
 
-# The JSON API answers a server error in JSON too.
+# The JSON API answers a request Django refuses, and a server error, in JSON too.
+handler400 = "aceysite.views.bad_request"
 handler500 = "aceysite.views.server_error"

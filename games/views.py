@@ -64,6 +64,8 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         "api_base": request.build_absolute_uri(reverse("api_root")),
         "docs_url": request.build_absolute_uri(reverse("api_docs")),
         "max_body_kib": api.MAX_BODY // 1024,
+        # Beyond it Django refuses to read a query (aceysite.views.bad_request answers).
+        "max_query_parameters": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS,
         "max_messages": api.MAX_MESSAGES,
         "message_length": chat.MAX_LENGTH,
         "messages_per_day": chat.MAX_PER_DAY,
