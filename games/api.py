@@ -21,7 +21,6 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.urls import reverse
-from django.utils.crypto import constant_time_compare
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts import services as accounts
@@ -356,13 +355,6 @@ def _get_match(match_id: int) -> Match:
     return match
 
 
-def _get_challenge(challenge_id: int) -> Challenge:
-    challenge = Challenge.objects.filter(pk=challenge_id).first()
-    if challenge is None:
-        raise ApiError(404, f"there is no challenge #{challenge_id}")
-    return challenge
-
-
 # -- match state -----------------------------------------------------------------------------
 
 
@@ -560,11 +552,7 @@ def _visible_challenge(request: HttpRequest, challenge_id: int) -> Challenge:
     challenge = (
         Challenge.objects.select_related("challenger", "opponent").filter(pk=challenge_id).first()
     )
-    user = request.user
-    public = challenge is not None and challenge.opponent_id is None and not challenge.private
-    if challenge is None or not (
-        public or user.pk in (challenge.challenger_id, challenge.opponent_id)
-    ):
+    if challenge is None or not challenge.is_visible_to(request.user):
         raise ApiError(404, f"there is no challenge #{challenge_id}")
     return challenge
 
@@ -597,20 +585,17 @@ def _answer_with(challenge: Challenge) -> JsonResponse:
 @api_post("token")
 def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
     """Accept a challenge; a private one needs its invite token as ``token``."""
-    challenge = _get_challenge(challenge_id)
     user = request.user
     token = _str(body, "token", max_length=100) or ""
-    mine = user.pk in (challenge.challenger_id, challenge.opponent_id)
-    # Open and addressed to someone else (once settled, the opponent is whoever accepted
-    # a lobby challenge, and a late accepter is told it was taken: 409).
-    addressed_elsewhere = (
-        challenge.status == Challenge.Status.OPEN and challenge.opponent_id is not None and not mine
-    )
-    if addressed_elsewhere or (
-        challenge.private and not mine and not constant_time_compare(token, challenge.invite_token)
-    ):
-        # As its detail answers: someone else's challenge is not this caller's to know of.
-        raise ApiError(404, f"there is no challenge #{challenge_id}")
+    challenge = Challenge.objects.filter(pk=challenge_id).first()
+    if challenge is None or not challenge.is_visible_to(user, invite_token=token):
+        # As its detail answers, whatever its status: someone else's challenge is not this
+        # caller's to know of. (A lobby challenge that someone else took is theirs now too.)
+        raise ApiError(
+            404,
+            f"there is no challenge #{challenge_id} for you to accept: none by that number,"
+            " or it is someone else's (a lobby challenge is once someone has taken it)",
+        )
     try:
         match = services.accept_challenge(challenge.pk, user=user, invite_token=token)
     except services.StaleSegment as refused:

@@ -248,7 +248,7 @@ def test_an_accept_sent_again_is_told_the_match_it_started(alice, bob_api):
     assert Match.objects.count() == 1
 
 
-def test_a_lobby_challenge_taken_meanwhile_is_a_409_for_the_late_accepter(
+def test_a_lobby_challenge_taken_meanwhile_is_a_404_for_the_late_accepter(
     alice, bob_api, charlie_api
 ):
     challenge = services.create_challenge(alice)
@@ -257,6 +257,39 @@ def test_a_lobby_challenge_taken_meanwhile_is_a_409_for_the_late_accepter(
     first = post_json(bob_api, url)
     late = post_json(charlie_api, url)
 
+    # Alice's and Bob's now, as its detail says: the same answer as for a made-up id, but
+    # one that says a lobby challenge once taken is no longer there for anyone else.
     assert first.status_code == 200
-    assert late.status_code == 409 and "already been accepted" in late.json()["error"]
+    assert late.status_code == 404 and "someone has taken it" in late.json()["error"]
     assert "match" not in late.json()  # not Charlie's match
+
+
+@pytest.mark.parametrize("settle", ["decline", "accept", "cancel"])
+def test_a_settled_challenge_to_someone_else_is_a_404_on_every_endpoint(
+    alice, bob, charlie, bob_api, settle
+):
+    # Charlie challenges Alice, who answers; Bob, an outsider, learns nothing of it: not
+    # that it exists, nor how it ended, whichever way he asks.
+    challenge = services.create_challenge(charlie, opponent=alice)
+    if settle == "decline":
+        services.decline_challenge(challenge.pk, user=alice)
+    elif settle == "cancel":
+        services.cancel_challenge(challenge.pk, user=charlie)
+    else:
+        services.accept_challenge(challenge.pk, user=alice)
+    made_up = challenge.pk + 1000
+
+    answers = {
+        (name, pk): post_json(bob_api, reverse(f"api_challenge_{name}", args=[pk]))
+        for name in ("accept", "decline", "cancel")
+        for pk in (challenge.pk, made_up)
+    }
+    answers["get", challenge.pk] = bob_api.get(reverse("api_challenge", args=[challenge.pk]))
+    answers["get", made_up] = bob_api.get(reverse("api_challenge", args=[made_up]))
+
+    for (name, pk), answer in answers.items():
+        assert answer.status_code == 404, (name, answer.json())
+        other = made_up if pk == challenge.pk else challenge.pk
+        said = answers[name, other].json()["error"].replace(str(other), str(pk))
+        assert answer.json()["error"] == said, name  # word for word a made-up id's
+    assert Match.objects.count() == (settle == "accept")

@@ -756,8 +756,9 @@ def test_a_private_invite_to_a_named_opponent_is_refused(world):
     ("who", "challenge", "action", "status", "said"),
     [
         ("alice", "sent", "accept", 403, "cannot accept your own challenge"),
-        ("charlie", "received", "accept", 403, "addressed to someone else"),
-        ("bob", "invite", "accept", 403, "through its invite link"),
+        # Someone else's challenge, or a private one without its link: as if there were none.
+        ("charlie", "received", "accept", 404, "nothing at this address"),
+        ("bob", "invite", "accept", 404, "nothing at this address"),
         ("bob", "received", "decline", 403, "only the opponent decline"),
         ("bob", "sent", "cancel", 403, "only the challenger can cancel"),
     ],
