@@ -128,16 +128,17 @@ class Challenge(models.Model):
         return reverse("challenge", args=[self.pk])
 
     def is_visible_to(self, user: User, *, invite_token: str = "") -> bool:
-        """Whether ``user`` may know of this challenge: its two players; anyone for a lobby
-        challenge; whoever holds its invite link's token (``invite_token``), for a private
-        one. Anyone else is answered as if it did not exist (404, not 403), whatever its
-        status: whether someone else's challenge exists, and how it ended, is theirs to
-        know."""
+        """Whether ``user`` may know of this challenge: its two players; anyone while it
+        waits in the lobby; whoever holds its invite link's token (``invite_token``), for a
+        private one. Anyone else is answered as if it did not exist (404, not 403),
+        whatever its status: whether someone else's challenge exists, and how it ended, is
+        theirs to know."""
         if user.pk is not None and user.pk in (self.challenger_id, self.opponent_id):
             return True
         if self.private:
             return constant_time_compare(invite_token, self.invite_token)
-        return self.opponent_id is None
+        # Once it no longer waits (withdrawn; a lobby challenge taken has an opponent).
+        return self.opponent_id is None and self.status == self.Status.OPEN
 
     def players_away(self) -> list[User]:
         """The challenger and opponent who are taking time away (games.away)."""

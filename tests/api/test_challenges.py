@@ -293,3 +293,17 @@ def test_a_settled_challenge_to_someone_else_is_a_404_on_every_endpoint(
         said = answers[name, other].json()["error"].replace(str(other), str(pk))
         assert answer.json()["error"] == said, name  # word for word a made-up id's
     assert Match.objects.count() == (settle == "accept")
+
+
+def test_a_lobby_challenge_no_longer_waiting_is_its_challenger_s_alone(alice, alice_api, bob_api):
+    challenge = services.create_challenge(alice)
+    services.cancel_challenge(challenge.pk, user=alice)
+
+    mine = alice_api.get(reverse("api_challenge", args=[challenge.pk]))
+    answers = [bob_api.get(reverse("api_challenge", args=[challenge.pk]))] + [
+        post_json(bob_api, reverse(f"api_challenge_{name}", args=[challenge.pk]))
+        for name in ("accept", "decline", "cancel")
+    ]
+
+    assert (mine.status_code, mine.json()["status"]) == (200, "cancelled")
+    assert [answer.status_code for answer in answers] == [404, 404, 404, 404]

@@ -869,3 +869,16 @@ def test_the_dashboard_tells_a_reader_away_that_they_are(client, alice, match):
     page = client.get(reverse("dashboard")).text
 
     assert "· Your move (you are away until " in page
+
+
+def test_a_lobby_challenge_no_longer_waiting_is_shown_to_its_challenger_alone(client, alice, bob):
+    challenge = services.create_challenge(alice)
+    services.cancel_challenge(challenge.pk, user=alice)
+
+    client.force_login(alice)
+    mine = client.get(challenge.get_absolute_url())
+    client.force_login(bob)
+    theirs = client.get(challenge.get_absolute_url())
+
+    assert mine.status_code == 200
+    assert theirs.status_code == 404
