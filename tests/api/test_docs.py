@@ -143,6 +143,14 @@ def test_its_figures_are_the_code_s(client):
     assert "1, 3, 5, 7, 11, 15, 25" in content
 
 
+def test_it_says_what_a_greek_dance_left_to_the_player_asks(client):
+    # tests/api/test_turn.py plays one: the site leaves it when there is a blot to name.
+    content = html.unescape(client.get("/api/").content.decode())
+
+    assert '<code>legal_plays</code> is then <code>[""]</code>' in content
+    assert '<code>{"segment": n, "play": ""}</code>' in content
+
+
 def test_it_explains_the_idempotency_key_with_the_code_s_figures(client):
     from games import idempotency
 
