@@ -711,7 +711,9 @@ def _messages_read(request: HttpRequest, match_id: int) -> JsonResponse:
 @api_post("text")
 def _messages_write(request: HttpRequest, match_id: int, body: JsonObject) -> JsonResponse:
     match = _players_match(request, match_id)
-    text = _str(body, "text", max_length=4 * chat.MAX_LENGTH, required=True)
+    # No limit of the API's own beyond the body's: games.chat counts the message once
+    # tidied (spaces, line breaks and control characters taken out) and states its limit.
+    text = _str(body, "text", max_length=MAX_BODY, required=True)
     assert text is not None
     message = chat.post_message(match.pk, user=request.user, text=text)
     return JsonResponse({"message": _message(message)}, status=201)
