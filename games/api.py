@@ -602,7 +602,8 @@ def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) 
         challenge.refresh_from_db()
         taken = challenge.match
         if taken is not None and taken.is_player(user):
-            # An accept sent again (its answer lost): the match it started is this one.
+            # An accept sent again (its answer lost), or its challenger's: the match it
+            # started is theirs.
             raise ApiError(409, str(refused), match=taken.pk) from None
         raise
     return JsonResponse({"match": match.pk})

@@ -119,6 +119,30 @@ def test_it_refuses_to_accept_my_own_challenge(alice, alice_api):
     assert response.status_code == 403
 
 
+@pytest.mark.parametrize("with_token", [False, True])
+def test_it_refuses_to_accept_my_own_private_challenge_saying_so(alice, alice_api, with_token):
+    challenge = services.create_challenge(alice, private=True)
+    body = {"token": challenge.invite_token} if with_token else {}
+
+    response = post_json(alice_api, reverse("api_challenge_accept", args=[challenge.pk]), body)
+
+    assert response.status_code == 403
+    assert response.json()["error"] == "you cannot accept your own challenge"
+    assert not Match.objects.exists()
+
+
+def test_the_challenger_accepting_once_it_is_accepted_is_told_the_match(alice, alice_api, bob_api):
+    challenge = services.create_challenge(alice)
+    url = reverse("api_challenge_accept", args=[challenge.pk])
+    accepted = post_json(bob_api, url)
+
+    late = post_json(alice_api, url)
+
+    # Hers as much as Bob's: either player of the challenge is told the match it started.
+    assert late.status_code == 409
+    assert late.json()["match"] == accepted.json()["match"]
+
+
 def test_it_answers_404_for_an_unknown_challenge(bob_api):
     response = post_json(bob_api, reverse("api_challenge_accept", args=[999]))
 
