@@ -42,6 +42,17 @@ def test_a_name_in_another_case_finds_the_player(alice_api, bob):
     assert Challenge.objects.get().opponent == bob
 
 
+@pytest.mark.parametrize("name", ["b0b", "b\u043eb", "B\u039fB"])  # a zero; Cyrillic o; Greek O
+def test_a_name_written_with_look_alike_letters_finds_the_player(alice_api, bob, name):
+    # As the docs say: sign-up refuses a name that reads as one taken, so it is Bob's.
+    challenge = _create(alice_api, opponent=name)
+    block = post_json(alice_api, reverse("api_player_block", args=[name]))
+
+    assert challenge.status_code == 201
+    assert Challenge.objects.get().opponent == bob
+    assert (block.status_code, block.json()["username"]) == (200, "bob")
+
+
 def test_it_challenges_the_lobby_and_by_invite(alice_api):
     lobby = _create(alice_api, opponent=None)
     private = _create(alice_api, private=True)

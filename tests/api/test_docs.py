@@ -151,6 +151,13 @@ def test_it_says_what_a_greek_dance_left_to_the_player_asks(client):
     assert '<code>{"segment": n, "play": ""}</code>' in content
 
 
+def test_it_says_a_username_is_found_written_with_look_alike_letters(client):
+    # tests/api/test_challenges.py finds bob as "b0b", and with Cyrillic and Greek letters.
+    content = html.unescape(client.get("/api/").content.decode())
+
+    assert content.count("look-alike letters") >= 2  # the endpoints' <username>, opponent
+
+
 def test_it_explains_the_idempotency_key_with_the_code_s_figures(client):
     from games import idempotency
 
