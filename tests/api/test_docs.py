@@ -158,6 +158,13 @@ def test_it_says_a_username_is_found_written_with_look_alike_letters(client):
     assert content.count("look-alike letters") >= 2  # the endpoints' <username>, opponent
 
 
+def test_its_list_of_statuses_gives_every_429(client):
+    content = client.get("/api/").content.decode()
+
+    (said,) = re.findall(r"<dt>429</dt><dd>(.*?)</dd>", content)
+    assert "messages" in said and 'href="#post-confirm-email"' in said and "Retry-After" in said
+
+
 def test_it_explains_the_idempotency_key_with_the_code_s_figures(client):
     from games import idempotency
 
