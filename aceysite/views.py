@@ -3,6 +3,8 @@ render without it), and /favicon.ico."""
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.exceptions import TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.middleware.csrf import REASON_BAD_ORIGIN, REASON_BAD_REFERER
 from django.shortcuts import render
@@ -53,10 +55,30 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return response
 
 
+def _for_the_api(request: HttpRequest) -> bool:
+    return request.path_info.startswith("/api/")  # path_info: whatever prefix the site has
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django refuses before any view answers it (handler400: a
+    SuspiciousOperation, such as a query of more parameters than
+    DATA_UPLOAD_MAX_NUMBER_FIELDS): Django's page, or for the JSON API a JSON error saying
+    why, as every other answer of the API is."""
+    if not _for_the_api(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, TooManyFieldsSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        reason = f"the request has more than {limit} parameters (in its query string or form)"
+    else:
+        # A Host that is not the site's, say: the server's log says which.
+        reason = "the request is refused: a header or parameter of it is not accepted here"
+    return JsonResponse({"error": reason}, status=400)
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """A server error (handler500): the site's page, or for the JSON API the JSON error
     every other answer of the API is, so that a client reads it as it reads the others."""
-    if request.path_info.startswith("/api/"):  # path_info: whatever prefix the site has
+    if _for_the_api(request):
         return JsonResponse(
             {"error": "the server failed to answer (its administrators are told): try again"},
             status=500,

@@ -21,7 +21,6 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.urls import reverse
-from django.utils.crypto import constant_time_compare
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts import services as accounts
@@ -109,15 +108,45 @@ def _authenticate(request: HttpRequest) -> bool:
     return True
 
 
-def _read_body(request: HttpRequest, fields: frozenset[str]) -> JsonObject:
-    """The JSON object sent, holding only ``fields``; an empty body reads as ``{}``."""
+def _body_bytes(request: HttpRequest) -> bytes:
+    """The body as sent, at most MAX_BODY bytes of it (413 beyond)."""
+    too_large = ApiError(413, f"the body is larger than {MAX_BODY // 1024} KiB")
+    if "HTTP_TRANSFER_ENCODING" in request.META and "wsgi.input" in request.META:
+        return _body_in_chunks(request, too_large)
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         raise ApiError(400, "the Content-Length header is not a number") from None
     if length > MAX_BODY:
-        raise ApiError(413, f"the body is larger than {MAX_BODY // 1024} KiB")
-    body = request.body
+        raise too_large
+    return request.body
+
+
+def _body_in_chunks(request: HttpRequest, too_large: ApiError) -> bytes:
+    # A body sent in chunks has no Content-Length, and Django's WSGI request reads only
+    # Content-Length bytes of one: none, so that a turn would pass for an empty body. A
+    # server whose wsgi.input ends where the body does says so with wsgi.input_terminated
+    # (gunicorn, the site's web process): the body is then read to its end. Any other
+    # (runserver's waits for bytes that never come) cannot be read that way: refused.
+    if not request.META.get("wsgi.input_terminated"):
+        raise ApiError(
+            411,
+            "send the body with a Content-Length header: this server cannot read a body"
+            " sent in chunks (Transfer-Encoding: chunked)",
+        )
+    try:
+        body = request.META["wsgi.input"].read(MAX_BODY + 1)
+    except Exception:  # the server's own errors (gunicorn's InvalidChunkSize, say)
+        # A chunk size that is no number, a body cut off: the client's fault, not a 500.
+        raise ApiError(400, "the body sent in chunks is malformed or cut off") from None
+    if len(body) > MAX_BODY:
+        raise too_large
+    return body
+
+
+def _read_body(request: HttpRequest, fields: frozenset[str]) -> JsonObject:
+    """The JSON object sent, holding only ``fields``; an empty body reads as ``{}``."""
+    body = _body_bytes(request)
     if not body:
         # Nothing sent, whatever the type says: curl -X POST and many HTTP libraries label
         # an empty body as a form or as text.
@@ -326,13 +355,6 @@ def _get_match(match_id: int) -> Match:
     return match
 
 
-def _get_challenge(challenge_id: int) -> Challenge:
-    challenge = Challenge.objects.filter(pk=challenge_id).first()
-    if challenge is None:
-        raise ApiError(404, f"there is no challenge #{challenge_id}")
-    return challenge
-
-
 # -- match state -----------------------------------------------------------------------------
 
 
@@ -530,11 +552,7 @@ def _visible_challenge(request: HttpRequest, challenge_id: int) -> Challenge:
     challenge = (
         Challenge.objects.select_related("challenger", "opponent").filter(pk=challenge_id).first()
     )
-    user = request.user
-    public = challenge is not None and challenge.opponent_id is None and not challenge.private
-    if challenge is None or not (
-        public or user.pk in (challenge.challenger_id, challenge.opponent_id)
-    ):
+    if challenge is None or not challenge.is_visible_to(request.user):
         raise ApiError(404, f"there is no challenge #{challenge_id}")
     return challenge
 
@@ -567,27 +585,25 @@ def _answer_with(challenge: Challenge) -> JsonResponse:
 @api_post("token")
 def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
     """Accept a challenge; a private one needs its invite token as ``token``."""
-    challenge = _get_challenge(challenge_id)
     user = request.user
     token = _str(body, "token", max_length=100) or ""
-    mine = user.pk in (challenge.challenger_id, challenge.opponent_id)
-    # Open and addressed to someone else (once settled, the opponent is whoever accepted
-    # a lobby challenge, and a late accepter is told it was taken: 409).
-    addressed_elsewhere = (
-        challenge.status == Challenge.Status.OPEN and challenge.opponent_id is not None and not mine
-    )
-    if addressed_elsewhere or (
-        challenge.private and not mine and not constant_time_compare(token, challenge.invite_token)
-    ):
-        # As its detail answers: someone else's challenge is not this caller's to know of.
-        raise ApiError(404, f"there is no challenge #{challenge_id}")
+    challenge = Challenge.objects.filter(pk=challenge_id).first()
+    if challenge is None or not challenge.is_visible_to(user, invite_token=token):
+        # As its detail answers, whatever its status: someone else's challenge is not this
+        # caller's to know of. (A lobby challenge that someone else took is theirs now too.)
+        raise ApiError(
+            404,
+            f"there is no challenge #{challenge_id} for you to accept: none by that number,"
+            " or it is someone else's (a lobby challenge is once someone has taken it)",
+        )
     try:
         match = services.accept_challenge(challenge.pk, user=user, invite_token=token)
     except services.StaleSegment as refused:
         challenge.refresh_from_db()
         taken = challenge.match
         if taken is not None and taken.is_player(user):
-            # An accept sent again (its answer lost): the match it started is this one.
+            # An accept sent again (its answer lost), or its challenger's: the match it
+            # started is theirs.
             raise ApiError(409, str(refused), match=taken.pk) from None
         raise
     return JsonResponse({"match": match.pk})
@@ -696,7 +712,9 @@ def _messages_read(request: HttpRequest, match_id: int) -> JsonResponse:
 @api_post("text")
 def _messages_write(request: HttpRequest, match_id: int, body: JsonObject) -> JsonResponse:
     match = _players_match(request, match_id)
-    text = _str(body, "text", max_length=4 * chat.MAX_LENGTH, required=True)
+    # No limit of the API's own beyond the body's: games.chat counts the message once
+    # tidied (spaces, line breaks and control characters taken out) and states its limit.
+    text = _str(body, "text", max_length=MAX_BODY, required=True)
     assert text is not None
     message = chat.post_message(match.pk, user=request.user, text=text)
     return JsonResponse({"message": _message(message)}, status=201)

@@ -18,6 +18,7 @@ from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, Valu
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from .dice import new_seed, seed_hash
 
@@ -125,6 +126,19 @@ class Challenge(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("challenge", args=[self.pk])
+
+    def is_visible_to(self, user: User, *, invite_token: str = "") -> bool:
+        """Whether ``user`` may know of this challenge: its two players; anyone while it
+        waits in the lobby; whoever holds its invite link's token (``invite_token``), for a
+        private one. Anyone else is answered as if it did not exist (404, not 403),
+        whatever its status: whether someone else's challenge exists, and how it ended, is
+        theirs to know."""
+        if user.pk is not None and user.pk in (self.challenger_id, self.opponent_id):
+            return True
+        if self.private:
+            return constant_time_compare(invite_token, self.invite_token)
+        # Once it no longer waits (withdrawn; a lobby challenge taken has an opponent).
+        return self.opponent_id is None and self.status == self.Status.OPEN
 
     def players_away(self) -> list[User]:
         """The challenger and opponent who are taking time away (games.away)."""

@@ -242,13 +242,17 @@ def accept_challenge(
             Challenge.objects.values_list("challenger_id", flat=True).get(pk=challenge_id), user
         )
         challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
-        if challenge.private and not constant_time_compare(
-            invite_token or "", challenge.invite_token
+        own = challenge.challenger_id == user.pk
+        # The link is for the friend it is sent to: its challenger is told it is their own.
+        if (
+            challenge.private
+            and not own
+            and not constant_time_compare(invite_token or "", challenge.invite_token)
         ):
             raise NotAllowed("a private challenge is accepted through its invite link")
         if challenge.status != Challenge.Status.OPEN:
             raise StaleSegment(f"this challenge has already been {challenge.status}")
-        if challenge.challenger_id == user.pk:
+        if own:
             raise NotAllowed("you cannot accept your own challenge")
         if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
             raise NotAllowed("this challenge is addressed to someone else")

@@ -64,6 +64,8 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         "api_base": request.build_absolute_uri(reverse("api_root")),
         "docs_url": request.build_absolute_uri(reverse("api_docs")),
         "max_body_kib": api.MAX_BODY // 1024,
+        # Beyond it Django refuses to read a query (aceysite.views.bad_request answers).
+        "max_query_parameters": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS,
         "max_messages": api.MAX_MESSAGES,
         "message_length": chat.MAX_LENGTH,
         "messages_per_day": chat.MAX_PER_DAY,
@@ -158,18 +160,18 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
     return render(request, "games/challenge_new.html", {"form": form})
 
 
-def _get_challenge_for_user(request: HttpRequest, challenge_id: int) -> Challenge:
-    """The challenge if this user may see it: its challenger, its opponent, or anyone for
-    a lobby challenge; a private invite is reached through its link instead."""
+def _get_challenge_for_user(
+    request: HttpRequest, challenge_id: int, *, invite_token: str = ""
+) -> Challenge:
+    """The challenge if this user may see it (Challenge.is_visible_to: its challenger, its
+    opponent, anyone for a lobby challenge, the holder of a private one's link); a 404 for
+    anyone else, as for a challenge that does not exist, whatever its status."""
     challenge = get_object_or_404(
         Challenge.objects.select_related("challenger", "opponent", "match"), pk=challenge_id
     )
-    user = request.user
-    if user.pk in (challenge.challenger_id, challenge.opponent_id):
-        return challenge
-    if challenge.opponent_id is None and not challenge.private:
-        return challenge
-    raise PermissionDenied("this challenge is not yours")
+    if not challenge.is_visible_to(request.user, invite_token=invite_token):
+        raise Http404("no such challenge")
+    return challenge
 
 
 @login_required
@@ -215,11 +217,10 @@ def _acceptance_refusal(request: HttpRequest, challenge: Challenge) -> str:
 @login_required
 @require_POST
 def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
-    challenge = get_object_or_404(Challenge, pk=challenge_id)
+    token = request.POST.get("token", "")
+    challenge = _get_challenge_for_user(request, challenge_id, invite_token=token)
     try:
-        match = services.accept_challenge(
-            challenge.pk, user=request.user, invite_token=request.POST.get("token")
-        )
+        match = services.accept_challenge(challenge.pk, user=request.user, invite_token=token)
     except services.NotAllowed as error:
         raise PermissionDenied(str(error)) from None
     except TurnError as error:
@@ -241,7 +242,7 @@ def challenge_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
 
 
 def _close(request: HttpRequest, challenge_id: int, close, done: str) -> HttpResponse:
-    get_object_or_404(Challenge, pk=challenge_id)
+    _get_challenge_for_user(request, challenge_id)
     try:
         close(challenge_id, user=request.user)
     except services.NotAllowed as error:

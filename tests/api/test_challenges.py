@@ -42,6 +42,17 @@ def test_a_name_in_another_case_finds_the_player(alice_api, bob):
     assert Challenge.objects.get().opponent == bob
 
 
+@pytest.mark.parametrize("name", ["b0b", "b\u043eb", "B\u039fB"])  # a zero; Cyrillic o; Greek O
+def test_a_name_written_with_look_alike_letters_finds_the_player(alice_api, bob, name):
+    # As the docs say: sign-up refuses a name that reads as one taken, so it is Bob's.
+    challenge = _create(alice_api, opponent=name)
+    block = post_json(alice_api, reverse("api_player_block", args=[name]))
+
+    assert challenge.status_code == 201
+    assert Challenge.objects.get().opponent == bob
+    assert (block.status_code, block.json()["username"]) == (200, "bob")
+
+
 def test_it_challenges_the_lobby_and_by_invite(alice_api):
     lobby = _create(alice_api, opponent=None)
     private = _create(alice_api, private=True)
@@ -117,6 +128,30 @@ def test_it_refuses_to_accept_my_own_challenge(alice, alice_api):
     response = post_json(alice_api, reverse("api_challenge_accept", args=[challenge.pk]))
 
     assert response.status_code == 403
+
+
+@pytest.mark.parametrize("with_token", [False, True])
+def test_it_refuses_to_accept_my_own_private_challenge_saying_so(alice, alice_api, with_token):
+    challenge = services.create_challenge(alice, private=True)
+    body = {"token": challenge.invite_token} if with_token else {}
+
+    response = post_json(alice_api, reverse("api_challenge_accept", args=[challenge.pk]), body)
+
+    assert response.status_code == 403
+    assert response.json()["error"] == "you cannot accept your own challenge"
+    assert not Match.objects.exists()
+
+
+def test_the_challenger_accepting_once_it_is_accepted_is_told_the_match(alice, alice_api, bob_api):
+    challenge = services.create_challenge(alice)
+    url = reverse("api_challenge_accept", args=[challenge.pk])
+    accepted = post_json(bob_api, url)
+
+    late = post_json(alice_api, url)
+
+    # Hers as much as Bob's: either player of the challenge is told the match it started.
+    assert late.status_code == 409
+    assert late.json()["match"] == accepted.json()["match"]
 
 
 def test_it_answers_404_for_an_unknown_challenge(bob_api):
@@ -248,7 +283,7 @@ def test_an_accept_sent_again_is_told_the_match_it_started(alice, bob_api):
     assert Match.objects.count() == 1
 
 
-def test_a_lobby_challenge_taken_meanwhile_is_a_409_for_the_late_accepter(
+def test_a_lobby_challenge_taken_meanwhile_is_a_404_for_the_late_accepter(
     alice, bob_api, charlie_api
 ):
     challenge = services.create_challenge(alice)
@@ -257,6 +292,53 @@ def test_a_lobby_challenge_taken_meanwhile_is_a_409_for_the_late_accepter(
     first = post_json(bob_api, url)
     late = post_json(charlie_api, url)
 
+    # Alice's and Bob's now, as its detail says: the same answer as for a made-up id, but
+    # one that says a lobby challenge once taken is no longer there for anyone else.
     assert first.status_code == 200
-    assert late.status_code == 409 and "already been accepted" in late.json()["error"]
+    assert late.status_code == 404 and "someone has taken it" in late.json()["error"]
     assert "match" not in late.json()  # not Charlie's match
+
+
+@pytest.mark.parametrize("settle", ["decline", "accept", "cancel"])
+def test_a_settled_challenge_to_someone_else_is_a_404_on_every_endpoint(
+    alice, bob, charlie, bob_api, settle
+):
+    # Charlie challenges Alice, who answers; Bob, an outsider, learns nothing of it: not
+    # that it exists, nor how it ended, whichever way he asks.
+    challenge = services.create_challenge(charlie, opponent=alice)
+    if settle == "decline":
+        services.decline_challenge(challenge.pk, user=alice)
+    elif settle == "cancel":
+        services.cancel_challenge(challenge.pk, user=charlie)
+    else:
+        services.accept_challenge(challenge.pk, user=alice)
+    made_up = challenge.pk + 1000
+
+    answers = {
+        (name, pk): post_json(bob_api, reverse(f"api_challenge_{name}", args=[pk]))
+        for name in ("accept", "decline", "cancel")
+        for pk in (challenge.pk, made_up)
+    }
+    answers["get", challenge.pk] = bob_api.get(reverse("api_challenge", args=[challenge.pk]))
+    answers["get", made_up] = bob_api.get(reverse("api_challenge", args=[made_up]))
+
+    for (name, pk), answer in answers.items():
+        assert answer.status_code == 404, (name, answer.json())
+        other = made_up if pk == challenge.pk else challenge.pk
+        said = answers[name, other].json()["error"].replace(str(other), str(pk))
+        assert answer.json()["error"] == said, name  # word for word a made-up id's
+    assert Match.objects.count() == (settle == "accept")
+
+
+def test_a_lobby_challenge_no_longer_waiting_is_its_challenger_s_alone(alice, alice_api, bob_api):
+    challenge = services.create_challenge(alice)
+    services.cancel_challenge(challenge.pk, user=alice)
+
+    mine = alice_api.get(reverse("api_challenge", args=[challenge.pk]))
+    answers = [bob_api.get(reverse("api_challenge", args=[challenge.pk]))] + [
+        post_json(bob_api, reverse(f"api_challenge_{name}", args=[challenge.pk]))
+        for name in ("accept", "decline", "cancel")
+    ]
+
+    assert (mine.status_code, mine.json()["status"]) == (200, "cancelled")
+    assert [answer.status_code for answer in answers] == [404, 404, 404, 404]

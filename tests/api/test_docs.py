@@ -143,6 +143,28 @@ def test_its_figures_are_the_code_s(client):
     assert "1, 3, 5, 7, 11, 15, 25" in content
 
 
+def test_it_says_what_a_greek_dance_left_to_the_player_asks(client):
+    # tests/api/test_turn.py plays one: the site leaves it when there is a blot to name.
+    content = html.unescape(client.get("/api/").content.decode())
+
+    assert '<code>legal_plays</code> is then <code>[""]</code>' in content
+    assert '<code>{"segment": n, "play": ""}</code>' in content
+
+
+def test_it_says_a_username_is_found_written_with_look_alike_letters(client):
+    # tests/api/test_challenges.py finds bob as "b0b", and with Cyrillic and Greek letters.
+    content = html.unescape(client.get("/api/").content.decode())
+
+    assert content.count("look-alike letters") >= 2  # the endpoints' <username>, opponent
+
+
+def test_its_list_of_statuses_gives_every_429(client):
+    content = client.get("/api/").content.decode()
+
+    (said,) = re.findall(r"<dt>429</dt><dd>(.*?)</dd>", content)
+    assert "messages" in said and 'href="#post-confirm-email"' in said and "Retry-After" in said
+
+
 def test_it_explains_the_idempotency_key_with_the_code_s_figures(client):
     from games import idempotency
 

@@ -50,7 +50,10 @@ def test_an_outsider_neither_reads_nor_writes(charlie_api, alice, match):
         ({}, "text is required"),
         ({"text": 5}, "text must be a string"),
         ({"text": "   "}, "write something first"),
-        ({"text": "x" * 501}, "at most 500 characters"),
+        ({"text": "x" * 501}, "a message is at most 500 characters (this is 501)"),
+        # However far beyond it (within the body's 64 KiB): the limit stated is the same.
+        ({"text": "x" * 2001}, "a message is at most 500 characters (this is 2001)"),
+        ({"text": "x" * 60_000}, "a message is at most 500 characters (this is 60000)"),
         ({"text": "hi", "extra": 1}, "unknown field"),
     ],
 )

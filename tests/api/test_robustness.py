@@ -140,3 +140,39 @@ def test_a_path_without_its_slash_is_told_so(alice_api):
 
     assert response.status_code == 404
     assert "end with a slash" in response.json()["error"]
+
+
+@pytest.mark.parametrize("debug", [True, False])
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_the_api_s_own_address_without_its_slash_is_told_so(client, settings, debug, method):
+    # Not redirected to /api/v1/ as a page's address would be: for a POST, Django's
+    # APPEND_SLASH cannot (a 500 in DEBUG), and a redirect in HTML is no API answer.
+    settings.DEBUG = debug
+
+    response = client.generic(method, "/api/v1")
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert "end with a slash" in response.json()["error"]
+
+
+def test_a_query_of_too_many_parameters_is_refused_in_json(alice_api, client, match):
+    # Beyond DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000) Django refuses to read a query
+    # (TooManyFieldsSent): a 400 whose page is HTML, but for the API.
+    query = "&".join(f"p{n}=1" for n in range(1001))
+
+    api = alice_api.get(f"{reverse('api_match', args=[match.pk])}?since=0&{query}")
+    page = client.get(f"{match.get_absolute_url()}?replay=1&{query}")
+
+    assert api.status_code == 400 and api["Content-Type"] == "application/json"
+    assert api.json()["error"] == (
+        "the request has more than 1000 parameters (in its query string or form)"
+    )
+    assert page.status_code == 400 and page["Content-Type"].startswith("text/html")
+
+
+def test_a_request_django_refuses_otherwise_is_refused_in_json_too(client):
+    response = client.get("/api/v1/", headers={"host": "elsewhere.example"})
+
+    assert response.status_code == 400 and response["Content-Type"] == "application/json"
+    assert "not accepted here" in response.json()["error"]

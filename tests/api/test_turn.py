@@ -185,6 +185,38 @@ def test_it_names_a_blot_in_greek(alice, bob, alice_api):
     assert other.json()["already_played"] is False
 
 
+def test_a_greek_dance_with_a_blot_is_left_to_the_player_who_sends_an_empty_play(
+    alice, bob, alice_api
+):
+    # Alice, on the bar, rolls 6-5 against Bob's six points in her entry quarter: she
+    # cannot move, but she has a blot on her 8-point she may name, so the site does not
+    # play the dance for her (games.services._play_forced).
+    match = start(alice, bob, [5, 2, 6, 5], variant="greek")
+    points = [0] * 24
+    points[18:24] = [-2] * 6
+    points[11], points[7], points[5] = -3, 1, 13
+    match.position = {
+        "variant": "greek",
+        "turn": "white",
+        "points": points,
+        "bar": {"white": 1, "black": 0},
+        "off": {"white": 0, "black": 0},
+        "waiting": {"white": 0, "black": 0},
+        "named_blot": None,
+    }
+    match.save()
+
+    state = alice_api.get(reverse("api_match", args=[match.pk])).json()
+    response = _turn(alice_api, match, {"segment": 1, "play": "", "name_blot": 8})
+
+    assert (state["to_move"], state["phase"], state["dice"]) == ("alice", "play", [6, 5])
+    assert state["legal_plays"] == [""]
+    assert response.status_code == 200
+    played = response.json()["history"][1]
+    assert (played["player"], played["play"], played["named_blot"]) == ("white", "", 8)
+    assert response.json()["to_move"] == "bob"
+
+
 def test_it_refuses_to_name_a_point_that_is_not_a_blot(alice, bob, alice_api):
     match = start(alice, bob, [5, 2, 6, 3], variant="greek")
 

@@ -143,7 +143,7 @@ def pages(django_user_model) -> list[str]:
         services.create_challenge(challenger, variant="greek")  # the lobby
     received = services.create_challenge(carol, opponent=alice, points=3)
     invite = services.create_challenge(alice, private=True)
-    not_hers = services.create_challenge(bob, private=True)
+    not_hers = _start(bob, dave, [5, 2, 6, 3])
 
     key, _ = ApiToken.issue(alice, "my bot")
     ApiToken.issue(alice, "the other bot")
@@ -190,7 +190,7 @@ def pages(django_user_model) -> list[str]:
         # the link sent to her asks her to.
         reverse("email_verify", args=[email_confirmation_token(alice)]),
         "/no-such-page/",
-        not_hers.get_absolute_url(),  # 403
+        f"{not_hers.get_absolute_url()}resign/",  # 403: not her match to resign
     ]
 
 
@@ -231,7 +231,7 @@ def test_a_missing_or_forbidden_page_says_so_and_leads_back(page: Page, live_ser
 
     page.goto(live_server.url + pages[-1])
     assert page.locator("h1").inner_text() == "Not allowed"
-    assert page.locator("main").get_by_text("This challenge is not yours.").is_visible()
+    assert page.locator("main").get_by_text("You are not playing in this match.").is_visible()
 
 
 # Where the keyboard's focus is now, and whether a sighted keyboard user can see it: an

@@ -356,7 +356,7 @@ def test_it_accepts_a_private_invite_only_through_its_link(client, alice, bob):
         reverse("challenge_accept", args=[challenge.pk]), {"token": challenge.invite_token}
     )
 
-    assert without.status_code == 403
+    assert without.status_code == 404  # as if there were none: it is the link's holders'
     assert "Accept and play" in invite_page.text
     assert with_token.status_code == 302
     assert Challenge.objects.get().status == "accepted"
@@ -366,7 +366,35 @@ def test_it_hides_a_challenge_from_outsiders(client, alice, bob, charlie):
     challenge = services.create_challenge(alice, opponent=bob)
     client.force_login(charlie)
 
-    assert client.get(challenge.get_absolute_url()).status_code == 403
+    # As if there were none (a 403 would say there is one).
+    assert client.get(challenge.get_absolute_url()).status_code == 404
+
+
+@pytest.mark.parametrize("settle", ["decline", "accept", "cancel"])
+def test_a_settled_challenge_to_someone_else_is_a_404_on_every_page(
+    client, alice, bob, charlie, settle
+):
+    # Charlie challenges Alice, who answers; Bob, an outsider, learns nothing of it: not
+    # that it exists, nor how it ended (a message such as "already declined").
+    challenge = services.create_challenge(charlie, opponent=alice)
+    if settle == "decline":
+        services.decline_challenge(challenge.pk, user=alice)
+    elif settle == "cancel":
+        services.cancel_challenge(challenge.pk, user=charlie)
+    else:
+        services.accept_challenge(challenge.pk, user=alice)
+    client.force_login(bob)
+
+    page = client.get(challenge.get_absolute_url())
+    posted = [
+        client.post(reverse(f"challenge_{action}", args=[challenge.pk]))
+        for action in ("accept", "decline", "cancel")
+    ]
+
+    assert page.status_code == 404
+    assert [answer.status_code for answer in posted] == [404, 404, 404]
+    settled = {"decline": "declined", "accept": "accepted", "cancel": "cancelled"}[settle]
+    assert Challenge.objects.get().status == settled
 
 
 def test_it_lists_open_challenges_in_the_lobby(client, alice, bob):
@@ -841,3 +869,16 @@ def test_the_dashboard_tells_a_reader_away_that_they_are(client, alice, match):
     page = client.get(reverse("dashboard")).text
 
     assert "· Your move (you are away until " in page
+
+
+def test_a_lobby_challenge_no_longer_waiting_is_shown_to_its_challenger_alone(client, alice, bob):
+    challenge = services.create_challenge(alice)
+    services.cancel_challenge(challenge.pk, user=alice)
+
+    client.force_login(alice)
+    mine = client.get(challenge.get_absolute_url())
+    client.force_login(bob)
+    theirs = client.get(challenge.get_absolute_url())
+
+    assert mine.status_code == 200
+    assert theirs.status_code == 404

@@ -102,24 +102,31 @@ CASES = [
     Case("dashboard", "GET", "/dashboard/", PRIVATE),
     Case("lobby", "GET", "/lobby/", every(200)),
     Case("challenge_new", "GET", "/challenges/new/", PRIVATE),
-    Case("challenge", "GET", "/challenges/{challenge}/", PLAYERS_ONLY),
+    # Someone else's challenge is answered as one that does not exist (404), not 403; its
+    # players may see it, and are refused with 403 what is the other one's to do.
+    Case(
+        "challenge",
+        "GET",
+        "/challenges/{challenge}/",
+        every(404, anonymous=LOGIN, player=200, opponent=200),
+    ),
     Case(
         "challenge_accept",
         "POST",
         "/challenges/{challenge}/accept/",
-        every(403, anonymous=LOGIN, opponent=302),
+        every(404, anonymous=LOGIN, player=403, opponent=302),
     ),
     Case(
         "challenge_decline",
         "POST",
         "/challenges/{challenge}/decline/",
-        every(403, anonymous=LOGIN, opponent=302),
+        every(404, anonymous=LOGIN, player=403, opponent=302),
     ),
     Case(
         "challenge_cancel",
         "POST",
         "/challenges/{challenge}/cancel/",
-        every(403, anonymous=LOGIN, player=302),
+        every(404, anonymous=LOGIN, player=302, opponent=403),
     ),
     Case("invite", "GET", "/invite/{invite}/", every(200)),
     Case("match", "GET", "/matches/{match}/", every(200)),
@@ -256,6 +263,7 @@ CASES = [
         body={},
     ),
     Case("api_not_found", "GET", "/api/v1/nothing-here/", every(404)),
+    Case("api_without_slash", "POST", "/api/v1", every(404), body={}),
     # Where the reference is, to anyone (no key needed to learn that).
     Case("api_root", "GET", "/api/v1/", every(200)),
     Case("tournament_list", "GET", "/tournaments/", every(200)),

@@ -403,8 +403,9 @@ FORMS = [
     Form("close_account", "/accounts/settings/close/", {"password": PASSWORD}),
 ]
 
-# Fuzzed elsewhere (test_bad_input.py), or not a form of ours (Django's admin).
-NOT_HERE = {"match_turn", "match_click"}
+# Fuzzed elsewhere (test_bad_input.py), or not a form of ours (Django's admin, the API's
+# address without its slash: a 404 in JSON to anything, as the API's other paths).
+NOT_HERE = {"match_turn", "match_click", "api_without_slash"}
 
 WORDS = [
     "",
@@ -755,8 +756,9 @@ def test_a_private_invite_to_a_named_opponent_is_refused(world):
     ("who", "challenge", "action", "status", "said"),
     [
         ("alice", "sent", "accept", 403, "cannot accept your own challenge"),
-        ("charlie", "received", "accept", 403, "addressed to someone else"),
-        ("bob", "invite", "accept", 403, "through its invite link"),
+        # Someone else's challenge, or a private one without its link: as if there were none.
+        ("charlie", "received", "accept", 404, "nothing at this address"),
+        ("bob", "invite", "accept", 404, "nothing at this address"),
         ("bob", "received", "decline", 403, "only the opponent decline"),
         ("bob", "sent", "cancel", 403, "only the challenger can cancel"),
     ],
