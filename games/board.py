@@ -779,7 +779,7 @@ def _made_for_you(segments: list[dict[str, Any]], viewer: str) -> str:
         if not segment["play"]:
             sentences.append(f"You {verb} {dice} and could not move.")
             continue
-        moves = _play_for_opponent(segment["play"], mover=viewer, listener=viewer)
+        moves = _play_in_words(segment["play"], mover=viewer, listener=viewer)
         sentences.append(f"You {verb} {dice} and your only play was made for you: you {moves}.")
     return " ".join(sentences)
 
@@ -816,7 +816,7 @@ def _turn_for_opponent(
         dice = format_dice(segment["dice"])
         if segment["kind"] != "double":
             verb = "named" if segment["kind"] == "named_double" else "rolled"
-            moves = _play_for_opponent(segment["play"], mover=mover, listener=listener)
+            moves = _play_in_words(segment["play"], mover=mover, listener=listener)
             sentences.append(f"{name} {verb} {dice} and {moves}.")
         elif i == len(segments) - 1:
             sentences.append(f"{name} named {dice}.")  # else said with its play, next
@@ -831,10 +831,11 @@ def _turn_for_opponent(
 _CHECKERS = {1: "a checker", 2: "two checkers", 3: "three checkers", 4: "four checkers"}
 
 
-def _play_for_opponent(play: str, *, mover: str, listener: str) -> str:
-    """A segment's stored play (the mover's notation) as the opponent's words: ``moved
-    from your 3-point to your 6-point and entered a checker on your 21-point, hitting your
-    checker on your 6-point``; ``could not move`` for a dance."""
+def _play_in_words(play: str, *, mover: str, listener: str) -> str:
+    """A segment's stored play (the mover's notation) in the listener's words and numbers:
+    to the opponent ``moved from your 3-point to your 6-point and entered a checker on your
+    21-point, hitting your checker on your 6-point``; to the mover (a play made for them)
+    the hit is ``your opponent's checker``; ``could not move`` for a dance."""
     if not play:
         return "could not move"
     try:
