@@ -594,7 +594,7 @@ def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) 
         raise ApiError(
             404,
             f"there is no challenge #{challenge_id} for you to accept: none by that number,"
-            " or it is someone else's (a lobby challenge is once someone has taken it)",
+            " or it is someone else's (as a lobby challenge is once another player has taken it)",
         )
     try:
         match = services.accept_challenge(challenge.pk, user=user, invite_token=token)

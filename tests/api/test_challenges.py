@@ -295,7 +295,7 @@ def test_a_lobby_challenge_taken_meanwhile_is_a_404_for_the_late_accepter(
     # Alice's and Bob's now, as its detail says: the same answer as for a made-up id, but
     # one that says a lobby challenge once taken is no longer there for anyone else.
     assert first.status_code == 200
-    assert late.status_code == 404 and "someone has taken it" in late.json()["error"]
+    assert late.status_code == 404 and "another player has taken it" in late.json()["error"]
     assert "match" not in late.json()  # not Charlie's match
 
 
