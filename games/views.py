@@ -174,6 +174,13 @@ def _get_challenge_for_user(
     return challenge
 
 
+#: Accepting a challenge this player may not see (Challenge.is_visible_to), or none.
+CHALLENGE_GONE = (
+    "That challenge is no longer open: another player may have taken it, or its challenger"
+    " withdrawn it."
+)
+
+
 @login_required
 @require_GET
 def challenge_detail(request: HttpRequest, challenge_id: int) -> HttpResponse:
@@ -218,7 +225,14 @@ def _acceptance_refusal(request: HttpRequest, challenge: Challenge) -> str:
 @require_POST
 def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
     token = request.POST.get("token", "")
-    challenge = _get_challenge_for_user(request, challenge_id, invite_token=token)
+    challenge = Challenge.objects.filter(pk=challenge_id).first()
+    if challenge is None or not challenge.is_visible_to(request.user, invite_token=token):
+        # Most often a lobby challenge another player took a moment before, or one its
+        # challenger withdrew, pressed on a lobby drawn before: "Page not found" told the
+        # player nothing. The same words for one that never was: whose a challenge is, and
+        # how it ended, stay its players' to know.
+        messages.error(request, CHALLENGE_GONE)
+        return redirect("lobby")
     try:
         match = services.accept_challenge(challenge.pk, user=request.user, invite_token=token)
     except services.NotAllowed as error:

@@ -356,7 +356,8 @@ def test_it_accepts_a_private_invite_only_through_its_link(client, alice, bob):
         reverse("challenge_accept", args=[challenge.pk]), {"token": challenge.invite_token}
     )
 
-    assert without.status_code == 404  # as if there were none: it is the link's holders'
+    # As if there were none: it is the link's holders'.
+    assert without.status_code == 302 and without.url == reverse("lobby")
     assert "Accept and play" in invite_page.text
     assert with_token.status_code == 302
     assert Challenge.objects.get().status == "accepted"
@@ -392,7 +393,9 @@ def test_a_settled_challenge_to_someone_else_is_a_404_on_every_page(
     ]
 
     assert page.status_code == 404
-    assert [answer.status_code for answer in posted] == [404, 404, 404]
+    # An accept is sent back to the lobby, told what one for no challenge at all is told.
+    assert [answer.status_code for answer in posted] == [302, 404, 404]
+    assert posted[0].url == reverse("lobby")
     settled = {"decline": "declined", "accept": "accepted", "cancel": "cancelled"}[settle]
     assert Challenge.objects.get().status == settled
 
@@ -882,3 +885,26 @@ def test_a_lobby_challenge_no_longer_waiting_is_shown_to_its_challenger_alone(cl
 
     assert mine.status_code == 200
     assert theirs.status_code == 404
+
+
+@pytest.mark.parametrize("gone", ["taken", "withdrawn", "never was"])
+def test_accepting_a_lobby_challenge_no_longer_open_says_so_in_the_lobby(
+    client, alice, bob, charlie, gone
+):
+    challenge = services.create_challenge(alice)  # in the lobby
+    if gone == "taken":
+        services.accept_challenge(challenge.pk, user=bob)  # a moment before charlie
+    elif gone == "withdrawn":
+        services.cancel_challenge(challenge.pk, user=alice)
+    client.force_login(charlie)
+    challenge_id = challenge.pk + 1 if gone == "never was" else challenge.pk
+
+    answer = client.post(reverse("challenge_accept", args=[challenge_id]), follow=True)
+
+    assert answer.redirect_chain == [(reverse("lobby"), 302)]
+    assert (
+        "That challenge is no longer open: another player may have taken it, or its"
+        " challenger withdrawn it." in answer.text
+    )
+    assert not Match.objects.filter(black=charlie).exists()
+    assert not Match.objects.filter(white=charlie).exists()

@@ -756,9 +756,10 @@ def test_a_private_invite_to_a_named_opponent_is_refused(world):
     ("who", "challenge", "action", "status", "said"),
     [
         ("alice", "sent", "accept", 403, "cannot accept your own challenge"),
-        # Someone else's challenge, or a private one without its link: as if there were none.
-        ("charlie", "received", "accept", 404, "nothing at this address"),
-        ("bob", "invite", "accept", 404, "nothing at this address"),
+        # Someone else's challenge, or a private one without its link: as if there were none
+        # (back to the lobby, saying it is no longer open).
+        ("charlie", "received", "accept", 302, "no longer open"),
+        ("bob", "invite", "accept", 302, "no longer open"),
         ("bob", "received", "decline", 403, "only the opponent decline"),
         ("bob", "sent", "cancel", 403, "only the challenger can cancel"),
     ],
@@ -798,11 +799,11 @@ def test_a_cancelled_challenge_is_refused(world, then):
     assert "This challenge has already been cancelled." in outcome.reason
 
 
-def test_a_challenge_that_is_gone_is_a_404(world):
+def test_a_challenge_that_is_gone_is_said_to_be_no_longer_open(world):
     outcome = post(_as(world, "alice"), "/challenges/999999/accept/", {})
 
-    assert outcome.status == 404
-    assert "nothing at this address" in outcome.reason
+    assert outcome.status == 302 and outcome.refused
+    assert "That challenge is no longer open" in outcome.reason
 
 
 def test_a_match_resigned_twice_is_refused_the_second_time(world):
