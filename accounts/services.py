@@ -42,7 +42,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from aceysite.links import absolute_url
-from aceysite.mail import send_now
+from aceysite.mail import send_now, send_or_log
 
 from . import throttle
 from .models import User, name_as_read
@@ -329,7 +329,7 @@ def _tell_old_address(user: User, change: EmailChange, *, secret: str | None) ->
             "days": EMAIL_UNDO_MAX_AGE.days,
         },
     )
-    send_now(
+    send_or_log(
         "email changed notice",
         "Your Acey-Deucey email address was changed",
         body,
@@ -536,7 +536,7 @@ def tell_password_changed(user: User, *, reset: bool) -> None:
     # robust: the password is changed already; a mail server error must not make the
     # page say otherwise (it is logged).
     transaction.on_commit(
-        lambda: send_now("password changed notice", subject, body, user.email), robust=True
+        lambda: send_or_log("password changed notice", subject, body, user.email), robust=True
     )
 
 

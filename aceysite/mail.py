@@ -26,6 +26,18 @@ def send_now(kind: str, subject: str, body: str, to: str) -> None:
     log.info("account email (%s) sent", kind)
 
 
+def send_or_log(kind: str, subject: str, body: str, to: str) -> None:
+    """:func:`send_now`, for an email sent after what it tells of is done (an on_commit
+    callback): a mail server that cannot be reached, or refuses it, is logged here as a
+    warning with the error's addresses replaced (:func:`failure_in_words`), and the
+    caller goes on. Django's own line for a failed callback quotes the error whole, the
+    recipient's address with it: an erased one, for a closed account."""
+    try:
+        send_now(kind, subject, body, to)
+    except OSError as error:  # smtplib's errors are OSErrors
+        log.warning("account email (%s) not sent: %s", kind, failure_in_words(error))
+
+
 #: Anything shaped like an email address in an error's message (a refused recipient's).
 _ADDRESS = re.compile(r"[^\s<>'\"(),;:\[\]]+@[^\s<>'\"(),;:\[\]]+")
 

@@ -348,12 +348,11 @@ LOGGING = {
     "loggers": {
         # A request for a host not in ALLOWED_HOSTS (400): scanners send them all day.
         "django.security.DisallowedHost": {"filters": ["as_warning"]},
-        # A robust on_commit callback that failed (Django logs it here) for an outage: an
-        # account email the web process sends after a commit (a closure's, an address
-        # change's) with the mail server unreachable, once per request while it lasts. A
-        # task queued after a commit with the broker down never gets here: it is logged as
-        # a warning where it is queued (aceysite.celery.queue). Other errors still email
-        # ADMINS.
+        # A robust on_commit callback that failed (Django logs it here) for an outage, once
+        # per request while it lasts. A safety net: the known ones log their own outages
+        # as warnings where they happen (an account email sent after a commit, in
+        # aceysite.mail.send_or_log; a task queued after a commit, in
+        # aceysite.celery.queue). Other errors still email ADMINS.
         "django.db.backends.base": {"filters": ["outages_as_warnings"]},
         # Django logs the path of every 4xx/5xx response; some paths carry emailed tokens.
         "django.request": {"filters": ["redact_tokens"]},

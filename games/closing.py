@@ -34,7 +34,7 @@ from django.db.models import F, Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from aceysite.mail import send_now
+from aceysite.mail import send_or_log
 
 from . import services
 from .models import Block, Challenge, Match, Message, Notification, SentOnce
@@ -89,7 +89,7 @@ def _tell_closed(username: str, *, address: str, zone: tzinfo | None, done: Clos
     # robust: the account is closed already; a mail server's error must not make the page
     # say otherwise (it is logged).
     transaction.on_commit(
-        lambda: send_now("account closed notice", subject, body, address), robust=True
+        lambda: send_or_log("account closed notice", subject, body, address), robust=True
     )
 
 

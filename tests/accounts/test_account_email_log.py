@@ -105,3 +105,42 @@ def test_a_reset_link_not_sent_is_a_warning_without_the_link_and_the_page_is_the
     ]
     # No traceback: its frames hold the link, and an ERROR would email it to ADMINS.
     assert failures[0].exc_info is None
+
+
+class RefusingMailServer(BaseEmailBackend):
+    def send_messages(self, email_messages):
+        to = email_messages[0].to[0]
+        raise smtplib.SMTPRecipientsRefused({to: (550, b"5.1.1 no such user " + to.encode())})
+
+
+@pytest.mark.parametrize("notice", ["password changed", "account closed"])
+def test_a_notice_refused_after_the_commit_is_a_warning_without_the_address(
+    client, alice, settings, caplog, django_capture_on_commit_callbacks, notice
+):
+    settings.MAILERS = {"default": {"BACKEND": f"{__name__}.RefusingMailServer"}}
+    client.force_login(alice)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        if notice == "password changed":
+            client.post(
+                reverse("password_change"),
+                {
+                    "old_password": PASSWORD,
+                    "new_password1": "a brand new secret",
+                    "new_password2": "a brand new secret",
+                },
+            )
+        else:
+            closing.close_account(alice)
+
+    # Django's line for a failed on_commit callback quoted the error, address and all.
+    assert_no_address(caplog)
+    failures = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [(r.name, r.levelname) for r in failures] == [("aceysite.mail", "WARNING")]
+    assert (
+        failures[0]
+        .getMessage()
+        .startswith(
+            f"account email ({notice} notice) not sent: SMTPRecipientsRefused: {{'[address]': "
+        )
+    )
