@@ -378,7 +378,9 @@ def board_context(
         "must_submit": can_submit and not next_steps,
         "dice": _dice_faces(dice, steps) if dice else [],
         "dice_text": _dice_text(dice, named_double) if dice else "",
-        "your_dice": _your_dice(dice, named_double) if dice else "",
+        "your_dice": (
+            _your_dice(dice, named_double, for_you=_double_named_for(games, color)) if dice else ""
+        ),
         "bar_checkers": _bar(shown, side),
         "waiting_slabs": _tray(0, shown.waiting, side),
         "off_slabs": _tray(RIGHT_TRAY_X, shown.off, side),
@@ -606,10 +608,22 @@ def _dice_text(dice: list[int], named_double: bool) -> str:
     return format_dice(dice) + (" (named double)" if named_double else "")
 
 
-def _your_dice(dice: list[int], named_double: bool) -> str:
+def _your_dice(dice: list[int], named_double: bool, *, for_you: bool = False) -> str:
     """The dice to play, in the words of the turn's announcement: a double named after a
-    1-2 was chosen, not rolled."""
+    1-2 was chosen, not rolled; one named for the player (``for_you``) is played."""
+    if named_double and for_you:
+        return f"you play {format_dice(dice)}"
     return f"you {'named' if named_double else 'rolled'} {format_dice(dice)}"
+
+
+def _double_named_for(games: list[HistoryGame], viewer: str | None) -> bool:
+    """Whether the double ``viewer`` is to play was named for them (the only one allowed),
+    as far as the drawn history tells: a click's board draws none, and says "you named"."""
+    turns = games[-1].turns if games else None
+    if not turns or not viewer or turns[-1]["player"] != viewer:
+        return False
+    doubles = [segment for segment in turns[-1]["segments"] if segment["kind"] == "double"]
+    return bool(doubles) and doubles[-1]["automatic"]
 
 
 def _dice_label(text: str, faces: list[dict[str, Any]]) -> str:
@@ -708,11 +722,13 @@ def _news(
 ) -> str:
     """What the viewer has not seen played, for the live region.
 
-    A player hears everything since the last move they made themselves: the other
-    player's turns, the plays made for them in between (a forced play, a dance: the game
-    goes on without them, the other player's bot may have answered at once), and the end
-    of the game before, with the ``score``, when that move was in it. A spectator hears the
-    last turn, or how the last game ended when the next has only its opening roll so far.
+    A player hears everything played in this game since the last move they made
+    themselves: the other player's turns, the plays made for them in between (a forced
+    play, a dance, a double that was the only one to name: the game goes on without them,
+    the other player's bot may have answered at once). When that move was in the game
+    before, they hear how it ended, with the ``score`` (its turns are not drawn; its last,
+    which ended it, is in how it ended). A spectator hears the last turn, or how the last
+    game ended when the next has only its opening roll so far.
     """
     turns = games[-1].turns if games else None
     if not turns:
@@ -741,10 +757,11 @@ def _news(
         # (its turns are not drawn), or this is the match's first game.
         previous = games[-2] if len(games) > 1 else None
         if previous and previous.result:
+            result = previous.result
+            if previous.winner == viewer:  # "you won", as the score after it says "you"
+                result = "you" + result.removeprefix(names[viewer])
             score_words = _score_words(score, names, viewer) if score else ""
-            unseen.append(
-                ("", [{"said": f"Game {previous.number}: {previous.result}.{score_words}"}])
-            )
+            unseen.append(("", [{"said": f"Game {previous.number}: {result}.{score_words}"}]))
     sentences = []
     for player, segments in reversed(unseen):
         if not segments:
@@ -772,9 +789,12 @@ def _made_for_you(segments: list[dict[str, Any]], viewer: str) -> str:
     your 7-point to your 2-point, hitting your opponent's checker on your 2-point.``"""
     sentences = []
     for segment in segments:
-        if segment["kind"] == "double":
-            continue  # a double is named by hand
         dice = format_dice(segment["dice"])
+        if segment["kind"] == "double":
+            # Named for them when it was the only one allowed (R8: the one double that
+            # can hit a named blot).
+            sentences.append(f"{dice} was named for you, the only double you could name.")
+            continue
         verb = "named" if segment["kind"] == "named_double" else "rolled"
         if not segment["play"]:
             sentences.append(f"You {verb} {dice} and could not move.")
@@ -990,6 +1010,7 @@ class HistoryGame:
     last: int
     result: str = ""  # e.g. "alice won 3 points (borne off)"; empty while it is played
     turns: list[dict[str, Any]] | None = None
+    winner: str = ""  # the winner's colour, once it is over
 
     @property
     def summary(self) -> str:
@@ -1027,6 +1048,7 @@ def history_games(
             span["first"],
             span["last"],
             _result_text(results.get(span["game_number"]), names),
+            winner=(results[span["game_number"]].winner if span["game_number"] in results else ""),
         )
         for span in spans
     ]

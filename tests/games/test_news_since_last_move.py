@@ -92,7 +92,7 @@ def test_the_end_of_the_game_the_players_move_won_is_told_before_the_next_games_
     board = board_context(match, viewer=alice, steps=[])
 
     assert board["news"] == (
-        "Game 1: alice won 15 points (borne off). The score is you 15, bob 0. bob rolled 6-3"
+        "Game 1: you won 15 points (borne off). The score is you 15, bob 0. bob rolled 6-3"
         " and entered a checker on your 3-point and a checker on your 6-point."
     )
 
@@ -130,3 +130,23 @@ def test_a_greek_dance_left_to_the_player_says_they_cannot_move_and_may_name_a_b
         " one of your blots for your opponent to hit, in the choice before the Submit button."
         " Submit to pass."
     )
+
+
+def test_a_double_named_for_the_player_is_told_so_not_as_named_by_them(alice, bob):
+    match = start(alice, bob, [5, 2, 1, 2], variant="greek")
+    points = [0] * 24
+    points[19] = points[18] = 1  # alice's last two checkers, on her 20- and 19-points
+    points[11] = -1  # bob's blot on alice's 12-point, which he has named
+    points[0] = -14  # and the rest of his checkers on his 24-point
+    match = set_position(match, "white", points, variant="greek", off={"white": 13, "black": 0})
+    match.position = {**match.position, "named_blot": 12}
+    match.save()
+    # alice plays her 1-2; 5-5 is the only double that can hit the named blot (R8).
+    match = play(match, alice, "20/18 18/17")
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert match.dice == [5, 5]
+    assert board["news"] == "5-5 was named for you, the only double you could name."
+    assert "you play 5-5" in board["announcement"]
+    assert "you named" not in board["announcement"]
