@@ -33,6 +33,8 @@ def test_a_click_refused_for_its_address_shows_why_and_does_not_reload(
     page.locator(".move-choices .chip").first.click()
 
     expect(page.locator("main h1")).to_contain_text("refused")
+    # Where a screen reader reads it from: nothing else tells it the window has changed.
+    expect(page.locator("main h1")).to_be_focused()
     expect(page.locator("main")).to_contain_text("does not recognise")
     assert loads == []  # shown in place, not reloaded
     # One page: the refusal took the whole window, not the board's part of it.
