@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, Tags, Warning, register
 from django.core.mail.backends import console, dummy, filebased, locmem
-from django.http.request import validate_host
+from django.http.request import split_domain_port, validate_host
 from django.utils.module_loading import import_string
 
 from aceysite.redis_urls import database_number
@@ -49,6 +49,13 @@ def broker_apart_from_cache(app_configs=None, **kwargs) -> list[Error]:
     return errors
 
 
+def _site_host() -> str:
+    """SITE_URL's host as Django compares a request's with ALLOWED_HOSTS: an IPv6 address
+    in its brackets, without a trailing dot (urlsplit's hostname drops the brackets)."""
+    domain, _port = split_domain_port(urlsplit(settings.SITE_URL).netloc.rpartition("@")[2])
+    return domain
+
+
 @register(Tags.security, deploy=True)
 def production_settings(app_configs=None, **kwargs) -> list[Warning]:
     """What ``check --deploy`` cannot know of this site: behind the HTTPS proxy that the
@@ -78,14 +85,14 @@ def production_settings(app_configs=None, **kwargs) -> list[Warning]:
                 id="games.W002",
             )
         )
-    elif not validate_host(host, settings.ALLOWED_HOSTS):
+    elif not validate_host(_site_host(), settings.ALLOWED_HOSTS):
         # Django would answer every emailed link with "Bad Request (400)", and a form
         # posted from a page at SITE_URL would fail the CSRF origin check.
         warnings.append(
             Warning(
                 f"SITE_URL's host {host!r} is not in ALLOWED_HOSTS: the links in emails "
                 "would be refused (400 Bad Request).",
-                hint=f"Add {host} to ALLOWED_HOSTS, or set SITE_URL to an allowed host.",
+                hint=f"Add {_site_host()} to ALLOWED_HOSTS, or set SITE_URL to an allowed host.",
                 id="games.W006",
             )
         )

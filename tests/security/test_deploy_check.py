@@ -88,6 +88,23 @@ def test_check_deploy_warns_of_settings_that_would_mislead_or_lock_out(changes, 
     assert warning in result.stderr + result.stdout
 
 
+@pytest.mark.parametrize(
+    ("site_url", "allowed_hosts"),
+    [
+        ("https://acey.example.com:8443", "acey.example.com"),
+        ("https://acey.example.com.", "acey.example.com"),  # a trailing dot, as Django reads it
+        ("https://[2001:db8::1]", "[2001:db8::1]"),  # as Django writes an IPv6 host
+        ("https://play.acey.example.com", ".acey.example.com"),
+    ],
+)
+def test_site_url_at_an_allowed_host_is_not_warned_of(site_url, allowed_hosts):
+    result = _deploy_check(
+        SITE_URL=site_url, ALLOWED_HOSTS=allowed_hosts, CSRF_TRUSTED_ORIGINS=site_url
+    )
+
+    assert "games.W006" not in result.stdout + result.stderr
+
+
 def test_a_blank_number_reads_as_unset_and_a_wrong_one_is_named():
     blank = _deploy_check(ACEY_TURN_EMAIL_DELAY="", SMTP_PORT="")
     wrong = _deploy_check(ACEY_TURN_EMAIL_DELAY="five")
