@@ -243,10 +243,13 @@ def accept_challenge(
         )
         challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
         own = challenge.challenger_id == user.pk
-        # The link is for the friend it is sent to: its challenger is told it is their own.
+        # The link is for the friend it is sent to: its challenger is told it is their own,
+        # and the friend who accepted it, sending the accept again (its answer lost), that
+        # it is accepted, with or without the token.
         if (
             challenge.private
             and not own
+            and challenge.opponent_id != user.pk
             and not constant_time_compare(invite_token or "", challenge.invite_token)
         ):
             raise NotAllowed("a private challenge is accepted through its invite link")

@@ -176,6 +176,21 @@ def test_it_accepts_a_private_challenge_only_with_its_token(alice, alice_api, bo
     assert Match.objects.get().pk == right.json()["match"]
 
 
+def test_the_friend_who_accepted_a_private_challenge_sending_it_again_is_told_the_match(
+    alice, bob_api
+):
+    # The accept's answer lost, a client sends it again, the token left out this time.
+    challenge = services.create_challenge(alice, private=True)
+    url = reverse("api_challenge_accept", args=[challenge.pk])
+    first = post_json(bob_api, url, {"token": challenge.invite_token})
+
+    again = post_json(bob_api, url)
+
+    assert again.status_code == 409
+    assert again.json()["match"] == first.json()["match"] == Match.objects.get().pk
+    assert "already been accepted" in again.json()["error"]
+
+
 def test_the_api_answers_a_challenge_beyond_the_limit_with_409(alice, bob, alice_api):
     first = _create(alice_api, opponent="bob")
     second = _create(alice_api, opponent="bob", variant="american")
