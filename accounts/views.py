@@ -28,7 +28,7 @@ from django.utils.csp import CSP
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csp import csp_override
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from aceysite.forms import focus_first_error
 from aceysite.mail import failure_in_words, send_now
@@ -591,7 +591,7 @@ def _local_time(person: User) -> datetime | None:
     return timezone.now().astimezone(zone) if zone is not None else None
 
 
-@require_GET
+@require_safe
 # pygal styles its SVG with an inline <style>; the image runs no script.
 @csp_override({"default-src": [CSP.NONE], "style-src": [CSP.UNSAFE_INLINE]})
 def rating_chart(request: HttpRequest, username: str, variant: str) -> HttpResponse:
@@ -602,7 +602,7 @@ def rating_chart(request: HttpRequest, username: str, variant: str) -> HttpRespo
     return HttpResponse(rating_chart_svg(person, variant), content_type="image/svg+xml")
 
 
-@require_GET
+@require_safe
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: ratings, record and matches. A closed account's page stays, with
     its history, since its username stays on the matches that link here."""

@@ -10,7 +10,7 @@ from django.db.models import BooleanField, Case, Q, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from .models import PlayerRating, Variant
 from .ratings import Rating
@@ -29,7 +29,7 @@ class LeaderboardRow(NamedTuple):
     current: Rating
 
 
-@require_GET
+@require_safe
 def leaderboard(request: HttpRequest, variant: str = Variant.AMERICAN) -> HttpResponse:
     """The players who have a rating in ``variant``, paginated: those whose rating is
     established first, ranked best first, then those whose rating is still provisional.

@@ -6,7 +6,7 @@ from collections import Counter
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from .dice import roll_pair
 from .models import Match, Segment
@@ -30,7 +30,7 @@ def dice_statistics(rolls: list[tuple[int, int]]) -> dict[str, object]:
     }
 
 
-@require_GET
+@require_safe
 def match_dice(request: HttpRequest, match_id: int) -> HttpResponse:
     """Every roll of the match; once it is over, each recomputed from the revealed seed."""
     match = get_object_or_404(Match.objects.select_related("white", "black"), pk=match_id)
@@ -64,7 +64,7 @@ def match_dice(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/dice.html", context)
 
 
-@require_GET
+@require_safe
 def player_dice(request: HttpRequest, username: str) -> HttpResponse:
     """The dice one player has rolled in all their matches (rolled segments only)."""
     from django.contrib.auth import get_user_model

@@ -22,7 +22,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 
 from accounts import throttle
 from aceysite.forms import focus_first_error
@@ -42,20 +47,20 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("dashboard")
     return render(request, "home.html")
 
 
-@require_GET
+@require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules of both variants, in a player's words (the site follows RULES.md)."""
     return render(request, "games/rules.html")
 
 
-@require_GET
+@require_safe
 def api_docs(request: HttpRequest) -> HttpResponse:
     """The JSON API's reference, for players who write bots and scripts. Its figures come
     from the code that enforces them; tests/api/test_docs.py checks that it lists every
@@ -86,7 +91,7 @@ def api_docs(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 # Never from a cache, Back and Forward included: a turn played by HTMX changes this page
 # and the match page without a navigation, and the browser's copy would show the turn
 # still to play. (Likewise the match page.)
@@ -111,7 +116,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "games/dashboard.html", context)
 
 
-@require_GET
+@require_safe
 # Its bot forms' one-time keys (games.idempotency) are this page's own: Back loads the page
 # again, with new keys, so that a bot played again starts a new match.
 @never_cache
@@ -182,7 +187,7 @@ CHALLENGE_GONE = (
 
 
 @login_required
-@require_GET
+@require_safe
 def challenge_detail(request: HttpRequest, challenge_id: int) -> HttpResponse:
     challenge = _get_challenge_for_user(request, challenge_id)
     context = {
@@ -193,7 +198,7 @@ def challenge_detail(request: HttpRequest, challenge_id: int) -> HttpResponse:
     return render(request, "games/challenge.html", context)
 
 
-@require_GET
+@require_safe
 def invite(request: HttpRequest, token: str) -> HttpResponse:
     """A private invite link: shows the challenge and lets the friend accept it."""
     challenge = get_object_or_404(
@@ -372,6 +377,8 @@ def _version(match: Match) -> str:
     return f"{match.segment_count}-{match.status}"
 
 
+# GET only, not HEAD: drawing the page for a player marks their opponent's messages read
+# (_chat_context), which a HEAD (a link checker's, a preview's) must not do.
 @require_GET
 @never_cache
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -392,7 +399,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/match.html", context)
 
 
-@require_GET
+@require_safe
 def match_history_game(request: HttpRequest, match_id: int, game: int) -> HttpResponse:
     """The turns of one earlier game, which the history loads when its reader opens it.
     Public to watch, as the match page is."""
@@ -608,7 +615,7 @@ def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect(challenge)
 
 
-@require_GET
+@require_safe
 def match_export(request: HttpRequest, match_id: int, fmt: str) -> HttpResponse:
     """The whole match record as readable text or JSON (RULES.md notation)."""
     if fmt not in ("txt", "json"):
@@ -627,7 +634,7 @@ def match_export(request: HttpRequest, match_id: int, fmt: str) -> HttpResponse:
 # -- people -------------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def player_search(request: HttpRequest) -> HttpResponse:
     """Up to ten usernames starting with ``q`` (or ``opponent``, the challenge form's field),
     or whose display name does: a JSON list, or for HTMX the ``<option>``s of the challenge

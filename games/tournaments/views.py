@@ -19,7 +19,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from aceysite.forms import focus_first_error
 from aceysite.text import sentence
@@ -42,7 +42,7 @@ ELIMINATION = (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION)
 # -- the list and the create form ---------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.select_related("organiser", "champion").annotate(
         players=Count("entries")
@@ -96,7 +96,7 @@ def _get_tournament_for_organiser(request: HttpRequest, tournament_id: int) -> T
     return tournament
 
 
-@require_GET
+@require_safe
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _get_tournament(tournament_id)
     entries = list(tournament.entries.select_related("user"))
