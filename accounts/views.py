@@ -48,7 +48,7 @@ from .forms import (
     ThrottledAuthenticationForm,
     ThrottledPasswordChangeForm,
 )
-from .models import LAST_USED_RESOLUTION, ApiToken, User
+from .models import LAST_USED_RESOLUTION, ApiToken, User, name_as_read
 
 MATCHES_PER_PAGE = 25
 
@@ -606,7 +606,14 @@ def rating_chart(request: HttpRequest, username: str, variant: str) -> HttpRespo
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: ratings, record and matches. A closed account's page stays, with
     its history, since its username stays on the matches that link here."""
-    person = get_object_or_404(User, username=username)
+    person = User.objects.filter(username=username).first()
+    if person is None:
+        # /players/Alice/ for alice: names are told apart in any case (sign-up refuses
+        # Alice beside alice), so the address names her too, and is sent to her own.
+        person = User.objects.filter(username_key=name_as_read(username)).first()
+        if person is None or person.username.casefold() != username.casefold():
+            raise Http404("no such player")
+        return redirect("profile", person.username, permanent=True)
     if not person.is_active:
         # Closed, or deactivated by the staff: the page names the account by its username
         # only (str() of a user is its display name) and shows nothing it said of itself.
