@@ -77,8 +77,21 @@ def test_it_says_how_a_match_ended_in_words(client, alice, bob):
 
     text = " ".join(client.get(reverse("profile", args=["alice"])).text.split())
 
-    assert "3 points, borne off," in text and "by borne off" not in text
-    assert "3 points, by resignation," in text
+    assert "3 points, rated, borne off," in text and "by borne off" not in text
+    assert "3 points, rated, by resignation," in text
+
+
+def test_each_match_says_whether_it_was_rated(client, alice, bob):
+    # The records count the rated apart: the list must say which those were.
+    finished_match(alice, bob, winner=alice, days_ago=2, rated=False)
+    finished_match(alice, bob, winner=bob)
+    active_match(bob, alice)
+
+    text = " ".join(client.get(reverse("profile", args=["alice"])).text.split())
+
+    assert "3 points, casual, borne off," in text
+    assert "3 points, rated, borne off," in text
+    assert "5 points, rated, score" in text
 
 
 def test_it_shows_current_matches(client, alice, bob):
