@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import pygal
-from django.db.models import Case, Count, F, Q, Sum, When
+from django.db.models import Case, Count, F, Max, Min, Q, Sum, When
 from django.utils import timezone
 
 from .glicko2 import Rating, is_provisional
@@ -42,12 +42,26 @@ class VariantRecord:
     losses: int
     points_for: int
     points_against: int
+    # The rating's history, which the chart draws, in words (its text alternative).
+    history: RatingHistory | None = None
+
+
+@dataclass(frozen=True)
+class RatingHistory:
+    """A variant's rating history in figures: how many rated matches changed it since
+    when, and the lowest and highest it has been after one."""
+
+    changes: int
+    since: datetime
+    low: float
+    high: float
 
 
 def variant_records(person: User) -> list[VariantRecord]:
     """Rating (RD grown for idleness) and rated wins and losses, then wins, losses and
-    points over all finished matches, rated or not, per variant: two queries."""
-    from games.models import Match, PlayerRating, Variant
+    points over all finished matches, rated or not, and the rating's history in figures,
+    per variant: three queries."""
+    from games.models import Match, PlayerRating, RatingChange, Variant
 
     now = timezone.now()
     stored = {row.variant: row for row in PlayerRating.objects.filter(user=person)}
@@ -63,6 +77,18 @@ def variant_records(person: User) -> list[VariantRecord]:
             losses=Count("pk", filter=~Q(winner=person)),
             points_for=Sum(Case(When(mine, then=F("score_white")), default=F("score_black"))),
             points_against=Sum(Case(When(mine, then=F("score_black")), default=F("score_white"))),
+        )
+        .order_by()
+    }
+    histories = {
+        row["variant"]: RatingHistory(row["changes"], row["since"], row["low"], row["high"])
+        for row in RatingChange.objects.filter(user=person)
+        .values("variant")
+        .annotate(
+            changes=Count("pk"),
+            since=Min("created_at"),
+            low=Min("rating_after"),
+            high=Max("rating_after"),
         )
         .order_by()
     }
@@ -84,6 +110,7 @@ def variant_records(person: User) -> list[VariantRecord]:
                 losses=row.get("losses", 0),
                 points_for=row.get("points_for") or 0,
                 points_against=row.get("points_against") or 0,
+                history=histories.get(variant),
             )
         )
     return records

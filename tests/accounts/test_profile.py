@@ -153,10 +153,10 @@ def test_it_uses_a_bounded_number_of_queries(
         active_match(opponent, alice)
     client.force_login(bob)
 
-    # session, viewer, person, ratings, record per variant, head-to-head, the page's
-    # count, the page, current matches, whether the viewer has blocked the person: the
-    # same whatever the number of matches.
-    with django_assert_num_queries(10):
+    # session, viewer, person, ratings, record per variant, rating history per variant,
+    # head-to-head, the page's count, the page, current matches, whether the viewer has
+    # blocked the person: the same whatever the number of matches.
+    with django_assert_num_queries(11):
         response = client.get(reverse("profile", args=["alice"]))
 
     assert len(response.context["results"]) == min(count, 25)

@@ -33,6 +33,29 @@ def test_the_profile_shows_a_provisional_rating_with_a_question_mark(client, rat
     assert reverse("rating_chart", args=["alice", "greek"]) in response.text
 
 
+def test_the_charts_figures_are_in_words_beside_it(client, alice, bob, rated_result):
+    again = opened_by_white(alice, bob, variant="greek")
+    services.resign(again.pk, user=alice)  # bob wins the second: alice's rating drops
+    ratings = list(
+        RatingChange.objects.filter(user=alice)
+        .order_by("created_at")
+        .values_list("rating_after", flat=True)
+    )
+    since = timezone.localtime(
+        RatingChange.objects.filter(user=alice).earliest("created_at").created_at
+    )
+
+    text = " ".join(client.get(reverse("profile", args=["alice"])).text.split())
+
+    assert "alt=\"Chart of alice's Greek" in text
+    caption = re.search(r'<figcaption id="chart-greek"[^>]*>(.*?)</figcaption>', text).group(1)
+    assert re.sub(r"<[^>]+>", "", caption) == (
+        f"Greek: 2 rated matches since {since:%-d %b %Y}, lowest {min(ratings):.0f},"
+        f" highest {max(ratings):.0f}, now {ratings[-1]:.0f}?."
+    )
+    assert max(ratings) > min(ratings)
+
+
 def test_the_rating_chart_is_an_svg_image_of_the_history(client, rated_result):
     response = client.get(reverse("rating_chart", args=["bob", "greek"]))
 
