@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games import services
 from games.dice import SeededDice, die, new_seed, roll_pair, seed_hash
@@ -120,3 +122,43 @@ def test_the_match_page_shows_the_seed_commitment_from_the_start(client, alice, 
     assert match.seed_hash in response.text
     assert match.server_seed not in response.text
     assert f"/matches/{match.pk}/dice/" in response.text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("ending", ["resignation", "timeout"])
+def test_the_dice_page_lists_and_checks_the_roll_a_forfeited_match_ended_on(
+    client, alice, bob, ending
+):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    holder = match.to_move
+    if ending == "timeout":
+        Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        assert services.award_timeout(match.pk)
+    else:
+        services.resign(match.pk, user=holder)
+    match.refresh_from_db()
+
+    response = client.get(f"/matches/{match.pk}/dice/")
+
+    rows = response.context["rows"]
+    last = rows[-1]
+    assert len(rows) == match.rolls
+    assert [row["expected"] for row in rows] == [
+        roll_pair(match.server_seed, r) for r in range(1, match.rolls + 1)
+    ]
+    assert last["dice"] == tuple(match.dice) and last["ok"] and last["segment"] is None
+    verb = "resigned" if ending == "resignation" else "ran out of time"
+    assert f"not played: <bdi>{holder}</bdi> {verb}" in response.text
+    assert "Every roll below matches the seed" in response.text
+
+
+@pytest.mark.django_db
+def test_the_dice_page_lists_the_roll_to_play_of_a_match_in_progress(client, alice, bob):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+
+    response = client.get(f"/matches/{match.pk}/dice/")
+
+    rows = response.context["rows"]
+    assert len(rows) == match.rolls
+    assert rows[-1]["dice"] == tuple(match.dice) and rows[-1]["expected"] is None
+    assert "to play" in response.text
