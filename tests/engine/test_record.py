@@ -655,3 +655,58 @@ def test_game_result_types_are_the_engine_ones():
     record = record_from_match(match, players=PLAYERS)
 
     assert record.games[0].result == GameResult(match.winner, 1, Ending.BORNE_OFF)
+
+
+@pytest.mark.parametrize(
+    ("forfeit", "marker", "result"),
+    [
+        ("resign", "(not played: white resigned)", "black wins 15 points (white resigns)"),
+        ("timeout", "(not played: white timed out)", "black wins 15 points (white times out)"),
+    ],
+)
+def test_the_roll_a_forfeited_match_ended_on_is_marked_not_played(forfeit, marker, result):
+    match = Match("american", 1, RecordDice([5, 2, 6, 3]))
+    getattr(match, forfeit)("white")
+
+    record = assert_round_trip(match)
+    text = to_text(record)
+
+    assert f"white 6-3 {marker}\n{result}\n" in text
+    assert "(to play)" not in text
+
+
+def test_a_forfeited_record_of_old_with_the_roll_to_play_still_imports():
+    match = Match("american", 1, RecordDice([5, 2, 6, 3]))
+    match.resign("white")
+    record = record_from_match(match, players=PLAYERS)
+    old = to_text(record).replace("(not played: white resigned)", "(to play)")
+
+    assert from_text(old) == record
+    assert import_text(old).winner == "black"
+
+
+@pytest.mark.parametrize(
+    "marker", ["(not played: black resigned)", "(not played: white timed out)"]
+)
+def test_a_roll_not_played_must_agree_with_how_the_game_ended(marker):
+    match = Match("american", 1, RecordDice([5, 2, 6, 3]))
+    match.resign("white")
+    text = to_text(record_from_match(match, players=PLAYERS))
+
+    with pytest.raises(RecordError) as error:
+        from_text(text.replace("(not played: white resigned)", marker))
+
+    assert str(error.value).startswith("line 9: ")
+    assert "the game's result line says white resigns" in str(error.value)
+
+
+def test_a_roll_not_played_in_a_game_in_progress_is_refused():
+    text = to_text(
+        record_from_match(Match("american", 1, RecordDice([5, 2, 6, 3])), players=PLAYERS)
+    )
+
+    with pytest.raises(RecordError) as error:
+        from_text(text.replace("(to play)", "(not played: white resigned)"))
+
+    assert str(error.value).startswith("line 9: ")
+    assert "the game has no result line" in str(error.value)

@@ -640,6 +640,11 @@ def test_the_export_of_a_forfeited_match_imports_back_through_the_engine(client,
             match.score_black,
         )
     assert 'class="dice"' not in state  # the loser's last roll is in the record, not shown
+    # ...said not played, and why: "(to play)" is for a match in progress.
+    loser = "white" if match.winner == bob else "black"
+    verb = "timed out" if how == "timeout" else "resigned"
+    assert "(to play)" not in text
+    assert (f" (not played: {loser} {verb})\n" in text) == (how != "after a 1-2")
 
 
 @pytest.mark.parametrize("select", ["²", "9" * 5000])
