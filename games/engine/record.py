@@ -21,6 +21,8 @@ Lines are read one by one; blank lines and lines starting with ``#`` are ignored
     [Black "Bob"]
     [Event "Club night"]
     [Date "2025-01-31"]
+    [SeedSHA256 "3b0e072dc42a27b56c3f43fa531aacb2f7417de0b16c44fc80c4a031e03fb77e"]
+    [Seed "d4c3115a3bf6c80597e6eb6ce06f7a8434cfb6ba230a5f0bc0c34e2732d80746"]
     [Result "white 15, black 0; white wins (borne off)"]
 
     Game 1
@@ -36,9 +38,16 @@ Lines are read one by one; blank lines and lines starting with ``#`` are ignored
 
 * **Header**: ``[Key "value"]`` lines before the first game. ``Variant`` (``american`` or
   ``greek``), ``Length`` (match points), ``White``, ``Black`` (the players' names) and
-  ``Result`` (the match result, as on the ``match:`` line) are required; ``Event`` and
-  ``Date`` are optional; no other key is accepted. In a value, ``\\"`` is a quote and
-  ``\\\\`` a backslash; a value cannot hold a line break.
+  ``Result`` (the match result, as on the ``match:`` line) are required; ``Event``,
+  ``Date``, ``SeedSHA256`` and ``Seed`` are optional; no other key is accepted. In a
+  value, ``\\"`` is a quote and ``\\\\`` a backslash; a value cannot hold a line break.
+* ``SeedSHA256`` and ``Seed`` are the fair-dice commitment of the site that rolled the
+  dice (64 lower-case hex digits each): the SHA-256 of the secret seed every roll is
+  derived from, published from the start, and the seed itself, given only once the match
+  is over (never for a match in progress, whose rolls to come it would tell). The reader
+  keeps them and checks their form and that the seed's SHA-256 is the one given, but not
+  the dice: how a site derives its rolls from the seed is its own (this site's formula is
+  in ``games/dice.py``).
 * ``Game N``: starts game N (numbered from 1, in order).
 * ``opening: white W, black B``: one R1 opening roll, each player's single die; a tie is
   recorded and followed by the next opening roll.
@@ -79,6 +88,7 @@ JSON format
 
     {"format": "acey-deucey-match/1", "variant": "american", "length": 3,
      "players": {"white": "Alice", "black": "Bob"}, "event": null, "date": null,
+     "seed_sha256": "3b0e...", "seed": "d4c3...",
      "games": [{"events": [
          {"type": "opening", "white": 5, "black": 2},
          {"type": "segment", "player": "white", "kind": "roll", "dice": [6, 3],
@@ -94,10 +104,13 @@ segment not played: the one still to play in a match in progress or, in a game w
 result is a resignation or a timeout, the one the match ended on (as ``(to play)`` and
 ``(not played: ...)`` in the text); ``ending`` is ``borne_off``, ``resignation`` or ``timeout``; an
 unfinished game or match has ``"result": null`` and ``"winner": null, "ending": null``.
+``event``, ``date``, ``seed_sha256`` and ``seed`` may be ``null`` or left out;
+``seed_sha256`` and ``seed`` are the header's ``SeedSHA256`` and ``Seed``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
@@ -197,7 +210,12 @@ class MatchResult:
 
 @dataclass(frozen=True)
 class MatchRecord:
-    """A whole match: players (``{"white": name, "black": name}``), rules and games."""
+    """A whole match: players (``{"white": name, "black": name}``), rules and games.
+
+    ``seed_sha256`` and ``seed`` are the fair-dice commitment of the site that rolled the
+    dice, if it gives one (see the module docs): 64 hex digits each; the seed only once the
+    match is over.
+    """
 
     variant: str
     length: int
@@ -206,6 +224,8 @@ class MatchRecord:
     result: MatchResult
     event: str | None = None
     date: str | None = None
+    seed_sha256: str | None = None
+    seed: str | None = None
 
 
 # -- from a live match ---------------------------------------------------------------------
@@ -580,6 +600,8 @@ def to_json(record: MatchRecord) -> dict[str, Any]:
         "players": {"white": record.players["white"], "black": record.players["black"]},
         "event": record.event,
         "date": record.date,
+        "seed_sha256": record.seed_sha256,
+        "seed": record.seed,
         "games": [
             {
                 "events": [_event_to_json(e) for e in game.events],
@@ -626,7 +648,7 @@ def from_json(data: Any) -> MatchRecord:
         data,
         "record",
         required={"format", "variant", "length", "players", "games", "result"},
-        optional={"event", "date"},
+        optional={"event", "date", "seed_sha256", "seed"},
     )
     if data["format"] != FORMAT:
         raise RecordError(f"format: expected {FORMAT!r}, not {data['format']!r}")
@@ -640,6 +662,9 @@ def from_json(data: Any) -> MatchRecord:
     games = data["games"]
     if not isinstance(games, list) or not games:
         raise RecordError("games: expected a list of at least one game")
+    seed_sha256, seed = _check_seed(
+        data.get("seed_sha256"), data.get("seed"), names=("seed_sha256", "seed")
+    )
     return MatchRecord(
         variant=variant,
         length=length,
@@ -648,6 +673,8 @@ def from_json(data: Any) -> MatchRecord:
         result=_match_result_from_json(data["result"], "result"),
         event=_optional_text(data.get("event"), "event"),
         date=_optional_text(data.get("date"), "date"),
+        seed_sha256=seed_sha256,
+        seed=seed,
     )
 
 
@@ -774,6 +801,23 @@ def _optional_text(value: Any, path: str) -> str | None:
     return value
 
 
+_HEX_64 = re.compile(r"[0-9a-f]{64}")
+
+
+def _check_seed(
+    seed_sha256: Any, seed: Any, *, names: tuple[str, str]
+) -> tuple[str | None, str | None]:
+    """The fair-dice commitment and seed, each 64 lower-case hex digits or ``None``; a
+    seed given with its commitment must be the one committed to."""
+    for value, name in zip((seed_sha256, seed), names, strict=True):
+        if value is not None and not (isinstance(value, str) and _HEX_64.fullmatch(value)):
+            raise RecordError(f"{name}: expected 64 hex digits (0-9, a-f), not {value!r}")
+    committed = seed_sha256 is not None and seed is not None
+    if committed and hashlib.sha256(bytes.fromhex(seed)).hexdigest() != seed_sha256:
+        raise RecordError(f"{names[1]}: its SHA-256 is not {names[0]}")
+    return seed_sha256, seed
+
+
 def _check_players(players: Any, path: str) -> dict[str, str]:
     _expect_keys(players, path, required={"white", "black"})
     for color in COLORS:
@@ -810,6 +854,10 @@ def to_text(record: MatchRecord) -> str:
         header.append(("Event", record.event))
     if record.date is not None:
         header.append(("Date", record.date))
+    if record.seed_sha256 is not None:
+        header.append(("SeedSHA256", record.seed_sha256))
+    if record.seed is not None:
+        header.append(("Seed", record.seed))
     header.append(("Result", _match_result_text(record.result)))
     lines = [f'[{key} "{_escape(value)}"]' for key, value in header]
     for number, game in enumerate(record.games, 1):
@@ -938,7 +986,7 @@ _SEGMENT = re.compile(
     r"(?:\s*(:)(.*)|\s+\((to play|not played: (white|black) (resigned|timed out))\))?"
 )
 _REQUIRED_HEADER = ("Variant", "Length", "White", "Black", "Result")
-_OPTIONAL_HEADER = ("Event", "Date")
+_OPTIONAL_HEADER = ("Event", "Date", "SeedSHA256", "Seed")
 
 
 def from_text(text: str) -> MatchRecord:
@@ -1026,6 +1074,9 @@ def from_text(text: str) -> MatchRecord:
     if not re.fullmatch(r"[1-9][0-9]{0,8}", header["Length"]):
         raise RecordError(f"Length: expected a whole number of points, not {header['Length']!r}")
     players = _check_players({"white": header["White"], "black": header["Black"]}, "header")
+    seed_sha256, seed = _check_seed(
+        header.get("SeedSHA256"), header.get("Seed"), names=("SeedSHA256", "Seed")
+    )
     return MatchRecord(
         variant=variant,
         length=int(header["Length"]),
@@ -1034,6 +1085,8 @@ def from_text(text: str) -> MatchRecord:
         result=final,
         event=header.get("Event"),
         date=header.get("Date"),
+        seed_sha256=seed_sha256,
+        seed=seed,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -710,3 +711,58 @@ def test_a_roll_not_played_in_a_game_in_progress_is_refused():
 
     assert str(error.value).startswith("line 9: ")
     assert "the game has no result line" in str(error.value)
+
+
+SEED = "ab" * 32
+SEED_SHA256 = hashlib.sha256(bytes.fromhex(SEED)).hexdigest()
+
+
+def a_record(**fields) -> MatchRecord:
+    record = record_from_match(Match("american", 1, RecordDice([5, 2, 6, 3])), players=PLAYERS)
+    return MatchRecord(**{**record.__dict__, **fields})
+
+
+@pytest.mark.parametrize("seed", [SEED, None])
+def test_the_fair_dice_seed_and_its_sha256_round_trip(seed):
+    record = a_record(seed_sha256=SEED_SHA256, seed=seed)
+
+    text = to_text(record)
+    data = to_json(record)
+
+    assert f'[SeedSHA256 "{SEED_SHA256}"]' in text
+    assert (f'[Seed "{SEED}"]' in text) == (seed is not None)
+    assert (data["seed_sha256"], data["seed"]) == (SEED_SHA256, seed)
+    assert from_text(text) == record
+    assert from_json(json.loads(json.dumps(data))) == record
+    assert import_text(text).game.dice == (6, 3)
+
+
+def test_a_record_without_the_seed_reads_as_before():
+    record = a_record()
+    data = to_json(record)
+    del data["seed_sha256"], data["seed"]
+
+    assert "Seed" not in to_text(record)
+    assert from_json(data) == record
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"seed_sha256": "ab" * 31}, "SeedSHA256: expected 64 hex digits"),
+        ({"seed_sha256": SEED_SHA256, "seed": "xy" * 32}, "Seed: expected 64 hex digits"),
+        ({"seed_sha256": "00" * 32, "seed": SEED}, "Seed: its SHA-256 is not SeedSHA256"),
+    ],
+)
+def test_a_seed_that_is_malformed_or_not_the_committed_one_is_refused(fields, message):
+    text = to_text(a_record(**fields))
+    data = to_json(a_record(**fields))
+    json_message = message.replace("SeedSHA256", "seed_sha256").replace("Seed:", "seed:")
+
+    with pytest.raises(RecordError) as from_the_text:
+        from_text(text)
+    with pytest.raises(RecordError) as from_the_json:
+        from_json(data)
+
+    assert message in str(from_the_text.value)
+    assert json_message in str(from_the_json.value)

@@ -162,3 +162,24 @@ def test_the_dice_page_lists_the_roll_to_play_of_a_match_in_progress(client, ali
     assert len(rows) == match.rolls
     assert rows[-1]["dice"] == tuple(match.dice) and rows[-1]["expected"] is None
     assert "to play" in response.text
+
+
+@pytest.mark.django_db
+def test_the_exports_carry_the_seeds_sha256_and_the_seed_only_once_the_match_is_over(
+    client, alice, bob
+):
+    from games.engine.record import import_json, import_text
+
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    txt, json_url = (f"/matches/{match.pk}/export.{ext}" for ext in ("txt", "json"))
+
+    during = (client.get(txt).text, client.get(json_url).json())
+    services.resign(match.pk, user=alice)
+    after = (client.get(txt).text, client.get(json_url).json())
+
+    assert f'[SeedSHA256 "{match.seed_hash}"]' in during[0]
+    assert during[1]["seed_sha256"] == match.seed_hash
+    assert match.server_seed not in during[0] and during[1]["seed"] is None
+    assert f'[Seed "{match.server_seed}"]' in after[0]
+    assert after[1]["seed"] == match.server_seed
+    assert import_text(after[0]).is_over and import_json(after[1]).is_over
