@@ -111,6 +111,8 @@ def test_a_players_dice_page_counts_their_rolls_only(client, alice, bob):
 
     assert response.context["stats"]["rolls"] == alice_rolls > 0
     assert sum(n for _, n in response.context["stats"]["faces"]) == 2 * alice_rolls
+    # Her own rolls, not all the rolls of her matches.
+    assert "by <bdi>alice</bdi>, in all their matches (their opponents'" in response.text
 
 
 @pytest.mark.django_db
