@@ -185,3 +185,16 @@ def test_the_exports_carry_the_seeds_sha256_and_the_seed_only_once_the_match_is_
     assert f'[Seed "{match.server_seed}"]' in after[0]
     assert after[1]["seed"] == match.server_seed
     assert import_text(after[0]).is_over and import_json(after[1]).is_over
+
+
+@pytest.mark.django_db
+def test_the_dice_page_says_who_is_white_and_who_is_black_and_names_each_roller(client, alice, bob):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    white_rolls = match.position["turn"] == "white"
+
+    page = client.get(f"/matches/{match.pk}/dice/").text
+
+    assert "<bdi>alice</bdi> (white) v <bdi>bob</bdi> (black)" in page
+    assert "<td>opening (<bdi>alice</bdi>, <bdi>bob</bdi>)</td>" in page
+    assert f"<td><bdi>{'alice' if white_rolls else 'bob'}</bdi></td>" in page
+    assert "<td>white</td>" not in page and "<td>black</td>" not in page
