@@ -54,6 +54,7 @@ def match_dice(request: HttpRequest, match_id: int) -> HttpResponse:
         "rows": rows,
         "revealed": revealed,
         "all_ok": all(row["ok"] for row in rows),
+        "openings": len(rows) - len(played),
         "unplayed": _unplayed_reason(match),
         "stats": dice_statistics(played),
         "per_player": {

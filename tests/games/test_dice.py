@@ -7,13 +7,16 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
+import games.dice
 from games import services
 from games.dice import SeededDice, die, new_seed, roll_pair, seed_hash
 from games.engine import format_play
 from games.models import Match, Segment
 from games.services import IllegalTurn, TurnAction
+from tests.matches import opened_by_white
 
 ZERO_SEED = "00" * 32
 
@@ -198,3 +201,31 @@ def test_the_dice_page_says_who_is_white_and_who_is_black_and_names_each_roller(
     assert "<td>opening (<bdi>alice</bdi>, <bdi>bob</bdi>)</td>" in page
     assert f"<td><bdi>{'alice' if white_rolls else 'bob'}</bdi></td>" in page
     assert "<td>white</td>" not in page and "<td>black</td>" not in page
+
+
+@pytest.mark.django_db
+def test_the_dice_page_counts_the_rolls_other_than_the_opening_rolls(client, alice, bob):
+    match = opened_by_white(alice, bob, dice=(3, 3, 5, 2, 6, 3))  # a tie, then 5-2
+
+    page = client.get(f"/matches/{match.pk}/dice/").text
+
+    assert "1 roll other than the opening rolls:" in page
+
+
+@pytest.mark.django_db
+def test_the_roll_numbering_reads_the_same_on_the_page_in_the_readme_and_the_code(
+    client, alice, bob
+):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    rule = (
+        "numbered in the order the rolls were made, across the games of the match: opening"
+        " rolls, tied ones included, and the segments' rolls alike, the last one too if the"
+        " match ended before it was played; a named double is chosen, not rolled, and has no"
+        " number)"
+    )
+
+    page = client.get(f"/matches/{match.pk}/dice/").text.replace("&#x27;", "'")
+    readme = (settings.BASE_DIR / "README.md").read_text()
+
+    for text in (page, readme, games.dice.__doc__):
+        assert rule in " ".join(text.split())
