@@ -229,3 +229,13 @@ def test_the_roll_numbering_reads_the_same_on_the_page_in_the_readme_and_the_cod
 
     for text in (page, readme, games.dice.__doc__):
         assert rule in " ".join(text.split())
+
+
+@pytest.mark.django_db
+def test_a_players_dice_table_has_headers_for_its_faces_and_its_row(client, alice):
+    page = client.get("/players/alice/dice/").text
+
+    table = page[page.index("<table") : page.index("</table>")]
+    assert "<caption>How often each face came up</caption>" in table
+    assert '<thead><tr><th scope="col">Face</th><th scope="col">1</th>' in table
+    assert '<tbody><tr><th scope="row"><bdi>alice</bdi></th><td>0</td>' in table
