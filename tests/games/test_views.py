@@ -266,6 +266,16 @@ def test_it_exports_the_match_as_text_and_json(client, match):
     assert data["players"] == {"white": "alice", "black": "bob"}
 
 
+def test_the_exports_download_as_files_named_after_the_match(client, match):
+    for ext, content_type in (("txt", "text/plain"), ("json", "application/json")):
+        response = client.get(reverse("match_export", args=[match.pk, ext]))
+
+        assert response["Content-Disposition"] == (
+            f'attachment; filename="acey-deucey-match-{match.pk}.{ext}"'
+        )
+        assert response["Content-Type"].startswith(content_type)
+
+
 def test_it_creates_a_challenge_and_the_opponent_accepts_it(client, alice, bob):
     client.force_login(alice)
     client.post(
