@@ -239,3 +239,26 @@ def test_a_players_dice_table_has_headers_for_its_faces_and_its_row(client, alic
     assert "<caption>How often each face came up</caption>" in table
     assert '<thead><tr><th scope="col">Face</th><th scope="col">1</th>' in table
     assert '<tbody><tr><th scope="row"><bdi>alice</bdi></th><td>0</td>' in table
+
+
+@pytest.mark.django_db
+def test_the_dice_page_checks_the_rolls_of_every_game_in_order(client, alice, bob):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=2, days_per_move=2)
+    while match.game_number == 1:
+        game = services.load_game(match)
+        if match.phase == "name_double":
+            action = TurnAction(segment=match.segment_count, double=game.allowed_doubles()[0])
+        else:
+            play = game.legal_plays()[0]
+            action = TurnAction(segment=match.segment_count, play=format_play(play))
+        match = services.submit_segment(match.pk, user=match.to_move, action=action)
+    services.resign(match.pk, user=match.to_move)
+    match.refresh_from_db()
+
+    response = client.get(f"/matches/{match.pk}/dice/")
+
+    rows = response.context["rows"]
+    openings = [row["segment"].game_number for row in rows if not row["player"]]
+    assert len(rows) == match.rolls and response.context["all_ok"]
+    assert openings[0] == 1 and openings[-1] == 2  # game 2's opening follows game 1's rolls
+    assert f"{len(rows) - len(openings)} rolls other than the opening rolls:" in response.text
