@@ -5,9 +5,10 @@ on the match page; the seed itself is revealed when the match ends, so anyone ca
 recompute every roll (the formula is on the match's dice page and below). Knowing the
 hash in advance proves the server did not pick rolls as the match went.
 
-Roll ``r`` (1, 2, ... in the order rolls appear in the match: each opening roll, then
-each segment's dice; named doubles are chosen, not rolled) is ``(die(r, 1), die(r, 2))``
-where, with ``seed`` as bytes::
+Roll ``r`` (1, 2, ... numbered in the order the rolls were made, across the games of the
+match: opening rolls, tied ones included, and the segments' rolls alike, the last one too
+if the match ended before it was played; a named double is chosen, not rolled, and has no
+number) is ``(die(r, 1), die(r, 2))`` where, with ``seed`` as bytes::
 
     die(r, k): for attempt = 0, 1, ...:
                    digest = HMAC-SHA256(key=seed, message=f"{r}:{k}:{attempt}")

@@ -53,6 +53,11 @@ def match_record(match: Match) -> MatchRecord:
         ),
         event=f"Match #{match.pk}",
         date=match.created_at.date().isoformat(),
+        # Fair dice (games.dice), so that a downloaded record can be checked on its own:
+        # the commitment always, the seed only once the match is over, as the dice page
+        # and the API give them (in play it would tell every roll to come).
+        seed_sha256=match.seed_hash,
+        seed=None if match.is_active else match.server_seed,
     )
 
 

@@ -34,34 +34,55 @@ def dice_statistics(rolls: list[tuple[int, int]]) -> dict[str, object]:
 def match_dice(request: HttpRequest, match_id: int) -> HttpResponse:
     """Every roll of the match; once it is over, each recomputed from the revealed seed."""
     match = get_object_or_404(Match.objects.select_related("white", "black"), pk=match_id)
-    segments = list(match.segments.filter(kind__in=ROLLED).order_by("number"))
     revealed = not match.is_active
     rows = []
-    for roll, segment in enumerate(segments, start=1):
+    for roll, (segment, player, dice) in enumerate(_rolls(match), start=1):
         expected = roll_pair(match.server_seed, roll) if revealed else None
-        stored = tuple(segment.dice)
         rows.append(
             {
                 "roll": roll,
                 "segment": segment,
-                "dice": stored,
+                "player": player,
+                "dice": dice,
                 "expected": expected,
-                "ok": expected is None or expected == stored,
+                "ok": expected is None or expected == dice,
             }
         )
-    played = [tuple(s.dice) for s in segments if s.kind != Segment.Kind.OPENING]
+    played = [row["dice"] for row in rows if row["player"]]
     context = {
         "match": match,
         "rows": rows,
         "revealed": revealed,
         "all_ok": all(row["ok"] for row in rows),
+        "openings": len(rows) - len(played),
+        "unplayed": _unplayed_reason(match),
         "stats": dice_statistics(played),
         "per_player": {
-            color: dice_statistics([tuple(s.dice) for s in segments if s.player == color])
+            color: dice_statistics([row["dice"] for row in rows if row["player"] == color])
             for color in ("white", "black")
         },
     }
     return render(request, "games/dice.html", context)
+
+
+def _rolls(match: Match) -> list[tuple[Segment | None, str, tuple[int, int]]]:
+    """Every roll made, in order, as (segment, player, dice): ``player`` is ``""`` for an
+    opening roll; the last roll has no segment while it is still to play, or when the match
+    ended by resignation or timeout before it was played (services.finish_match keeps its
+    dice). A named double is chosen, not rolled, so it has no roll number."""
+    segments = match.segments.filter(kind__in=ROLLED).order_by("number")
+    rolls = [(s, s.player, (s.dice[0], s.dice[1])) for s in segments]
+    if match.dice and match.segment_kind != Segment.Kind.NAMED_DOUBLE:
+        rolls.append((None, match.position["turn"], (match.dice[0], match.dice[1])))
+    return rolls
+
+
+def _unplayed_reason(match: Match) -> dict[str, object] | None:
+    """Why a forfeited match's last roll was not played: who resigned or ran out of time."""
+    if match.is_active or match.ending == Match.Ending.BORNE_OFF or match.winner_id is None:
+        return None
+    loser = match.black if match.winner_id == match.white_id else match.white
+    return {"loser": loser, "timeout": match.ending == Match.Ending.TIMEOUT}
 
 
 @require_safe

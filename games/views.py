@@ -621,13 +621,15 @@ def match_export(request: HttpRequest, match_id: int, fmt: str) -> HttpResponse:
     if fmt not in ("txt", "json"):
         raise Http404("export as .txt or .json")
     match = _get_match(match_id)
+    # An attachment: a record is a file to keep (the links say "Download"), saved under this
+    # name by any browser or `curl -OJ`, not only by a click on a link with `download`.
     filename = f"acey-deucey-match-{match.pk}"
     if fmt == "json":
         response = JsonResponse(match_record_json(match), json_dumps_params={"indent": 1})
-        response["Content-Disposition"] = f'inline; filename="{filename}.json"'
+        response["Content-Disposition"] = f'attachment; filename="{filename}.json"'
         return response
     response = HttpResponse(match_record_text(match), content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="{filename}.txt"'
+    response["Content-Disposition"] = f'attachment; filename="{filename}.txt"'
     return response
 
 

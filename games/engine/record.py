@@ -21,6 +21,8 @@ Lines are read one by one; blank lines and lines starting with ``#`` are ignored
     [Black "Bob"]
     [Event "Club night"]
     [Date "2025-01-31"]
+    [SeedSHA256 "3b0e072dc42a27b56c3f43fa531aacb2f7417de0b16c44fc80c4a031e03fb77e"]
+    [Seed "d4c3115a3bf6c80597e6eb6ce06f7a8434cfb6ba230a5f0bc0c34e2732d80746"]
     [Result "white 15, black 0; white wins (borne off)"]
 
     Game 1
@@ -36,9 +38,16 @@ Lines are read one by one; blank lines and lines starting with ``#`` are ignored
 
 * **Header**: ``[Key "value"]`` lines before the first game. ``Variant`` (``american`` or
   ``greek``), ``Length`` (match points), ``White``, ``Black`` (the players' names) and
-  ``Result`` (the match result, as on the ``match:`` line) are required; ``Event`` and
-  ``Date`` are optional; no other key is accepted. In a value, ``\\"`` is a quote and
-  ``\\\\`` a backslash; a value cannot hold a line break.
+  ``Result`` (the match result, as on the ``match:`` line) are required; ``Event``,
+  ``Date``, ``SeedSHA256`` and ``Seed`` are optional; no other key is accepted. In a
+  value, ``\\"`` is a quote and ``\\\\`` a backslash; a value cannot hold a line break.
+* ``SeedSHA256`` and ``Seed`` are the fair-dice commitment of the site that rolled the
+  dice (64 lower-case hex digits each): the SHA-256 of the secret seed every roll is
+  derived from, published from the start, and the seed itself, given only once the match
+  is over (never for a match in progress, whose rolls to come it would tell). The reader
+  keeps them and checks their form and that the seed's SHA-256 is the one given, but not
+  the dice: how a site derives its rolls from the seed is its own (this site's formula is
+  in ``games/dice.py``).
 * ``Game N``: starts game N (numbered from 1, in order).
 * ``opening: white W, black B``: one R1 opening roll, each player's single die; a tie is
   recorded and followed by the next opening roll.
@@ -54,6 +63,12 @@ Lines are read one by one; blank lines and lines starting with ``#`` are ignored
 * ``(to play)`` in place of the colon and play marks the segment to play next in a
   match still in progress: ``black 4-1 (to play)`` or ``...; named 6-6 (to play)``.
   Only the record's last turn may end that way.
+* ``(not played: L resigned)`` or ``(not played: L timed out)`` marks instead the segment
+  a match ended on: its dice were rolled (or its double named), but L resigned or let the
+  move deadline pass before it was played (R9), so the game's result line follows and
+  must say the same (``W wins N points (L resigns)``): ``white 1-5 (not played: white
+  resigned)``. Records written before this marker existed say ``(to play)`` there; they
+  are read alike.
 * ``W wins N points (borne off)`` ends a game that W won by bearing off all 15 checkers
   (``1 point`` in the singular); ``W wins N points (L resigns)`` and
   ``W wins N points (L times out)`` end the game (and the match) in which the loser L
@@ -73,6 +88,7 @@ JSON format
 
     {"format": "acey-deucey-match/1", "variant": "american", "length": 3,
      "players": {"white": "Alice", "black": "Bob"}, "event": null, "date": null,
+     "seed_sha256": "3b0e...", "seed": "d4c3...",
      "games": [{"events": [
          {"type": "opening", "white": 5, "black": 2},
          {"type": "segment", "player": "white", "kind": "roll", "dice": [6, 3],
@@ -83,13 +99,18 @@ JSON format
      "result": {"winner": "white", "ending": "borne_off",
                 "score": {"white": 15, "black": 0}}}
 
-``kind`` is ``roll``, ``acey_deucey`` or ``named_double``; ``play`` is ``null`` for the
-segment still to play; ``ending`` is ``borne_off``, ``resignation`` or ``timeout``; an
+``kind`` is ``roll``, ``acey_deucey`` or ``named_double``; ``play`` is ``null`` for a
+segment not played: the one still to play in a match in progress or, in a game whose
+result is a resignation or a timeout, the one the match ended on (as ``(to play)`` and
+``(not played: ...)`` in the text); ``ending`` is ``borne_off``, ``resignation`` or ``timeout``; an
 unfinished game or match has ``"result": null`` and ``"winner": null, "ending": null``.
+``event``, ``date``, ``seed_sha256`` and ``seed`` may be ``null`` or left out;
+``seed_sha256`` and ``seed`` are the header's ``SeedSHA256`` and ``Seed``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
@@ -121,8 +142,9 @@ class SegmentRecord:
     """One dice segment: who played it, the dice, the play and any R8 naming.
 
     ``dice`` are in the order rolled (a named double's are ``(d, d)``); ``play`` is the
-    notation, ``""`` for a dance and ``None`` for the segment still to play in a match in
-    progress; ``named_blot`` is the mover's own point named at the end of a greek turn.
+    notation, ``""`` for a dance and ``None`` for a segment not played: still to play in a
+    match in progress, or never played in a game that ended by resignation or timeout;
+    ``named_blot`` is the mover's own point named at the end of a greek turn.
     """
 
     player: Color
@@ -133,7 +155,7 @@ class SegmentRecord:
 
     @property
     def is_pending(self) -> bool:
-        """Is this the segment still to play (not yet played)?"""
+        """Is this segment not played (still to play, or never, the match having ended)?"""
         return self.play is None
 
 
@@ -188,7 +210,12 @@ class MatchResult:
 
 @dataclass(frozen=True)
 class MatchRecord:
-    """A whole match: players (``{"white": name, "black": name}``), rules and games."""
+    """A whole match: players (``{"white": name, "black": name}``), rules and games.
+
+    ``seed_sha256`` and ``seed`` are the fair-dice commitment of the site that rolled the
+    dice, if it gives one (see the module docs): 64 hex digits each; the seed only once the
+    match is over.
+    """
 
     variant: str
     length: int
@@ -197,6 +224,8 @@ class MatchRecord:
     result: MatchResult
     event: str | None = None
     date: str | None = None
+    seed_sha256: str | None = None
+    seed: str | None = None
 
 
 # -- from a live match ---------------------------------------------------------------------
@@ -373,9 +402,10 @@ def _replay_game(match: Match, number: int, record: GameRecord, *, last: bool) -
     if recorded != replayed:
         raise RecordError(f"game {number}: the opening rolls do not replay as recorded")
     where = f"game {number}"
+    pending = _pending_text(record.result)
     for turn_number, turn in enumerate(record.turns(), 1):
         for event in turn:
-            where = f"game {number}, turn {turn_number} ({_describe(event)})"
+            where = f"game {number}, turn {turn_number} ({_describe(event, pending)})"
             _check_turn_order(game, event, where)
             if isinstance(event, DoubleNamed):
                 try:
@@ -570,6 +600,8 @@ def to_json(record: MatchRecord) -> dict[str, Any]:
         "players": {"white": record.players["white"], "black": record.players["black"]},
         "event": record.event,
         "date": record.date,
+        "seed_sha256": record.seed_sha256,
+        "seed": record.seed,
         "games": [
             {
                 "events": [_event_to_json(e) for e in game.events],
@@ -616,7 +648,7 @@ def from_json(data: Any) -> MatchRecord:
         data,
         "record",
         required={"format", "variant", "length", "players", "games", "result"},
-        optional={"event", "date"},
+        optional={"event", "date", "seed_sha256", "seed"},
     )
     if data["format"] != FORMAT:
         raise RecordError(f"format: expected {FORMAT!r}, not {data['format']!r}")
@@ -630,6 +662,9 @@ def from_json(data: Any) -> MatchRecord:
     games = data["games"]
     if not isinstance(games, list) or not games:
         raise RecordError("games: expected a list of at least one game")
+    seed_sha256, seed = _check_seed(
+        data.get("seed_sha256"), data.get("seed"), names=("seed_sha256", "seed")
+    )
     return MatchRecord(
         variant=variant,
         length=length,
@@ -638,6 +673,8 @@ def from_json(data: Any) -> MatchRecord:
         result=_match_result_from_json(data["result"], "result"),
         event=_optional_text(data.get("event"), "event"),
         date=_optional_text(data.get("date"), "date"),
+        seed_sha256=seed_sha256,
+        seed=seed,
     )
 
 
@@ -764,6 +801,23 @@ def _optional_text(value: Any, path: str) -> str | None:
     return value
 
 
+_HEX_64 = re.compile(r"[0-9a-f]{64}")
+
+
+def _check_seed(
+    seed_sha256: Any, seed: Any, *, names: tuple[str, str]
+) -> tuple[str | None, str | None]:
+    """The fair-dice commitment and seed, each 64 lower-case hex digits or ``None``; a
+    seed given with its commitment must be the one committed to."""
+    for value, name in zip((seed_sha256, seed), names, strict=True):
+        if value is not None and not (isinstance(value, str) and _HEX_64.fullmatch(value)):
+            raise RecordError(f"{name}: expected 64 hex digits (0-9, a-f), not {value!r}")
+    committed = seed_sha256 is not None and seed is not None
+    if committed and hashlib.sha256(bytes.fromhex(seed)).hexdigest() != seed_sha256:
+        raise RecordError(f"{names[1]}: its SHA-256 is not {names[0]}")
+    return seed_sha256, seed
+
+
 def _check_players(players: Any, path: str) -> dict[str, str]:
     _expect_keys(players, path, required={"white", "black"})
     for color in COLORS:
@@ -781,6 +835,7 @@ def _is_int(value: object) -> bool:
 
 
 _ENDING_TEXT = {Ending.RESIGNATION: "resigns", Ending.TIMEOUT: "times out"}
+_UNPLAYED_TEXT = {Ending.RESIGNATION: "resigned", Ending.TIMEOUT: "timed out"}
 
 
 def to_text(record: MatchRecord) -> str:
@@ -799,13 +854,18 @@ def to_text(record: MatchRecord) -> str:
         header.append(("Event", record.event))
     if record.date is not None:
         header.append(("Date", record.date))
+    if record.seed_sha256 is not None:
+        header.append(("SeedSHA256", record.seed_sha256))
+    if record.seed is not None:
+        header.append(("Seed", record.seed))
     header.append(("Result", _match_result_text(record.result)))
     lines = [f'[{key} "{_escape(value)}"]' for key, value in header]
     for number, game in enumerate(record.games, 1):
         lines += ["", f"Game {number}"]
         lines += [f"opening: white {o.white}, black {o.black}" for o in game.openings]
+        pending = _pending_text(game.result)
         try:
-            lines += [_turn_text(turn) for turn in game.turns()]
+            lines += [_turn_text(turn, pending) for turn in game.turns()]
         except RecordError as error:
             raise RecordError(f"game {number}: {error}") from None
         if game.result is not None:
@@ -824,27 +884,36 @@ def _dice(dice: Sequence[int] | None) -> str:
     return "-".join(map(str, dice or ()))
 
 
-def _segment_text(event: DoubleNamed | SegmentRecord) -> str:
-    """One segment as on a turn line, without the player."""
+def _pending_text(result: GameResult | None) -> str:
+    """What a segment not played says: still to play, unless the game (and so the match)
+    ended by resignation or timeout before it was played."""
+    if result is None or result.ending == Ending.BORNE_OFF:
+        return "to play"
+    return f"not played: {opponent(result.winner)} {_UNPLAYED_TEXT[Ending(result.ending)]}"
+
+
+def _segment_text(event: DoubleNamed | SegmentRecord, pending: str = "to play") -> str:
+    """One segment as on a turn line, without the player; ``pending`` is what a segment
+    not played says in place of its play (see :func:`_pending_text`)."""
     if isinstance(event, DoubleNamed):
         return f"named {event.value}-{event.value}"
     prefix = "named " if event.kind == SegmentKind.NAMED_DOUBLE else ""
     if event.play is not None and _NOT_IN_A_PLAY.search(event.play):
         raise RecordError(f"{event.player} {_dice(event.dice)}: {event.play!r} is no play")
     if event.play is None:
-        return f"{prefix}{_dice(event.dice)} (to play)"
+        return f"{prefix}{_dice(event.dice)} ({pending})"
     return f"{prefix}{_dice(event.dice)}: {event.play}".rstrip()
 
 
-def _describe(event: DoubleNamed | SegmentRecord) -> str:
+def _describe(event: DoubleNamed | SegmentRecord, pending: str = "to play") -> str:
     """An event as shown in an error message: ``white 6-3: 13/4``."""
-    text = f"{event.player} {_segment_text(event)}"
+    text = f"{event.player} {_segment_text(event, pending)}"
     if isinstance(event, SegmentRecord) and event.named_blot is not None:
         text += f" [name {event.named_blot}]"
     return text
 
 
-def _turn_text(turn: list[DoubleNamed | SegmentRecord]) -> str:
+def _turn_text(turn: list[DoubleNamed | SegmentRecord], pending: str) -> str:
     parts: list[str] = []
     blot = None
     for i, event in enumerate(turn):
@@ -863,7 +932,7 @@ def _turn_text(turn: list[DoubleNamed | SegmentRecord]) -> str:
                 f"{event.player} {_segment_text(event)}: a named-double segment must follow"
                 " the naming of its double"
             )
-        parts.append(_segment_text(event))
+        parts.append(_segment_text(event, pending))
         if event.named_blot is not None:
             if i != len(turn) - 1:
                 raise RecordError(
@@ -912,9 +981,12 @@ _MATCH_RESULT = re.compile(
     rf"white {_NUMBER}, black {_NUMBER}; (?:(white|black) wins \({_ENDING}\)|not finished)"
 )
 _TURN = re.compile(rf"(white|black) (.*?)(?:\s*\[name {_NUMBER}\])?")
-_SEGMENT = re.compile(r"(named )?([0-9])-([0-9])(?:\s*(:)(.*)|\s+(\(to play\)))?")
+_SEGMENT = re.compile(
+    r"(named )?([0-9])-([0-9])"
+    r"(?:\s*(:)(.*)|\s+\((to play|not played: (white|black) (resigned|timed out))\))?"
+)
 _REQUIRED_HEADER = ("Variant", "Length", "White", "Black", "Result")
-_OPTIONAL_HEADER = ("Event", "Date")
+_OPTIONAL_HEADER = ("Event", "Date", "SeedSHA256", "Seed")
 
 
 def from_text(text: str) -> MatchRecord:
@@ -929,10 +1001,14 @@ def from_text(text: str) -> MatchRecord:
     games: list[GameRecord] = []
     events: list[RecordEvent] | None = None
     result: GameResult | None = None
+    # A segment marked "(not played: L resigned)": its line, L and the ending it names.
+    unplayed: tuple[int, Color, Ending] | None = None
     match_line: tuple[int, MatchResult] | None = None
 
     def close_game() -> None:
         if events is not None:
+            if unplayed is not None:
+                _check_unplayed(*unplayed, result)
             games.append(GameRecord(tuple(events), result))
 
     for number, raw in enumerate(text.splitlines(), 1):
@@ -954,7 +1030,7 @@ def from_text(text: str) -> MatchRecord:
             close_game()
             if int(m[1]) != len(games) + 1:
                 raise RecordError(f"{where}: expected Game {len(games) + 1}, not Game {m[1]}")
-            events, result = [], None
+            events, result, unplayed = [], None, None
             continue
         if line.startswith("match:"):
             close_game()
@@ -974,7 +1050,10 @@ def from_text(text: str) -> MatchRecord:
             result = _game_result_line(m, where)
             continue
         if m := _TURN.fullmatch(line):
-            events += _turn_line(m, where)
+            turn, marked = _turn_line(m, where)
+            events += turn
+            if marked is not None:
+                unplayed = (number, *marked)
             continue
         raise RecordError(f"{where}: cannot read {line!r}")
     if match_line is None:
@@ -995,6 +1074,9 @@ def from_text(text: str) -> MatchRecord:
     if not re.fullmatch(r"[1-9][0-9]{0,8}", header["Length"]):
         raise RecordError(f"Length: expected a whole number of points, not {header['Length']!r}")
     players = _check_players({"white": header["White"], "black": header["Black"]}, "header")
+    seed_sha256, seed = _check_seed(
+        header.get("SeedSHA256"), header.get("Seed"), names=("SeedSHA256", "Seed")
+    )
     return MatchRecord(
         variant=variant,
         length=int(header["Length"]),
@@ -1003,6 +1085,8 @@ def from_text(text: str) -> MatchRecord:
         result=final,
         event=header.get("Event"),
         date=header.get("Date"),
+        seed_sha256=seed_sha256,
+        seed=seed,
     )
 
 
@@ -1051,8 +1135,13 @@ def _match_result_line(text: str, where: str) -> MatchResult:
     return MatchResult(winner, _parse_ending(winner, m, 4, where), score)
 
 
-def _turn_line(m: re.Match[str], where: str) -> list[DoubleNamed | SegmentRecord]:
+def _turn_line(
+    m: re.Match[str], where: str
+) -> tuple[list[DoubleNamed | SegmentRecord], tuple[Color, Ending] | None]:
+    """The events of a turn line, and who ended the match before its last segment was
+    played and how, if it is marked ``(not played: L resigned)`` or ``... timed out)``."""
     player = _color(m[1], where)
+    unplayed: tuple[Color, Ending] | None = None
     blot = None if m[3] is None else int(m[3])
     if blot is not None and not 1 <= blot <= 24:
         raise RecordError(f"{where}: a named blot is a point from 1 to 24, not {blot}")
@@ -1082,9 +1171,29 @@ def _turn_line(m: re.Match[str], where: str) -> list[DoubleNamed | SegmentRecord
         play = None if segment[4] is None else " ".join(segment[5].split())
         if play is None and not last:
             raise RecordError(f"{where}: only the turn's last segment can be still to play")
+        if segment[7]:
+            ending = Ending.RESIGNATION if segment[8] == "resigned" else Ending.TIMEOUT
+            unplayed = (_color(segment[7], where), ending)
         if last and blot is not None and play is None:
             raise RecordError(f"{where}: a blot is named only at the end of a played turn")
         events.append(SegmentRecord(player, dice, kind, play, blot if last else None))
     if blot is not None and not isinstance(events[-1], SegmentRecord):
         raise RecordError(f"{where}: a blot is named only at the end of a played turn")
-    return events
+    return events, unplayed
+
+
+def _check_unplayed(line: int, loser: Color, ending: Ending, result: GameResult | None) -> None:
+    """A segment marked not played because ``loser`` resigned or timed out: the game's
+    result line must say so."""
+    said = f"{loser} {_UNPLAYED_TEXT[ending]}"
+    if result is None:
+        raise RecordError(
+            f"line {line}: the segment was not played because {said}, but the game has no"
+            " result line"
+        )
+    if result.ending != ending or opponent(result.winner) != loser:
+        actual = _ending_text(result)
+        raise RecordError(
+            f"line {line}: the segment was not played because {said}, but the game's result"
+            f" line says {actual}"
+        )

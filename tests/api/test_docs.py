@@ -15,6 +15,8 @@ from django.urls import URLPattern, reverse
 from django.urls.resolvers import RoutePattern
 
 from games import api_urls
+from games.engine.record import import_text
+from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
 
@@ -118,6 +120,7 @@ def test_its_headings_lead_through_the_page(client):
         "A request sent twice",
         "Notation and point numbers",
         "The match state",
+        "Match records",
         "Limits",
         "Endpoints",
     ]
@@ -234,3 +237,23 @@ def test_an_unknown_api_address_points_to_it():
 
     assert response.status_code == 404
     assert response.json()["docs"] == "http://testserver/api/"
+
+
+def test_it_describes_the_match_records_with_an_example_the_engine_imports(client):
+    content = client.get("/api/").content.decode()
+
+    example = re.search(
+        r'aria-label="Example: a text record"[^>]*><code>(.*?)</code>', content, re.S
+    )
+    replayed = import_text(html.unescape(example[1]))
+    assert replayed.is_over and replayed.winner == "black"
+    assert '"format": "acey-deucey-match/1"' in html.unescape(content)
+    assert "<code>import_text(text)</code> and <code>import_json(data)</code>" in content
+
+
+def test_the_match_pages_download_links_lead_to_the_formats(client, alice, bob):
+    match = opened_by_white(alice, bob)
+
+    content = client.get(match.get_absolute_url()).content.decode()
+
+    assert '(<a href="/api/#records">what the files hold</a>)' in content

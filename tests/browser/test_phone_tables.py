@@ -170,6 +170,24 @@ def test_the_counts_of_each_face_fit_a_phone_beside_a_long_name(page: Page, live
     assert _off_screen(table.locator("th, td"), region) == []
 
 
+def test_the_check_of_every_roll_fits_a_phone_beside_long_names(page: Page, live_server, match):
+    # The Who column names the players, and the roll a resignation left unplayed the loser:
+    # a username of 60 letters without a space pushed the dice and their check off.
+    long_name = "alice_" + "w" * 54
+    match.white.username = long_name
+    match.white.save()
+    match = services.resign(match.pk, user=match.white)  # alice resigns holding her 6-5
+    page.set_viewport_size(PHONE)
+
+    page.goto(f"{live_server.url}{match.get_absolute_url()}dice/")
+    region = page.get_by_role("region", name="Every roll")
+    table = region.locator("table")
+
+    expect(table.get_by_text(f"not played: {long_name} resigned")).to_be_visible()
+    assert region.evaluate("box => box.scrollWidth <= box.clientWidth")
+    assert _off_screen(table.locator("th, td"), region) == []
+
+
 @pytest.mark.parametrize("size", [PHONE, {"width": 1280, "height": 800}])
 def test_forced_follows_its_play_when_the_play_takes_two_lines(
     page: Page, live_server, match, size

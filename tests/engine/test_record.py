@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -655,3 +656,113 @@ def test_game_result_types_are_the_engine_ones():
     record = record_from_match(match, players=PLAYERS)
 
     assert record.games[0].result == GameResult(match.winner, 1, Ending.BORNE_OFF)
+
+
+@pytest.mark.parametrize(
+    ("forfeit", "marker", "result"),
+    [
+        ("resign", "(not played: white resigned)", "black wins 15 points (white resigns)"),
+        ("timeout", "(not played: white timed out)", "black wins 15 points (white times out)"),
+    ],
+)
+def test_the_roll_a_forfeited_match_ended_on_is_marked_not_played(forfeit, marker, result):
+    match = Match("american", 1, RecordDice([5, 2, 6, 3]))
+    getattr(match, forfeit)("white")
+
+    record = assert_round_trip(match)
+    text = to_text(record)
+
+    assert f"white 6-3 {marker}\n{result}\n" in text
+    assert "(to play)" not in text
+
+
+def test_a_forfeited_record_of_old_with_the_roll_to_play_still_imports():
+    match = Match("american", 1, RecordDice([5, 2, 6, 3]))
+    match.resign("white")
+    record = record_from_match(match, players=PLAYERS)
+    old = to_text(record).replace("(not played: white resigned)", "(to play)")
+
+    assert from_text(old) == record
+    assert import_text(old).winner == "black"
+
+
+@pytest.mark.parametrize(
+    "marker", ["(not played: black resigned)", "(not played: white timed out)"]
+)
+def test_a_roll_not_played_must_agree_with_how_the_game_ended(marker):
+    match = Match("american", 1, RecordDice([5, 2, 6, 3]))
+    match.resign("white")
+    text = to_text(record_from_match(match, players=PLAYERS))
+
+    with pytest.raises(RecordError) as error:
+        from_text(text.replace("(not played: white resigned)", marker))
+
+    assert str(error.value).startswith("line 9: ")
+    assert "the game's result line says white resigns" in str(error.value)
+
+
+def test_a_roll_not_played_in_a_game_in_progress_is_refused():
+    text = to_text(
+        record_from_match(Match("american", 1, RecordDice([5, 2, 6, 3])), players=PLAYERS)
+    )
+
+    with pytest.raises(RecordError) as error:
+        from_text(text.replace("(to play)", "(not played: white resigned)"))
+
+    assert str(error.value).startswith("line 9: ")
+    assert "the game has no result line" in str(error.value)
+
+
+SEED = "ab" * 32
+SEED_SHA256 = hashlib.sha256(bytes.fromhex(SEED)).hexdigest()
+
+
+def a_record(**fields) -> MatchRecord:
+    record = record_from_match(Match("american", 1, RecordDice([5, 2, 6, 3])), players=PLAYERS)
+    return MatchRecord(**{**record.__dict__, **fields})
+
+
+@pytest.mark.parametrize("seed", [SEED, None])
+def test_the_fair_dice_seed_and_its_sha256_round_trip(seed):
+    record = a_record(seed_sha256=SEED_SHA256, seed=seed)
+
+    text = to_text(record)
+    data = to_json(record)
+
+    assert f'[SeedSHA256 "{SEED_SHA256}"]' in text
+    assert (f'[Seed "{SEED}"]' in text) == (seed is not None)
+    assert (data["seed_sha256"], data["seed"]) == (SEED_SHA256, seed)
+    assert from_text(text) == record
+    assert from_json(json.loads(json.dumps(data))) == record
+    assert import_text(text).game.dice == (6, 3)
+
+
+def test_a_record_without_the_seed_reads_as_before():
+    record = a_record()
+    data = to_json(record)
+    del data["seed_sha256"], data["seed"]
+
+    assert "Seed" not in to_text(record)
+    assert from_json(data) == record
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"seed_sha256": "ab" * 31}, "SeedSHA256: expected 64 hex digits"),
+        ({"seed_sha256": SEED_SHA256, "seed": "xy" * 32}, "Seed: expected 64 hex digits"),
+        ({"seed_sha256": "00" * 32, "seed": SEED}, "Seed: its SHA-256 is not SeedSHA256"),
+    ],
+)
+def test_a_seed_that_is_malformed_or_not_the_committed_one_is_refused(fields, message):
+    text = to_text(a_record(**fields))
+    data = to_json(a_record(**fields))
+    json_message = message.replace("SeedSHA256", "seed_sha256").replace("Seed:", "seed:")
+
+    with pytest.raises(RecordError) as from_the_text:
+        from_text(text)
+    with pytest.raises(RecordError) as from_the_json:
+        from_json(data)
+
+    assert message in str(from_the_text.value)
+    assert json_message in str(from_the_json.value)

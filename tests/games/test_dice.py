@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from datetime import timedelta
 
 import pytest
+from django.conf import settings
+from django.utils import timezone
 
+import games.dice
 from games import services
 from games.dice import SeededDice, die, new_seed, roll_pair, seed_hash
 from games.engine import format_play
 from games.models import Match, Segment
 from games.services import IllegalTurn, TurnAction
+from tests.matches import opened_by_white
 
 ZERO_SEED = "00" * 32
 
@@ -109,6 +114,8 @@ def test_a_players_dice_page_counts_their_rolls_only(client, alice, bob):
 
     assert response.context["stats"]["rolls"] == alice_rolls > 0
     assert sum(n for _, n in response.context["stats"]["faces"]) == 2 * alice_rolls
+    # Her own rolls, not all the rolls of her matches.
+    assert "by <bdi>alice</bdi>, in all their matches (their opponents'" in response.text
 
 
 @pytest.mark.django_db
@@ -120,3 +127,138 @@ def test_the_match_page_shows_the_seed_commitment_from_the_start(client, alice, 
     assert match.seed_hash in response.text
     assert match.server_seed not in response.text
     assert f"/matches/{match.pk}/dice/" in response.text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("ending", ["resignation", "timeout"])
+def test_the_dice_page_lists_and_checks_the_roll_a_forfeited_match_ended_on(
+    client, alice, bob, ending
+):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    holder = match.to_move
+    if ending == "timeout":
+        Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        assert services.award_timeout(match.pk)
+    else:
+        services.resign(match.pk, user=holder)
+    match.refresh_from_db()
+
+    response = client.get(f"/matches/{match.pk}/dice/")
+
+    rows = response.context["rows"]
+    last = rows[-1]
+    assert len(rows) == match.rolls
+    assert [row["expected"] for row in rows] == [
+        roll_pair(match.server_seed, r) for r in range(1, match.rolls + 1)
+    ]
+    assert last["dice"] == tuple(match.dice) and last["ok"] and last["segment"] is None
+    verb = "resigned" if ending == "resignation" else "ran out of time"
+    assert f"not played: <bdi>{holder}</bdi> {verb}" in response.text
+    assert "Every roll below matches the seed" in response.text
+
+
+@pytest.mark.django_db
+def test_the_dice_page_lists_the_roll_to_play_of_a_match_in_progress(client, alice, bob):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+
+    response = client.get(f"/matches/{match.pk}/dice/")
+
+    rows = response.context["rows"]
+    assert len(rows) == match.rolls
+    assert rows[-1]["dice"] == tuple(match.dice) and rows[-1]["expected"] is None
+    assert "to play" in response.text
+
+
+@pytest.mark.django_db
+def test_the_exports_carry_the_seeds_sha256_and_the_seed_only_once_the_match_is_over(
+    client, alice, bob
+):
+    from games.engine.record import import_json, import_text
+
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    txt, json_url = (f"/matches/{match.pk}/export.{ext}" for ext in ("txt", "json"))
+
+    during = (client.get(txt).text, client.get(json_url).json())
+    services.resign(match.pk, user=alice)
+    after = (client.get(txt).text, client.get(json_url).json())
+
+    assert f'[SeedSHA256 "{match.seed_hash}"]' in during[0]
+    assert during[1]["seed_sha256"] == match.seed_hash
+    assert match.server_seed not in during[0] and during[1]["seed"] is None
+    assert f'[Seed "{match.server_seed}"]' in after[0]
+    assert after[1]["seed"] == match.server_seed
+    assert import_text(after[0]).is_over and import_json(after[1]).is_over
+
+
+@pytest.mark.django_db
+def test_the_dice_page_says_who_is_white_and_who_is_black_and_names_each_roller(client, alice, bob):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    white_rolls = match.position["turn"] == "white"
+
+    page = client.get(f"/matches/{match.pk}/dice/").text
+
+    assert "<bdi>alice</bdi> (white) v <bdi>bob</bdi> (black)" in page
+    assert "<td>opening (<bdi>alice</bdi>, <bdi>bob</bdi>)</td>" in page
+    assert f"<td><bdi>{'alice' if white_rolls else 'bob'}</bdi></td>" in page
+    assert "<td>white</td>" not in page and "<td>black</td>" not in page
+
+
+@pytest.mark.django_db
+def test_the_dice_page_counts_the_rolls_other_than_the_opening_rolls(client, alice, bob):
+    match = opened_by_white(alice, bob, dice=(3, 3, 5, 2, 6, 3))  # a tie, then 5-2
+
+    page = client.get(f"/matches/{match.pk}/dice/").text
+
+    assert "1 roll other than the opening rolls:" in page
+
+
+@pytest.mark.django_db
+def test_the_roll_numbering_reads_the_same_on_the_page_in_the_readme_and_the_code(
+    client, alice, bob
+):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    rule = (
+        "numbered in the order the rolls were made, across the games of the match: opening"
+        " rolls, tied ones included, and the segments' rolls alike, the last one too if the"
+        " match ended before it was played; a named double is chosen, not rolled, and has no"
+        " number)"
+    )
+
+    page = client.get(f"/matches/{match.pk}/dice/").text.replace("&#x27;", "'")
+    readme = (settings.BASE_DIR / "README.md").read_text()
+
+    for text in (page, readme, games.dice.__doc__):
+        assert rule in " ".join(text.split())
+
+
+@pytest.mark.django_db
+def test_a_players_dice_table_has_headers_for_its_faces_and_its_row(client, alice):
+    page = client.get("/players/alice/dice/").text
+
+    table = page[page.index("<table") : page.index("</table>")]
+    assert "<caption>How often each face came up</caption>" in table
+    assert '<thead><tr><th scope="col">Face</th><th scope="col">1</th>' in table
+    assert '<tbody><tr><th scope="row"><bdi>alice</bdi></th><td>0</td>' in table
+
+
+@pytest.mark.django_db
+def test_the_dice_page_checks_the_rolls_of_every_game_in_order(client, alice, bob):
+    match = services.start_match(white=alice, black=bob, variant="greek", points=2, days_per_move=2)
+    while match.game_number == 1:
+        game = services.load_game(match)
+        if match.phase == "name_double":
+            action = TurnAction(segment=match.segment_count, double=game.allowed_doubles()[0])
+        else:
+            play = game.legal_plays()[0]
+            action = TurnAction(segment=match.segment_count, play=format_play(play))
+        match = services.submit_segment(match.pk, user=match.to_move, action=action)
+    services.resign(match.pk, user=match.to_move)
+    match.refresh_from_db()
+
+    response = client.get(f"/matches/{match.pk}/dice/")
+
+    rows = response.context["rows"]
+    openings = [row["segment"].game_number for row in rows if not row["player"]]
+    assert len(rows) == match.rolls and response.context["all_ok"]
+    assert openings[0] == 1 and openings[-1] == 2  # game 2's opening follows game 1's rolls
+    assert f"{len(rows) - len(openings)} rolls other than the opening rolls:" in response.text

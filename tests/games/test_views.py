@@ -266,6 +266,16 @@ def test_it_exports_the_match_as_text_and_json(client, match):
     assert data["players"] == {"white": "alice", "black": "bob"}
 
 
+def test_the_exports_download_as_files_named_after_the_match(client, match):
+    for ext, content_type in (("txt", "text/plain"), ("json", "application/json")):
+        response = client.get(reverse("match_export", args=[match.pk, ext]))
+
+        assert response["Content-Disposition"] == (
+            f'attachment; filename="acey-deucey-match-{match.pk}.{ext}"'
+        )
+        assert response["Content-Type"].startswith(content_type)
+
+
 def test_it_creates_a_challenge_and_the_opponent_accepts_it(client, alice, bob):
     client.force_login(alice)
     client.post(
@@ -640,6 +650,11 @@ def test_the_export_of_a_forfeited_match_imports_back_through_the_engine(client,
             match.score_black,
         )
     assert 'class="dice"' not in state  # the loser's last roll is in the record, not shown
+    # ...said not played, and why: "(to play)" is for a match in progress.
+    loser = "white" if match.winner == bob else "black"
+    verb = "timed out" if how == "timeout" else "resigned"
+    assert "(to play)" not in text
+    assert (f" (not played: {loser} {verb})\n" in text) == (how != "after a 1-2")
 
 
 @pytest.mark.parametrize("select", ["²", "9" * 5000])

@@ -164,6 +164,7 @@ CASES = [
         every(403, anonymous=LOGIN, player=302, opponent=302),
     ),
     Case("match_export", "GET", "/matches/{match}/export.txt", every(200)),
+    Case("match_export", "GET", "/matches/{match}/export.json", every(200)),
     Case("match_dice", "GET", "/matches/{match}/dice/", every(200)),
     Case("player_search", "GET", "/search/players/?q=a", every(200)),
     Case("leaderboard_default", "GET", "/leaderboard/", every(200)),
@@ -377,6 +378,24 @@ def test_it_allows_and_refuses_as_the_matrix_says(client, people, objects, case,
         assert response.status_code == case.expected[role], response.content[:300]
     if case.method == "POST" and response.status_code in (401, 403, 404):
         assert _state(objects) == before  # a refused request changes nothing
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_no_page_tells_anyone_the_seed_of_the_match_in_play(client, people, objects, role):
+    # The seed decides every roll still to come (games.dice): until the match ends, no page,
+    # export or API answer may hold it, whoever asks (the admin: tests/games/test_admin.py).
+    if people[role] is not None:
+        client.force_login(people[role])
+    seed = Match.objects.get(pk=objects["match"]).server_seed
+
+    told = [
+        case.path
+        for case in CASES
+        if case.method == "GET"
+        and seed in _request(client, case, case.path.format(**objects)).content.decode()
+    ]
+
+    assert told == []
 
 
 def _url_names(patterns, prefix="") -> set[str]:
