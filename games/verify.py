@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -14,19 +15,29 @@ from .models import Match, Segment
 ROLLED = (Segment.Kind.OPENING, Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY)
 
 
-def dice_statistics(rolls: list[tuple[int, int]]) -> dict[str, object]:
+def dice_statistics(rolls: Iterable[tuple[int, int]]) -> dict[str, object]:
     """Faces, doubles and 1-2s among ``rolls`` (opening rolls are single dice per player,
     so callers pass only the segments' rolls for doubles and 1-2s)."""
-    faces = Counter(d for pair in rolls for d in pair)
-    total = max(1, len(rolls))
+    return _statistics(Counter((a, b) for a, b in rolls))
+
+
+def _statistics(pairs: Counter[tuple[int, int]]) -> dict[str, object]:
+    """:func:`dice_statistics` of the rolls counted in ``pairs`` (each pair of dice, how
+    many times it was rolled)."""
+    rolls = pairs.total()
+    faces: Counter[int] = Counter()
+    for (a, b), times in pairs.items():
+        faces[a] += times
+        faces[b] += times
+    doubles = sum(times for (a, b), times in pairs.items() if a == b)
     return {
-        "rolls": len(rolls),
+        "rolls": rolls,
         "faces": [(face, faces[face]) for face in range(1, 7)],
-        "doubles": sum(a == b for a, b in rolls),
-        "acey_deuceys": sum({a, b} == {1, 2} for a, b in rolls),
-        "doubles_expected": round(len(rolls) / 6, 1),
-        "acey_deuceys_expected": round(len(rolls) / 18, 1),
-        "doubles_share": sum(a == b for a, b in rolls) / total,
+        "doubles": doubles,
+        "acey_deuceys": sum(times for (a, b), times in pairs.items() if {a, b} == {1, 2}),
+        "doubles_expected": round(rolls / 6, 1),
+        "acey_deuceys_expected": round(rolls / 18, 1),
+        "doubles_share": doubles / max(1, rolls),
     }
 
 
@@ -89,12 +100,22 @@ def _unplayed_reason(match: Match) -> dict[str, object] | None:
 def player_dice(request: HttpRequest, username: str) -> HttpResponse:
     """The dice one player has rolled in all their matches (rolled segments only)."""
     from django.contrib.auth import get_user_model
-    from django.db.models import Q
+    from django.db.models import Count, Q
 
     person = get_object_or_404(get_user_model(), username=username)
-    rolls = Segment.objects.filter(
-        Q(match__white=person, player="white") | Q(match__black=person, player="black"),
-        kind__in=(Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY),
-    ).values_list("dice", flat=True)
-    stats = dice_statistics([tuple(dice) for dice in rolls.iterator()])
+    # Counted by the database, pair by pair: at most 36 rows come back, where every roll
+    # of a player of thousands of matches (a bot's) came back to be counted here.
+    pairs = (
+        Segment.objects.filter(
+            Q(match__white=person, player="white") | Q(match__black=person, player="black"),
+            kind__in=(Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY),
+        )
+        .values_list("dice")
+        .annotate(times=Count("pk"))
+        .order_by()
+    )
+    counted: Counter[tuple[int, int]] = Counter()
+    for dice, times in pairs:
+        counted[(dice[0], dice[1])] += times
+    stats = _statistics(counted)
     return render(request, "games/player_dice.html", {"person": person, "stats": stats})

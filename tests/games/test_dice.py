@@ -16,6 +16,7 @@ from games.dice import SeededDice, die, new_seed, roll_pair, seed_hash
 from games.engine import format_play
 from games.models import Match, Segment
 from games.services import IllegalTurn, TurnAction
+from games.verify import dice_statistics
 from tests.matches import opened_by_white
 
 ZERO_SEED = "00" * 32
@@ -106,13 +107,14 @@ def test_a_players_dice_page_counts_their_rolls_only(client, alice, bob):
             play = services.load_game(match).legal_plays()[0]
             action = TurnAction(segment=match.segment_count, play=format_play(play))
         services.submit_segment(match.pk, user=match.to_move, action=action)
-    alice_rolls = Segment.objects.filter(
-        match=match, player="white", kind__in=["roll", "acey_deucey"]
-    ).count()
+    rolled = Segment.objects.filter(match=match, player="white", kind__in=["roll", "acey_deucey"])
+    alice_rolls = rolled.count()
 
     response = client.get("/players/alice/dice/")
 
     assert response.context["stats"]["rolls"] == alice_rolls > 0
+    # Counted by the database, as counted roll by roll.
+    assert response.context["stats"] == dice_statistics([tuple(s.dice) for s in rolled])
     assert sum(n for _, n in response.context["stats"]["faces"]) == 2 * alice_rolls
     # Her own rolls, not all the rolls of her matches.
     assert "by <bdi>alice</bdi>, in all their matches (their opponents'" in response.text
