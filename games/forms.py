@@ -121,6 +121,10 @@ class TurnForm(forms.Form):
         max_length=100,
         label="Your play in notation",
         help_text="From your side, e.g. 13/7 8/7, bar/22, in/22, 6/off, 6/4(2).",
+        error_messages={
+            "max_length": "a play is written in at most %(limit_value)d characters: this one"
+            " has %(show_value)d"
+        },
     )
     double = forms.IntegerField(required=False, min_value=1, max_value=6)
     name_blot = forms.IntegerField(

@@ -456,6 +456,8 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
         status = 400
         if "name_blot" in form.errors:
             error, blot_refused = sentence(form.errors["name_blot"][0]), True
+        elif "play" in form.errors:
+            error = sentence(form.errors["play"][0])  # said whole, not after "play: "
         else:
             error = form.error_text()
     else:

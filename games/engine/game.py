@@ -299,7 +299,7 @@ class Game:
         if not self.may_name_blot or after.turn == mover:
             raise BlotNamingError("a blot can only be named at the end of a greek turn")
         if after.is_game_over:
-            raise BlotNamingError("the game is over: there is no blot to name")
+            raise BlotNamingError("this play ends the game: there is no blot to name")
         if not isinstance(own, int) or isinstance(own, bool) or not 1 <= own <= 24:
             raise BlotNamingError("name a blot by your point number, 1 to 24")
         absolute = own if mover == WHITE else 25 - own

@@ -62,6 +62,8 @@ class Variant:
     extra_roll_after_named_double: ClassVar[bool]
     #: R8: may a player name a blot the opponent must hit?
     compulsory_hit: ClassVar[bool]
+    #: R1: do checkers start off the board, waiting to enter?
+    has_waiting: ClassVar[bool]
 
     def initial_position(self, turn: Color = WHITE) -> Position:
         """The R1 starting position of a game, with ``turn`` to move."""
@@ -86,6 +88,7 @@ class American(Variant):
     acey_deucey_needs_both_dice = True
     extra_roll_after_named_double = True
     compulsory_hit = False
+    has_waiting = True
 
     def initial_position(self, turn: Color = WHITE) -> Position:
         return Position(self, turn, (0,) * 24, Pair(0, 0), Pair(0, 0), Pair(15, 15), None)
@@ -102,6 +105,7 @@ class Greek(Variant):
     acey_deucey_needs_both_dice = False
     extra_roll_after_named_double = False
     compulsory_hit = True
+    has_waiting = False
 
     def initial_position(self, turn: Color = WHITE) -> Position:
         points = [0] * 24
@@ -312,6 +316,14 @@ class Position(NamedTuple):
             )
         return self._replace(named_blot=absolute)
 
+    def _counts_line(self, mark: str, color: Color) -> str:
+        # No "waiting" in the greek game, which has no waiting checkers (R1).
+        waiting = f"waiting {self.waiting.of(color)}, " if self.variant.has_waiting else ""
+        return (
+            f"{mark} ({color}): bar {self.bar.of(color)}, off {self.off.of(color)}, "
+            f"{waiting}pips {self.pip_count(color)}"
+        )
+
     def diagram(self, viewer: Color = WHITE) -> str:
         """A small text drawing of the board seen from ``viewer``'s side (for emails, logs).
 
@@ -338,14 +350,8 @@ class Position(NamedTuple):
             "".join(cell(n) for n in range(13, 25)),
             "".join(cell(n) for n in range(12, 0, -1)),
             bottom,
-            (
-                f"X ({viewer}): bar {self.bar.of(viewer)}, off {self.off.of(viewer)}, "
-                f"waiting {self.waiting.of(viewer)}, pips {self.pip_count(viewer)}"
-            ),
-            (
-                f"O ({other}): bar {self.bar.of(other)}, off {self.off.of(other)}, "
-                f"waiting {self.waiting.of(other)}, pips {self.pip_count(other)}"
-            ),
+            self._counts_line("X", viewer),
+            self._counts_line("O", other),
         ]
         return "\n".join(lines)
 
