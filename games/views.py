@@ -436,7 +436,14 @@ def match_click(request: HttpRequest, match_id: int) -> HttpResponse:
         steps = parse_steps(request.POST.get("steps", ""))
         selected = whole_number(request.POST.get("select"))
         context = _match_context(
-            request, match, steps=steps, selected=selected, keep_history=keep_history
+            request,
+            match,
+            steps=steps,
+            selected=selected,
+            keep_history=keep_history,
+            # A greek blot number typed before the play is clicked, kept for the choice
+            # of blots the whole play brings: it was dropped at the first click.
+            typed_blot=request.POST.get("name_blot", "")[:2],
         )
     except (ValueError, EngineError) as error:
         context = _match_context(request, match, error=sentence(error), keep_history=keep_history)

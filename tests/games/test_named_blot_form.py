@@ -102,3 +102,19 @@ def test_a_turn_refused_as_out_of_date_gives_back_neither_play_nor_blot(client, 
     assert response.status_code == 409
     assert 'value=""' in _tag(response.text, "name-blot")
     assert 'value=""' in _tag(response.text, "play-text")
+
+
+def test_a_blot_number_typed_before_the_play_is_clicked_is_kept_for_its_choice(
+    client, alice, match
+):
+    client.force_login(alice)
+    url = reverse("match_click", args=[match.pk])
+    segment = {"segment": match.segment_count}
+
+    # Typed in the number field, then the play clicked: the field goes with the first move.
+    first = client.post(url, {**segment, "steps": "24-18", "name_blot": "19"})
+    assert '<input type="hidden" name="name_blot" value="19">' in first.text
+    whole = client.post(url, {**segment, "steps": "24-18 24-19", "name_blot": "19"})
+
+    assert '<option value="19" selected>Your 19-point</option>' in whole.text
+    assert 'type="hidden" name="name_blot"' not in whole.text
