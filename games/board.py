@@ -834,8 +834,13 @@ def _turn_for_opponent(
     sentences = []
     for i, segment in enumerate(segments):
         dice = format_dice(segment["dice"])
-        if segment["kind"] != "double":
+        if segment["kind"] == "double" and segment["automatic"]:
+            # The site named it, the only one allowed (R8): not the player's choice.
+            sentences.append(f"{dice} was named for {name}, the only double they could name.")
+        elif segment["kind"] != "double":
             verb = "named" if segment["kind"] == "named_double" else "rolled"
+            if verb == "named" and i > 0 and segments[i - 1]["automatic"]:
+                verb = "played"  # its naming was said just before
             moves = _play_in_words(segment["play"], mover=mover, listener=listener)
             sentences.append(f"{name} {verb} {dice} and {moves}.")
         elif i == len(segments) - 1:

@@ -150,3 +150,25 @@ def test_a_double_named_for_the_player_is_told_so_not_as_named_by_them(alice, bo
     assert board["news"] == "5-5 was named for you, the only double you could name."
     assert "you play 5-5" in board["announcement"]
     assert "you named" not in board["announcement"]
+
+
+def test_a_double_named_for_the_opponent_is_told_as_not_their_choice(alice, bob):
+    match = start(alice, bob, [5, 2, 1, 2], variant="greek")
+    points = [0] * 24
+    points[19] = points[18] = 1  # alice's last two checkers, on her 20- and 19-points
+    points[11] = -1  # bob's blot on alice's 12-point, which he has named
+    points[0] = -14
+    match = set_position(match, "white", points, variant="greek", off={"white": 13, "black": 0})
+    match.position = {**match.position, "named_blot": 12}
+    match.save()
+    match = play(match, alice, "20/18 18/17")  # 5-5 named for her: the only one that hits
+    match = play(match, alice, "17/12* 12/7 7/2 19/14", dice=[6, 5])  # a hit, then on
+
+    board = board_context(match, viewer=bob, steps=[])
+
+    assert board["news"].startswith(
+        "alice rolled 1-2 and moved from your 5-point to your 7-point and from your 7-point"
+        " to your 8-point. 5-5 was named for alice, the only double they could name. alice"
+        " played 5-5 and "
+    )
+    assert "alice named 5-5" not in board["news"]
