@@ -85,14 +85,14 @@ def production_settings(app_configs=None, **kwargs) -> list[Warning]:
                 id="games.W002",
             )
         )
-    elif not validate_host(_site_host(), settings.ALLOWED_HOSTS):
+    elif not validate_host(site_host := _site_host(), settings.ALLOWED_HOSTS):
         # Django would answer every emailed link with "Bad Request (400)", and a form
         # posted from a page at SITE_URL would fail the CSRF origin check.
         warnings.append(
             Warning(
-                f"SITE_URL's host {host!r} is not in ALLOWED_HOSTS: the links in emails "
+                f"SITE_URL's host {site_host!r} is not in ALLOWED_HOSTS: the links in emails "
                 "would be refused (400 Bad Request).",
-                hint=f"Add {_site_host()} to ALLOWED_HOSTS, or set SITE_URL to an allowed host.",
+                hint=f"Add {site_host} to ALLOWED_HOSTS, or set SITE_URL to an allowed host.",
                 id="games.W006",
             )
         )
