@@ -180,6 +180,20 @@ class Tournament(models.Model):
     def signup_closed(self) -> bool:
         return timezone.now() >= self.signup_deadline
 
+    def has_enough_players(self, players: int) -> bool:
+        """Whether ``players`` signed up are enough to start it: at least its minimum."""
+        return players >= self.min_players
+
+    def will_be_cancelled(self, players: int) -> bool:
+        """Whether the sweep (``services.start_due_tournaments``) will cancel it rather than
+        start it: open, starting by itself, its sign-up closed with ``players`` too few."""
+        return (
+            self.is_open
+            and self.start_mode == self.StartMode.AUTOMATIC
+            and self.signup_closed
+            and not self.has_enough_players(players)
+        )
+
 
 class Entry(models.Model):
     """A player signed up for a tournament; ``seed`` is set at the start (1 is the best)."""

@@ -200,7 +200,7 @@ def start_tournament(tournament_id: int, *, user: User) -> Tournament:
         _check_organiser(tournament, user)
         _check_open(tournament)
         count = tournament.entries.count()
-        if count < tournament.min_players:
+        if not tournament.has_enough_players(count):
             raise TournamentRefused(
                 f"{count} player{'s have' if count != 1 else ' has'} signed up: "
                 f"the tournament needs at least {tournament.min_players}"
@@ -220,7 +220,7 @@ def start_due_tournaments(now: datetime | None = None) -> dict[str, int]:
             tournament = _locked(pk)
             if not tournament.is_open:
                 continue  # another sweep got there first
-            if tournament.entries.count() >= tournament.min_players:
+            if tournament.has_enough_players(tournament.entries.count()):
                 _start(tournament, now=now)
                 done["started"] += 1
             else:

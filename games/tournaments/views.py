@@ -47,8 +47,11 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.select_related("organiser", "champion").annotate(
         players=Count("entries")
     )
+    open_ones = list(tournaments.filter(status=Tournament.Status.OPEN).order_by("signup_deadline"))
+    for tournament in open_ones:
+        tournament.to_be_cancelled = tournament.will_be_cancelled(tournament.players)
     context = {
-        "open": tournaments.filter(status=Tournament.Status.OPEN).order_by("signup_deadline"),
+        "open": open_ones,
         "running": tournaments.filter(status=Tournament.Status.RUNNING).order_by("started_at"),
         "finished": tournaments.filter(status=Tournament.Status.FINISHED).order_by("-finished_at")[
             :20
@@ -116,11 +119,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "can_sign_up": may_sign_up and not is_full,
         # Said where the Sign-up button would be, to those who could otherwise sign up.
         "is_full": may_sign_up and is_full,
-        # The sweep (services.start_due_tournaments) cancels it rather than start it.
-        "to_be_cancelled": tournament.is_open
-        and tournament.signup_closed
-        and tournament.start_mode == Tournament.StartMode.AUTOMATIC
-        and len(entries) < tournament.min_players,
+        "to_be_cancelled": tournament.will_be_cancelled(len(entries)),
         "can_withdraw": my_entry is not None and _can_withdraw(tournament, draw, my_entry),
         "bots": _bots_to_add(tournament, entries) if is_organiser else [],
         "can_remove_bots": is_organiser and tournament.is_open,

@@ -120,3 +120,36 @@ def test_it_caps_swiss_rounds_at_one_less_than_the_players(alice):
 
     tournament.refresh_from_db()
     assert tournament.draw().total_rounds == 3
+
+
+@pytest.mark.parametrize("signed_up", [1, 2, 3])
+def test_what_the_pages_foretell_is_what_the_sweep_does(alice, signed_up):
+    # The pages say "to be cancelled" from Tournament.will_be_cancelled: it must agree
+    # with the sweep, which is the one that acts.
+    tournament = _automatic(alice, make_users(signed_up), min_players=2)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        signup_deadline=tournament.signup_deadline - timedelta(days=30)
+    )
+    tournament.refresh_from_db()
+    foretold = tournament.will_be_cancelled(tournament.entries.count())
+
+    done = services.start_due_tournaments()
+
+    assert done == {"started": int(not foretold), "cancelled": int(foretold)}
+    assert foretold == (signed_up < 2)
+    tournament.refresh_from_db()
+    assert not tournament.will_be_cancelled(signed_up)  # no longer open
+
+
+def test_only_an_open_automatic_tournament_past_its_deadline_will_be_cancelled(alice):
+    manual = open_tournament(alice, start_mode=Tournament.StartMode.MANUAL, min_players=2)
+    automatic = _automatic(alice, [], min_players=2)
+
+    for tournament in (manual, automatic):
+        tournament.signup_deadline = tournament.signup_deadline - timedelta(days=30)
+
+    assert not manual.will_be_cancelled(1)  # its organiser decides
+    assert automatic.will_be_cancelled(1)
+    assert not automatic.will_be_cancelled(2)
+    automatic.signup_deadline += timedelta(days=60)
+    assert not automatic.will_be_cancelled(1)  # sign-up still open
