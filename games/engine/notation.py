@@ -366,6 +366,7 @@ class _Replay:
         self, position: Position, pool: tuple[int, ...], label: str, *, named_double: bool
     ) -> None:
         self.board = _mover_board(position)
+        self.has_waiting = position.variant.has_waiting
         self.pool = pool
         self.label = label
         # A double named after a 1-2 was chosen, not rolled: the reasons say so.
@@ -418,6 +419,8 @@ class _Replay:
         if move.source == BAR and not b[BAR]:
             hint = " (write in/.. to enter a waiting checker)" if b[IN] else ""
             return f"{move}: you have no checker on the bar{hint}"
+        if move.source == IN and not self.has_waiting:
+            return f"{move}: {self._no_waiting_in_greek(move)}"
         if move.source == IN and not b[IN]:
             hint = " (write bar/.. to enter from the bar)" if b[BAR] else ""
             return f"{move}: you have no checker waiting to enter{hint}"
@@ -426,6 +429,26 @@ class _Replay:
         if b[BAR] and move.source != BAR:
             return f"{move}: {_bar_first(b[BAR])}"
         return None
+
+    def _no_waiting_in_greek(self, move: _Move) -> str:
+        """Why ``in/..`` means nothing in the greek game, and what to write instead.
+
+        "You have no checker waiting" would suggest the player might have one: greek
+        checkers start on the board (R1) and only a hit checker comes in, from the bar.
+        """
+        said = "the Greek game has no checkers waiting to enter (they all start on your 24-point)"
+        # in/19 to in/24 name one die (25 - dest): the move that plays it is suggested.
+        entry = move.dest >= 19
+        if self.board[BAR]:
+            # From the bar a checker enters where in/.. would have put it (R2).
+            bar = f"bar/{move.dest}" if entry else "bar/.."
+            return f"{said}: write {bar} to enter your checker from the bar"
+        if self.board[24] > 0 and entry:
+            return (
+                f"{said}: write a move from the point a checker stands on, such as"
+                f" 24/{move.dest - 1}"
+            )
+        return f"{said}: write a move from the point a checker stands on"
 
     def _distance_problem(
         self, move: _Move, remaining: tuple[int, ...], used: tuple[int, ...]

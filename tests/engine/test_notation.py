@@ -372,10 +372,32 @@ def test_parse_error_when_entering_from_an_empty_bar():
 
 
 def test_parse_error_when_no_checker_waits_to_enter():
+    with pytest.raises(IllegalPlayError, match=r"^in/22: you have no checker waiting to enter$"):
+        parse_play(MIDGAME, (6, 3), "in/22 13/7")
+
+
+def test_parse_error_r1_in_greek_says_no_checker_ever_waits_and_what_to_write():
     position = Position.initial("greek")
 
-    with pytest.raises(IllegalPlayError, match="no checker waiting to enter"):
+    with pytest.raises(IllegalPlayError) as refused:
         parse_play(position, (6, 3), "in/22 in/19")
+
+    assert str(refused.value) == (
+        "in/22: the Greek game has no checkers waiting to enter (they all start on your"
+        " 24-point): write a move from the point a checker stands on, such as 24/21"
+    )
+
+
+def test_parse_error_r1_in_greek_points_a_hit_checker_to_the_bar():
+    position = board("greek", white={13: 14}, bar=(1, 0), black={1: 15})
+
+    with pytest.raises(IllegalPlayError) as refused:
+        parse_play(position, (3, 1), "in/22 13/12")
+
+    assert str(refused.value) == (
+        "in/22: the Greek game has no checkers waiting to enter (they all start on your"
+        " 24-point): write bar/22 to enter your checker from the bar"
+    )
 
 
 def test_parse_error_r3_bar_checker_must_enter_first():

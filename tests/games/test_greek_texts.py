@@ -1,6 +1,6 @@
 """Texts that spoke of the american game on a greek board, or said too little: the
 notation help, the email's board, the rules page on forced plays, a play typed too long,
-and naming a blot with a play that ends the game."""
+naming a blot with a play that ends the game, and a waiting checker typed in greek."""
 
 from __future__ import annotations
 
@@ -82,3 +82,38 @@ def test_naming_a_blot_with_the_play_that_ends_the_game_says_so(client, alice, b
     assert "his play ends the game: there is no blot to name" in answer.text
     assert "game is over" not in answer.text
     assert Match.objects.get(pk=match.pk).segment_count == match.segment_count
+
+
+NO_WAITING_IN_GREEK = (
+    "in/22: the Greek game has no checkers waiting to enter (they all start on your"
+    " 24-point): write a move from the point a checker stands on, such as 24/21"
+)
+
+
+def test_a_waiting_checker_typed_in_greek_is_refused_as_the_greek_game_has_none(client, alice, bob):
+    match = opened_by_white(alice, bob, variant="greek")
+    client.force_login(alice)
+
+    answer = client.post(
+        reverse("match_turn", args=[match.pk]),
+        {"segment": match.segment_count, "play": "in/22 in/19"},
+    )
+
+    assert answer.status_code == 400
+    assert NO_WAITING_IN_GREEK in answer.text
+    assert "you have no checker waiting" not in answer.text
+    assert Match.objects.get(pk=match.pk).segment_count == match.segment_count
+
+
+def test_the_api_refuses_a_waiting_checker_in_greek_in_the_same_words(client, alice, bob):
+    match = opened_by_white(alice, bob, variant="greek")
+    client.force_login(alice)
+
+    answer = client.post(
+        reverse("api_match_turn", args=[match.pk]),
+        {"segment": match.segment_count, "play": "in/22 in/19"},
+        content_type="application/json",
+    )
+
+    assert answer.status_code == 400
+    assert answer.json()["error"] == NO_WAITING_IN_GREEK
