@@ -365,6 +365,7 @@ def board_context(
         "to_move": to_move,
         "playing": playing,
         "naming_double": naming,
+        "acey_deucey_danced": naming and _acey_deucey_danced(match),
         **_doubles(position, naming=naming),
         "mode": "away" if away else _mode(match, live, playing, bool(to_move)),
         "steps": steps,
@@ -602,6 +603,18 @@ def _doubles(position: Position, *, naming: bool) -> dict[str, Any]:
             f"Only a double that can hit the named blot on your {point}-point may be named."
         ),
     }
+
+
+def _acey_deucey_danced(match: Match) -> bool:
+    """Whether the 1-2 before the double now to name could not be played at all (greek
+    names a double all the same, R7.2)."""
+    play = (
+        match.segments.filter(kind=SegmentKind.ACEY_DEUCEY)
+        .order_by("-number")
+        .values_list("play", flat=True)
+        .first()
+    )
+    return play == ""
 
 
 def _dice_text(dice: list[int], named_double: bool) -> str:
@@ -951,10 +964,7 @@ def _what_now(match: Match, board: dict[str, Any]) -> str:
     if mode == "away":
         return "Your turn, but you are taking time away: come back to play."
     if mode == "double":
-        if board["doubles_note"]:
-            choices = ", ".join(f"{d}-{d}" for d in board["doubles"])
-            return f"You played your 1-2. Name a double: {choices}. {board['doubles_note']}"
-        return "You played your 1-2. Name a double: choose 1-1 to 6-6."
+        return _naming_words(board)
     if board["selected"] is not None and board["targets"]:
         moves = _or_list([t.label.split(" (")[0].lower() for t in board["targets"] if t.dest])
         selected = f"Selected {board['selected_name']}. You can {moves}."
@@ -980,6 +990,22 @@ def _what_now(match: Match, board: dict[str, Any]) -> str:
     if board["steps"]:
         return f"Your play so far: {board['steps_notation']}. Choose the next checker."
     return f"Your turn: {board['your_dice']}. Choose a checker to move."
+
+
+def _naming_words(board: dict[str, Any]) -> str:
+    """What the player naming a double after their 1-2 hears: the 1-2, then the doubles."""
+    if not board["acey_deucey_danced"]:
+        begin = "You played your 1-2. Name"
+    elif board["news"]:
+        # A 1-2 that cannot move is played for the player (a forced dance), so the news,
+        # drawn with the history, has just said "You rolled 1-2 and could not move".
+        begin = "All the same, name"
+    else:
+        begin = "You rolled 1-2 and could not move. All the same, name"
+    if board["doubles_note"]:
+        choices = ", ".join(f"{d}-{d}" for d in board["doubles"])
+        return f"{begin} a double: {choices}. {board['doubles_note']}"
+    return f"{begin} a double: choose 1-1 to 6-6."
 
 
 # -- history ----------------------------------------------------------------------------------

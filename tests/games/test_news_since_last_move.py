@@ -172,3 +172,50 @@ def test_a_double_named_for_the_opponent_is_told_as_not_their_choice(alice, bob)
         " played 5-5 and "
     )
     assert "alice named 5-5" not in board["news"]
+
+
+def greek_acey_deucey_that_cannot_move(alice, bob) -> Match:
+    """Greek: alice plays 6-3, then bob rolls a 1-2 he cannot move (alice holds his 23- and
+    22-points) and, in greek, is to name a double all the same (R7.2)."""
+    match = start(alice, bob, [5, 2, 6, 3], variant="greek")
+    points = [0] * 24
+    points[23] = 11  # alice's checkers on her 24-point
+    points[1] = points[2] = 2  # and on her 2- and 3-points, bob's 23- and 22-points
+    points[0] = -15  # bob's, all on his 24-point
+    match = set_position(match, "white", points, variant="greek")
+    return play(match, alice, "24/18 24/21", dice=[1, 2])
+
+
+def test_r7_a_greek_1_2_that_could_not_move_is_not_told_as_played(client, alice, bob):
+    match = greek_acey_deucey_that_cannot_move(alice, bob)
+    client.force_login(bob)
+
+    board = board_context(match, viewer=bob, steps=[])
+    page = client.get(match.get_absolute_url()).text
+
+    assert match.phase == "name_double"
+    assert board["announcement"] == (
+        "alice rolled 6-3 and moved from your 1-point to your 4-point and from your 1-point"
+        " to your 7-point. You rolled 1-2 and could not move. All the same, name a double:"
+        " choose 1-1 to 6-6."
+    )
+    assert "<legend>You rolled 1-2 and could not move: name a double all the same</legend>" in page
+    assert "You played your 1-2" not in page
+
+
+def test_r7_a_1_2_that_could_not_move_is_said_once_when_no_news_said_it(alice, bob):
+    match = greek_acey_deucey_that_cannot_move(alice, bob)
+
+    board = board_context(match, viewer=bob, steps=[], with_history=False)
+
+    assert board["announcement"] == (
+        "You rolled 1-2 and could not move. All the same, name a double: choose 1-1 to 6-6."
+    )
+
+
+def test_r7_a_played_1_2_is_told_as_played_before_naming_a_double(alice, bob):
+    match = play(start(alice, bob, [5, 2, 1, 2], variant="greek"), alice, "24/23 24/22")
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["announcement"] == "You played your 1-2. Name a double: choose 1-1 to 6-6."
