@@ -680,10 +680,11 @@ def named_blot_notice(position: Position, viewer: str | None, names: dict[str, s
     if viewer == namer:
         point = own_point(namer, blot)
         return f"Your opponent must hit your blot on your {point}-point if they can: you named it."
-    point = own_point(mover, blot)
+    # A spectator's board is numbered from White's side, the absolute numbers (as its
+    # description says): the point as written there, not as the player to hit it counts it.
     return (
-        f"{names[mover]} must hit {names[namer]}'s blot on {names[mover]}'s {point}-point "
-        "if they can."
+        f"{names[mover]} must hit {names[namer]}'s blot on the {blot}-point (numbered from"
+        " white's side, as on this board) if they can."
     )
 
 

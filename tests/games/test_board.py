@@ -447,7 +447,32 @@ def test_a_spectator_is_told_who_must_hit_what(alice, bob, charlie):
 
     board = board_context(match, viewer=charlie, steps=[])
 
-    assert board["named_blot"].startswith("alice must hit bob's blot on alice's 20-point")
+    assert board["named_blot"] == (
+        "alice must hit bob's blot on the 20-point (numbered from white's side, as on this"
+        " board) if they can."
+    )
+
+
+def test_r8_a_spectator_is_told_of_a_blot_named_by_white_on_the_boards_numbering(
+    client, alice, bob, charlie
+):
+    match = greek_with_named_blot(alice, bob)
+    points = [0] * 24
+    points[23] = 14  # White's 24-point
+    points[4] = 1  # absolute 5: White's 5-point, Black's 20-point
+    points[0] = -15  # Black's 24-point
+    match.position = {**match.position, "turn": "black", "points": points, "named_blot": 5}
+    match.save()
+
+    board = board_context(match, viewer=charlie, steps=[])
+    page = client.get(match.get_absolute_url()).text  # anonymous: a spectator too
+
+    assert by_own(board)[5].count == 1  # alice's blot, drawn on the board's 5-point
+    assert board["named_blot"] == (
+        "bob must hit alice's blot on the 5-point (numbered from white's side, as on this"
+        " board) if they can."
+    )
+    assert "alice&#x27;s blot on the 5-point (numbered from white&#x27;s side" in page
 
 
 def test_a_named_point_without_a_blot_says_nothing():
