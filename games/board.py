@@ -312,6 +312,7 @@ def board_context(
     if with_history:
         opened = {game, replayed.game_number if replayed else None} - {None}
         games = history_games(match, names, current=replay, shown=opened)
+    named_for_you = bool(dice) and named_double and _double_named_for(match, games, color)
 
     # A replay shows the score as it stood then: the games finished before the replayed
     # one (a query, in a replay only).
@@ -378,10 +379,9 @@ def board_context(
         "can_submit": can_submit,
         "must_submit": can_submit and not next_steps,
         "dice": _dice_faces(dice, steps) if dice else [],
-        "dice_text": _dice_text(dice, named_double) if dice else "",
-        "your_dice": (
-            _your_dice(dice, named_double, for_you=_double_named_for(games, color)) if dice else ""
-        ),
+        "double_named_for_you": named_for_you,
+        "dice_text": _dice_text(dice, named_double, for_you=named_for_you) if dice else "",
+        "your_dice": _your_dice(dice, named_double, for_you=named_for_you) if dice else "",
         "bar_checkers": _bar(shown, side),
         "waiting_slabs": _tray(0, shown.waiting, side),
         "off_slabs": _tray(RIGHT_TRAY_X, shown.off, side),
@@ -617,7 +617,9 @@ def _acey_deucey_danced(match: Match) -> bool:
     return play == ""
 
 
-def _dice_text(dice: list[int], named_double: bool) -> str:
+def _dice_text(dice: list[int], named_double: bool, *, for_you: bool = False) -> str:
+    if for_you:
+        return f"{format_dice(dice)} (named for you)"
     return format_dice(dice) + (" (named double)" if named_double else "")
 
 
@@ -629,14 +631,23 @@ def _your_dice(dice: list[int], named_double: bool, *, for_you: bool = False) ->
     return f"you {'named' if named_double else 'rolled'} {format_dice(dice)}"
 
 
-def _double_named_for(games: list[HistoryGame], viewer: str | None) -> bool:
-    """Whether the double ``viewer`` is to play was named for them (the only one allowed),
-    as far as the drawn history tells: a click's board draws none, and says "you named"."""
-    turns = games[-1].turns if games else None
-    if not turns or not viewer or turns[-1]["player"] != viewer:
+def _double_named_for(match: Match, games: list[HistoryGame], viewer: str | None) -> bool:
+    """Whether the named double now to play is ``viewer``'s and was named for them (the
+    only one allowed, R8.2), from the drawn history or, when none is drawn (a click's
+    board), from the stored double."""
+    if viewer is None or match.to_move_id != getattr(match, f"{viewer}_id"):
         return False
-    doubles = [segment for segment in turns[-1]["segments"] if segment["kind"] == "double"]
-    return bool(doubles) and doubles[-1]["automatic"]
+    turns = games[-1].turns if games else None
+    if turns:
+        doubles = [segment for segment in turns[-1]["segments"] if segment["kind"] == "double"]
+        return turns[-1]["player"] == viewer and bool(doubles) and doubles[-1]["automatic"]
+    automatic = (
+        match.segments.filter(kind="double")
+        .order_by("-number")
+        .values_list("automatic", flat=True)
+        .first()
+    )
+    return bool(automatic)
 
 
 def _dice_label(text: str, faces: list[dict[str, Any]]) -> str:

@@ -219,3 +219,61 @@ def test_r7_a_played_1_2_is_told_as_played_before_naming_a_double(alice, bob):
     board = board_context(match, viewer=alice, steps=[])
 
     assert board["announcement"] == "You played your 1-2. Name a double: choose 1-1 to 6-6."
+
+
+def greek_double_named_for_alice(alice, bob) -> Match:
+    """Greek: alice has played her 1-2, and 5-5, the only double that can hit bob's named
+    blot (R8.2), was named for her; she is to play it."""
+    match = start(alice, bob, [5, 2, 1, 2], variant="greek")
+    points = [0] * 24
+    points[19] = points[18] = 1  # alice's last two checkers, on her 20- and 19-points
+    points[11] = -1  # bob's blot on alice's 12-point, which he has named
+    points[0] = -14  # and the rest of his checkers on his 24-point
+    match = set_position(match, "white", points, variant="greek", off={"white": 13, "black": 0})
+    match.position = {**match.position, "named_blot": 12}
+    match.save()
+    return play(match, alice, "20/18 18/17")
+
+
+def test_r8_a_double_named_for_the_player_is_shown_beside_the_dice(client, alice, bob):
+    match = greek_double_named_for_alice(alice, bob)
+    client.force_login(alice)
+
+    page = client.get(match.get_absolute_url()).text
+
+    dice = page[page.index('<div class="dice"') :]
+    dice = dice[: dice.index("</div>")]
+    assert 'aria-label="Dice: 5-5 (named for you)"' in dice
+    assert "named for you: the only double you could name</span>" in dice
+
+
+def test_r8_a_double_named_for_the_player_is_said_once_in_the_live_region(client, alice, bob):
+    match = greek_double_named_for_alice(alice, bob)
+    client.force_login(alice)
+
+    page = client.get(match.get_absolute_url(), headers={"hx-request": "true"}).text
+
+    announce = page[page.index('<div id="announce"') :]
+    announce = announce[: announce.index("</div>")]
+    assert announce.count("named for you") == 1
+    assert "5-5 was named for you, the only double you could name." in announce
+
+
+def test_r8_a_double_named_for_the_player_stays_so_after_a_click(alice, bob):
+    match = greek_double_named_for_alice(alice, bob)
+
+    board = board_context(match, viewer=alice, steps=[(17, 12)], with_history=False)
+
+    assert board["double_named_for_you"]
+    assert board["dice_label"] == "Dice: 5-5 (named for you), 1 of 4 used"
+    assert "you named" not in board["announcement"]
+
+
+def test_a_double_named_for_the_player_is_not_shown_so_to_the_opponent(client, alice, bob):
+    match = greek_double_named_for_alice(alice, bob)
+    client.force_login(bob)
+
+    page = client.get(match.get_absolute_url()).text
+
+    assert "named for you" not in page
+    assert '<span class="muted small">named</span>' in page
