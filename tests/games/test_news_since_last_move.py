@@ -133,16 +133,7 @@ def test_a_greek_dance_left_to_the_player_says_they_cannot_move_and_may_name_a_b
 
 
 def test_a_double_named_for_the_player_is_told_so_not_as_named_by_them(alice, bob):
-    match = start(alice, bob, [5, 2, 1, 2], variant="greek")
-    points = [0] * 24
-    points[19] = points[18] = 1  # alice's last two checkers, on her 20- and 19-points
-    points[11] = -1  # bob's blot on alice's 12-point, which he has named
-    points[0] = -14  # and the rest of his checkers on his 24-point
-    match = set_position(match, "white", points, variant="greek", off={"white": 13, "black": 0})
-    match.position = {**match.position, "named_blot": 12}
-    match.save()
-    # alice plays her 1-2; 5-5 is the only double that can hit the named blot (R8).
-    match = play(match, alice, "20/18 18/17")
+    match = greek_double_named_for_alice(alice, bob)
 
     board = board_context(match, viewer=alice, steps=[])
 
@@ -153,15 +144,7 @@ def test_a_double_named_for_the_player_is_told_so_not_as_named_by_them(alice, bo
 
 
 def test_a_double_named_for_the_opponent_is_told_as_not_their_choice(alice, bob):
-    match = start(alice, bob, [5, 2, 1, 2], variant="greek")
-    points = [0] * 24
-    points[19] = points[18] = 1  # alice's last two checkers, on her 20- and 19-points
-    points[11] = -1  # bob's blot on alice's 12-point, which he has named
-    points[0] = -14
-    match = set_position(match, "white", points, variant="greek", off={"white": 13, "black": 0})
-    match.position = {**match.position, "named_blot": 12}
-    match.save()
-    match = play(match, alice, "20/18 18/17")  # 5-5 named for her: the only one that hits
+    match = greek_double_named_for_alice(alice, bob)  # 5-5 named for her: the only one that hits
     match = play(match, alice, "17/12* 12/7 7/2 19/14", dice=[6, 5])  # a hit, then on
 
     board = board_context(match, viewer=bob, steps=[])
