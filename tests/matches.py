@@ -19,3 +19,39 @@ def opened_by_white(white, black, *, dice=WHITE_OPENS, **options) -> Match:
     opening roll and is to play the last two ``dice`` (6-3 by default)."""
     settings = {"variant": "american", "points": 1, "days_per_move": 2, **options}
     return services.start_match(white=white, black=black, dice=ScriptedDice(list(dice)), **settings)
+
+
+def set_position(
+    match: Match,
+    turn: str,
+    points: list[int],
+    *,
+    variant: str = "american",
+    bar: dict[str, int] | None = None,
+    off: dict[str, int] | None = None,
+    named_blot: int | None = None,
+) -> Match:
+    """Put ``match`` in a position made for a test, ``turn`` to move: ``points`` as in the
+    position format (absolute numbers, white's checkers positive, black's negative), ``bar``
+    and ``off`` by colour (none unless given), and each colour's other checkers waiting to
+    enter, which the greek game has none of."""
+    none = {"white": 0, "black": 0}
+    bar, off = bar or none, off or none
+    on_board = {
+        "white": sum(n for n in points if n > 0),
+        "black": -sum(n for n in points if n < 0),
+    }
+    waiting = {c: 15 - on_board[c] - bar[c] - off[c] for c in ("white", "black")}
+    if min(waiting.values()) < 0 or (variant == "greek" and any(waiting.values())):
+        raise ValueError(f"the checkers do not add up to 15 each: {waiting} left waiting")
+    match.position = {
+        "variant": variant,
+        "turn": turn,
+        "points": points,
+        "bar": bar,
+        "off": off,
+        "waiting": waiting,
+        "named_blot": named_blot,
+    }
+    match.save()
+    return match

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Match, Segment
+from tests.matches import set_position
 
 from .conftest import post_json, start
 
@@ -195,16 +196,7 @@ def test_a_greek_dance_with_a_blot_is_left_to_the_player_who_sends_an_empty_play
     points = [0] * 24
     points[18:24] = [-2] * 6
     points[11], points[7], points[5] = -3, 1, 13
-    match.position = {
-        "variant": "greek",
-        "turn": "white",
-        "points": points,
-        "bar": {"white": 1, "black": 0},
-        "off": {"white": 0, "black": 0},
-        "waiting": {"white": 0, "black": 0},
-        "named_blot": None,
-    }
-    match.save()
+    match = set_position(match, "white", points, variant="greek", bar={"white": 1, "black": 0})
 
     state = alice_api.get(reverse("api_match", args=[match.pk])).json()
     response = _turn(alice_api, match, {"segment": 1, "play": "", "name_blot": 8})

@@ -20,6 +20,7 @@ from games.board import (
 from games.engine import BAR, IN, Position
 from games.engine.game import ScriptedDice
 from games.models import Match
+from tests.matches import set_position
 
 pytestmark = pytest.mark.django_db
 
@@ -53,17 +54,7 @@ def greek_with_named_blot(alice, bob) -> Match:
     points[9] = 1  # White's 10-point
     points[0] = -14  # Black's 24-point
     points[19] = -1  # absolute 20: Black's 5-point, White's 20-point
-    match.position = {
-        "variant": "greek",
-        "turn": "white",
-        "points": points,
-        "bar": {"white": 0, "black": 0},
-        "off": {"white": 0, "black": 0},
-        "waiting": {"white": 0, "black": 0},
-        "named_blot": 20,
-    }
-    match.save()
-    return match
+    return set_position(match, "white", points, variant="greek", named_blot=20)
 
 
 def test_points_are_numbered_from_the_viewers_side(alice, bob):
@@ -212,19 +203,9 @@ def black_to_move(alice, bob, dice: list[int], points: list[int], **counts: int)
     ``off`` as given, and each side's other checkers waiting to enter."""
     match = start(alice, bob, [2, 5, *dice])  # black wins the opening roll
     bar, off = counts.get("bar", 0), counts.get("off", 0)
-    white = sum(n for n in points if n > 0)
-    black = -sum(n for n in points if n < 0) + bar + off
-    match.position = {
-        "variant": "american",
-        "turn": "black",
-        "points": points,
-        "bar": {"white": 0, "black": bar},
-        "off": {"white": 0, "black": off},
-        "waiting": {"white": 15 - white, "black": 15 - black},
-        "named_blot": None,
-    }
-    match.save()
-    return match
+    return set_position(
+        match, "black", points, bar={"white": 0, "black": bar}, off={"white": 0, "black": off}
+    )
 
 
 def test_the_opponents_move_is_told_in_the_listeners_own_numbers(alice, bob):
@@ -506,24 +487,11 @@ def test_replay_shows_a_stored_position_without_controls(alice, bob):
     assert [s["current"] for turn in board["turns"] for s in turn["segments"]] == [True, False]
 
 
-def set_position(match: Match, points: list[int], *, bar: int = 0) -> Match:
-    match.position = {
-        "variant": "american",
-        "turn": "white",
-        "points": points,
-        "bar": {"white": bar, "black": 0},
-        "off": {"white": 15 - bar - sum(n for n in points if n > 0), "black": 0},
-        "waiting": {"white": 0, "black": 0},
-        "named_blot": None,
-    }
-    match.save()
-    return match
-
-
 def test_a_checker_on_the_bar_is_the_only_source(alice, bob):
     points = [0] * 24
     points[0], points[23] = 14, -15
-    match = set_position(start(alice, bob, [5, 2, 6, 3]), points, bar=1)  # alice has 6-3
+    bar = {"white": 1, "black": 0}
+    match = set_position(start(alice, bob, [5, 2, 6, 3]), "white", points, bar=bar)  # 6-3
 
     board = board_context(match, viewer=alice, steps=[])
 
@@ -535,7 +503,8 @@ def test_a_checker_on_the_bar_is_the_only_source(alice, bob):
 def test_a_hit_keeps_its_mark_in_the_play_so_far(alice, bob):
     points = [0] * 24
     points[12], points[9], points[23] = 2, -1, -14  # white's 13; a black blot on white's 10
-    match = set_position(start(alice, bob, [5, 2, 6, 3]), points)  # alice has 6-3
+    off = {"white": 13, "black": 0}
+    match = set_position(start(alice, bob, [5, 2, 6, 3]), "white", points, off=off)  # alice has 6-3
 
     one = board_context(match, viewer=alice, steps=[(13, 10)], with_history=False)
     both = board_context(match, viewer=alice, steps=[(13, 10), (13, 7)], with_history=False)
@@ -549,7 +518,7 @@ def test_a_hit_keeps_its_mark_in_the_play_so_far(alice, bob):
 def test_bearing_off_targets_the_off_tray(alice, bob):
     points = [0] * 24
     points[0], points[2], points[23] = 13, 2, -15
-    match = set_position(start(alice, bob, [5, 2, 6, 3]), points)
+    match = set_position(start(alice, bob, [5, 2, 6, 3]), "white", points)
 
     board = board_context(match, viewer=alice, steps=[], selected=3)
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games.engine import Position
 from games.models import Match
-from tests.matches import opened_by_white
+from tests.matches import opened_by_white, set_position
 
 pytestmark = pytest.mark.django_db
 
@@ -61,16 +61,7 @@ def test_naming_a_blot_with_the_play_that_ends_the_game_says_so(client, alice, b
     points = [0] * 24
     points[2] = points[1] = 1  # alice's last two checkers, on her 3- and 2-points
     points[23] = -15  # bob's, all on his 1-point
-    match.position = {
-        "variant": "greek",
-        "turn": "white",
-        "points": points,
-        "bar": {"white": 0, "black": 0},
-        "off": {"white": 13, "black": 0},
-        "waiting": {"white": 0, "black": 0},
-        "named_blot": None,
-    }
-    match.save()
+    match = set_position(match, "white", points, variant="greek", off={"white": 13, "black": 0})
     client.force_login(alice)
 
     answer = client.post(

@@ -10,6 +10,7 @@ from games import services
 from games.board import board_context
 from games.engine.game import ScriptedDice
 from games.models import Match
+from tests.matches import set_position
 
 pytestmark = pytest.mark.django_db
 
@@ -29,28 +30,6 @@ def play(match: Match, user, text: str, *, dice: list[int] | None = None) -> Mat
     action = services.TurnAction(segment=match.segment_count, play=text)
     extra = ScriptedDice(dice) if dice else None
     return services.submit_segment(match.pk, user=user, action=action, dice=extra)
-
-
-def set_position(
-    match: Match, turn: str, points: list[int], variant: str = "american", **counts: dict[str, int]
-) -> Match:
-    zero = {"white": 0, "black": 0}
-    on_board = {
-        "white": sum(n for n in points if n > 0),
-        "black": -sum(n for n in points if n < 0),
-    }
-    bar, off = counts.get("bar", zero), counts.get("off", zero)
-    match.position = {
-        "variant": variant,
-        "turn": turn,
-        "points": points,
-        "bar": bar,
-        "off": off,
-        "waiting": {c: 15 - on_board[c] - bar[c] - off[c] for c in ("white", "black")},
-        "named_blot": None,
-    }
-    match.save()
-    return match
 
 
 def test_a_dance_played_for_the_player_and_both_of_the_opponents_turns_are_told(alice, bob):
