@@ -17,7 +17,9 @@ from collections.abc import Callable, Sequence
 from functools import wraps
 from operator import attrgetter
 from typing import Any
+from urllib.parse import urlencode
 
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.urls import reverse
@@ -38,6 +40,7 @@ MAX_BODY = 64 * 1024
 MAX_PLAY_LENGTH = 200
 MAX_INT = MAX_WHOLE_NUMBER  # larger numbers are never a valid segment, id or option
 MAX_MESSAGES = 100  # in one answer of the messages endpoint; ?after= pages on
+FINISHED_PER_PAGE = 20  # finished matches in me/ and in each page of me/finished/
 
 JsonObject = dict[str, Any]
 
@@ -346,6 +349,23 @@ def _bool(body: JsonObject, name: str) -> bool:
     if not isinstance(value, bool):
         raise ApiError(400, f"{name} must be true or false")
     return value
+
+
+def _query_number(request: HttpRequest, name: str, *, refusal: str) -> int | None:
+    """The whole number of the query parameter ``name``, or None without one; anything
+    else is refused (400) with ``refusal``, saying what it should be, and what it was."""
+    raw = request.GET.get(name)
+    if raw is None:
+        return None
+    number = whole_number(raw)
+    if number is None:
+        raise ApiError(400, f"{refusal}, not {_quote(raw)}")
+    return number
+
+
+def _page_url(request: HttpRequest, url_name: str, **query: int) -> str:
+    """The full address of the endpoint ``url_name`` with ``query``: a next page's."""
+    return request.build_absolute_uri(f"{reverse(url_name)}?{urlencode(query)}")
 
 
 def _get_match(match_id: int) -> Match:
@@ -798,11 +818,39 @@ def my_email_confirmation(request: HttpRequest, body: JsonObject) -> JsonRespons
     )
 
 
+_BEFORE_IS = 'before must be the id of a match of yours that has ended (from "finished")'
+
+
+def _finished_page(user: User, *, before: int | None = None) -> tuple[list[int], bool]:
+    """The ids of one page of ``user``'s finished matches, the latest first, from the one
+    that ended just before match ``before`` (from the latest without it); and whether
+    older ones wait. One query, two with ``before``, however long the player's history."""
+    ended = Match.objects.finished().involving(user)
+    if before is not None:
+        # The cursor is a match id, as a client has it, and not the time it ended (which
+        # the client may not have, nor write as the database does); the id also orders
+        # the matches that ended in the same moment (a sweep ends many at once).
+        cursor = ended.filter(pk=before).values_list("finished_at", flat=True).first()
+        if cursor is None:
+            raise ApiError(400, f"{_BEFORE_IS}, not {before}")
+        ended = ended.filter(Q(finished_at__lt=cursor) | Q(finished_at=cursor, pk__lt=before))
+    ids = list(
+        ended.order_by("-finished_at", "-pk").values_list("pk", flat=True)[: FINISHED_PER_PAGE + 1]
+    )
+    return ids[:FINISHED_PER_PAGE], len(ids) > FINISHED_PER_PAGE
+
+
+def _finished_next(request: HttpRequest, page: list[int], more: bool) -> str | None:
+    """The address of the page of finished matches after ``page``, or None at the end."""
+    return _page_url(request, "api_me_finished", before=page[-1]) if more else None
+
+
 @api_get
 def me(request: HttpRequest) -> JsonResponse:
     """Who I am, my active matches, those waiting for my move (most urgent first), the
-    matches with messages I have not read (match id: how many), and whether my address is
-    confirmed (game emails wait for it)."""
+    latest that ended (and where the older ones are), the matches with messages I have
+    not read (match id: how many), and whether my address is confirmed (game emails wait
+    for it)."""
     user = request.user
     active = Match.objects.active().involving(user).order_by("pk")
     unread = (
@@ -812,23 +860,36 @@ def me(request: HttpRequest) -> JsonResponse:
         .filter(unread_messages__gt=0)
         .order_by("pk")
     )
+    finished, more = _finished_page(user)
     return JsonResponse(
         {
             "username": user.get_username(),
             "matches": list(active.values_list("pk", flat=True)),
             "to_move": list(Match.objects.awaiting(user).values_list("pk", flat=True)),
-            # The last 20 that ended, the latest first: one that ended while the client
-            # was away (a timeout, a resignation) is found here.
-            "finished": list(
-                Match.objects.finished()
-                .involving(user)
-                .order_by("-finished_at")
-                .values_list("pk", flat=True)[:20]
-            ),
+            # The last FINISHED_PER_PAGE that ended, the latest first: one that ended while
+            # the client was away (a timeout, a resignation) is found here.
+            "finished": finished,
+            # Where the older ones are (GET me/finished/): null when there are none.
+            "next": {"finished": _finished_next(request, finished, more)},
             # Keys are strings, as JSON's are; read with GET .../messages/.
             "unread_messages": dict(unread.values_list("pk", "unread_messages")),
             # False: no game email goes to the account's address until it is confirmed.
             "email_confirmed": user.email_confirmed_at is not None,
+        }
+    )
+
+
+@api_get
+def my_finished_matches(request: HttpRequest) -> JsonResponse:
+    """My finished matches, the latest first, a page at a time: ``?before=<match id>``,
+    those that ended before that one (the last of the page before)."""
+    before = _query_number(request, "before", refusal=_BEFORE_IS)
+    finished, more = _finished_page(request.user, before=before)
+    return JsonResponse(
+        {
+            "finished": finished,
+            "more": more,
+            "next": _finished_next(request, finished, more),
         }
     )
 

@@ -33,6 +33,7 @@ urlpatterns = [
     path("matches/<int:match_id>/resign/", api.match_resign, name="api_match_resign"),
     path("matches/<int:match_id>/messages/", api.match_messages, name="api_match_messages"),
     path("me/", api.me, name="api_me"),
+    path("me/finished/", api.my_finished_matches, name="api_me_finished"),
     path("me/blocks/", api.my_blocks, name="api_me_blocks"),
     path("me/confirm-email/", api.my_email_confirmation, name="api_me_confirm_email"),
     path("players/<str:username>/block/", api.player_block, name="api_player_block"),

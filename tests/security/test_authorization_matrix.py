@@ -194,6 +194,7 @@ CASES = [
     Case("api_me", "GET", "/api/v1/me/", every(200, anonymous=401)),
     # Always the caller's own list: the URL names nobody else's to ask for.
     Case("api_me_blocks", "GET", "/api/v1/me/blocks/", every(200, anonymous=401)),
+    Case("api_me_finished", "GET", "/api/v1/me/finished/", every(200, anonymous=401)),
     # Alice (and Dave) have not confirmed their addresses; the others have.
     Case(
         "api_me_confirm_email",
