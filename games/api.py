@@ -19,7 +19,7 @@ from operator import attrgetter
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.urls import reverse
@@ -41,6 +41,7 @@ MAX_PLAY_LENGTH = 200
 MAX_INT = MAX_WHOLE_NUMBER  # larger numbers are never a valid segment, id or option
 MAX_MESSAGES = 100  # in one answer of the messages endpoint; ?after= pages on
 FINISHED_PER_PAGE = 20  # finished matches in me/ and in each page of me/finished/
+CHALLENGES_PER_PAGE = 50  # in each list of challenges/, and each page of one
 
 JsonObject = dict[str, Any]
 
@@ -542,26 +543,64 @@ def _challenge(challenge: Challenge) -> JsonObject:
     }
 
 
+def _open_challenges(user: User) -> dict[str, QuerySet[Challenge]]:
+    """The lists of open challenges the API shows ``user``, by name, oldest first: to
+    them, from them, and others' in the lobby (but for players blocked either way)."""
+    loaded = Challenge.objects.select_related("challenger", "opponent").order_by("pk")
+    return {
+        "received": loaded.addressed_to(user),
+        "sent": loaded.issued_by(user),
+        "lobby": loaded.open_in_lobby().exclude(challenger=user).apart_from(user),
+    }
+
+
+def _challenge_page(
+    challenges: QuerySet[Challenge], *, after: int = 0
+) -> tuple[list[Challenge], bool]:
+    """The first CHALLENGES_PER_PAGE of ``challenges`` numbered above ``after``, and
+    whether more wait. Any number will do for ``after``, not only an open challenge's:
+    the last of a page may have been accepted or withdrawn since it was read."""
+    page = list(challenges.filter(pk__gt=after)[: CHALLENGES_PER_PAGE + 1])
+    return page[:CHALLENGES_PER_PAGE], len(page) > CHALLENGES_PER_PAGE
+
+
+def _challenges_next(
+    request: HttpRequest, name: str, page: list[Challenge], more: bool
+) -> str | None:
+    """The address of the page of the list ``name`` after ``page``, or None at its end."""
+    return _page_url(request, f"api_challenges_{name}", after=page[-1].pk) if more else None
+
+
 @api_get
 def _challenges_list(request: HttpRequest) -> JsonResponse:
-    user = request.user
-    loaded = Challenge.objects.select_related("challenger", "opponent").order_by("pk")
+    answer: JsonObject = {}
+    links: dict[str, str | None] = {}
+    for name, challenges in _open_challenges(request.user).items():
+        page, more = _challenge_page(challenges)
+        answer[name] = [_challenge(c) for c in page]
+        links[name] = _challenges_next(request, name, page, more)
+    return JsonResponse({**answer, "next": links})
+
+
+@api_get
+def challenges_page(request: HttpRequest, name: str) -> JsonResponse:
+    """One page of one list of open challenges (``name``: received, sent or lobby), oldest
+    first: ``?after=<challenge id>``, those after that one (the last of the page before)."""
+    after = _query_number(request, "after", refusal="after must be a challenge id") or 0
+    page, more = _challenge_page(_open_challenges(request.user)[name], after=after)
     return JsonResponse(
         {
-            "received": [_challenge(c) for c in loaded.addressed_to(user)],
-            "sent": [_challenge(c) for c in loaded.issued_by(user)],
-            "lobby": [
-                _challenge(c)
-                for c in loaded.open_in_lobby().exclude(challenger=user).apart_from(user)
-            ],
+            name: [_challenge(c) for c in page],
+            "more": more,
+            "next": _challenges_next(request, name, page, more),
         }
     )
 
 
 @csrf_exempt  # each method's view below does its own checks
 def challenges(request: HttpRequest) -> HttpResponse:
-    """GET: the open challenges to me, from me, and in the lobby (oldest first); POST: make
-    one (:func:`challenge_create`)."""
+    """GET: the open challenges to me, from me, and in the lobby (oldest first), a page of
+    each with the address of the next; POST: make one (:func:`challenge_create`)."""
     return _read_or_write(request, _challenges_list, challenge_create)
 
 

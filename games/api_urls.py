@@ -12,6 +12,15 @@ urlpatterns = [
     # A pointer to the reference (/api/, a page: everything under /api/v1/ answers JSON).
     path("", api.index, name="api_root"),
     path("challenges/", api.challenges, name="api_challenge_create"),
+    # Each list of GET challenges/, a page at a time (api.challenges_page).
+    path(
+        "challenges/received/",
+        api.challenges_page,
+        {"name": "received"},
+        name="api_challenges_received",
+    ),
+    path("challenges/sent/", api.challenges_page, {"name": "sent"}, name="api_challenges_sent"),
+    path("challenges/lobby/", api.challenges_page, {"name": "lobby"}, name="api_challenges_lobby"),
     path("challenges/<int:challenge_id>/", api.challenge_detail, name="api_challenge"),
     path(
         "challenges/<int:challenge_id>/accept/",

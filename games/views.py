@@ -73,6 +73,7 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         "max_query_parameters": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS,
         "max_messages": api.MAX_MESSAGES,
         "finished_per_page": api.FINISHED_PER_PAGE,
+        "challenges_per_page": api.CHALLENGES_PER_PAGE,
         "message_length": chat.MAX_LENGTH,
         "messages_per_day": chat.MAX_PER_DAY,
         "confirmations_per_hour": throttle.MAX_EMAIL_CONFIRMATIONS_PER_PLAYER,

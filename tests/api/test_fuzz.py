@@ -83,7 +83,15 @@ query_values = st.text(st.characters(exclude_categories=["Cs"]), max_size=30) | 
 )
 
 
-@pytest.mark.parametrize(("url_name", "parameter"), [("api_me_finished", "before")])
+@pytest.mark.parametrize(
+    ("url_name", "parameter"),
+    [
+        ("api_me_finished", "before"),
+        ("api_challenges_received", "after"),
+        ("api_challenges_sent", "after"),
+        ("api_challenges_lobby", "after"),
+    ],
+)
 @FUZZ
 @given(value=query_values)
 def test_it_answers_any_paging_parameter_with_a_page_or_a_readable_400(

@@ -1,5 +1,6 @@
 """The API's lists take as many SQL queries for a long history as for a short one: me/ and
-the pages of finished matches (me/finished/)."""
+the pages of finished matches (me/finished/); and as many for many challenges as for a few:
+challenges/ and the pages of its lists."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.urls import reverse
 
 from accounts.models import ApiToken
 from games import api, services
+from games.models import Challenge
 from tests.matches import opened_by_white
 
 from .conftest import count_queries, get_ok
@@ -72,3 +74,41 @@ def test_a_page_of_finished_matches_takes_as_many_queries_for_a_long_history(
         response = long.get(long_url)
     assert len(response.json()["finished"]) == api.FINISHED_PER_PAGE
     assert response.json()["more"] is True
+
+
+def _challenges(challenger, opponent, *, count: int) -> None:
+    """``count`` open challenges (``opponent`` None: in the lobby), beyond the limits on
+    how many one player may make."""
+    Challenge.objects.bulk_create(
+        Challenge(challenger=challenger, opponent=opponent) for _ in range(count)
+    )
+
+
+@pytest.mark.parametrize(
+    "url_name",
+    [
+        "api_challenge_create",
+        "api_challenges_received",
+        "api_challenges_sent",
+        "api_challenges_lobby",
+    ],
+)
+def test_the_challenge_lists_take_as_many_queries_for_many_challenges(
+    alice, bob, charlie, url_name, django_assert_num_queries
+):
+    client = _api(alice)
+    url = reverse(url_name)
+    for challenger, opponent in ((bob, alice), (alice, bob), (charlie, None)):
+        _challenges(challenger, opponent, count=1)
+    get_ok(client, url)()
+    few = count_queries(get_ok(client, url))
+    many = 2 * api.CHALLENGES_PER_PAGE + 5
+    for challenger, opponent in ((bob, alice), (alice, charlie), (charlie, None)):
+        _challenges(challenger, opponent, count=many)
+    later = Challenge.objects.order_by("pk")[api.CHALLENGES_PER_PAGE].pk
+
+    with django_assert_num_queries(few):
+        get_ok(client, url)()
+    if url_name != "api_challenge_create":  # a list's page further on
+        with django_assert_num_queries(few):
+            get_ok(client, f"{url}?after={later}")()

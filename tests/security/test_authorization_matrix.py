@@ -231,6 +231,15 @@ CASES = [
         body={"opponent": None, "variant": "greek", "points": 1, "days_per_move": 2},
     ),
     Case("api_challenge_create", "GET", "/api/v1/challenges/", every(200, anonymous=401)),
+    # Always the caller's own lists (the lobby's leaving out the caller's own challenges).
+    Case(
+        "api_challenges_received",
+        "GET",
+        "/api/v1/challenges/received/",
+        every(200, anonymous=401),
+    ),
+    Case("api_challenges_sent", "GET", "/api/v1/challenges/sent/", every(200, anonymous=401)),
+    Case("api_challenges_lobby", "GET", "/api/v1/challenges/lobby/", every(200, anonymous=401)),
     Case(
         "api_challenge",
         "GET",
