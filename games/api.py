@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from datetime import UTC
 from functools import wraps
 from operator import attrgetter
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
@@ -27,10 +29,11 @@ from django.views.decorators.csrf import csrf_exempt
 
 from accounts import services as accounts
 from accounts import throttle
+from accounts.forms import AwayForm
 from accounts.models import ApiToken, User
 from accounts.services import player_named
 
-from . import blocks, chat, idempotency, services
+from . import away, blocks, chat, idempotency, services
 from .engine import format_play
 from .engine.game import Phase
 from .forms import MAX_WHOLE_NUMBER, whole_number
@@ -931,6 +934,60 @@ def my_finished_matches(request: HttpRequest) -> JsonResponse:
             "next": _finished_next(request, finished, more),
         }
     )
+
+
+def _time_away(user: User) -> JsonObject:
+    """Whether ``user`` is taking time away (games.away), until when, and the days of it
+    they have left this year."""
+    back = user.away_until if user.is_away() else None
+    return {
+        # In UTC, as every time the API gives (the return just taken is in the player's
+        # timezone, as the day they gave begins there).
+        "away_until": back.astimezone(UTC).isoformat() if back else None,
+        "days_left": away.days_left(user),
+        "days_per_year": settings.AWAY_DAYS_PER_YEAR,
+    }
+
+
+@api_get
+def _away_read(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(_time_away(request.user))
+
+
+@api_post("back_on")
+def _away_start(request: HttpRequest, body: JsonObject) -> JsonResponse:
+    # The settings page's form reads the day (a date after today in the player's
+    # timezone, as the page asks for it) and says when that day begins: the same day
+    # means the same return here as there, refused for the same reasons.
+    day = _str(body, "back_on", max_length=40, required=True)
+    form = AwayForm({"back_on": day}, user=request.user)
+    if not form.is_valid():
+        raise ApiError(400, f"back_on: {form.errors['back_on'][0]}")
+    try:
+        away.go_away(request.user, until=form.until())
+    except away.AlreadyAway as refused:
+        raise ApiError(409, str(refused)) from None
+    except away.AwayError as refused:
+        raise ApiError(400, str(refused)) from None
+    return JsonResponse(_time_away(request.user))
+
+
+@csrf_exempt  # each method's view below does its own checks
+def my_time_away(request: HttpRequest) -> HttpResponse:
+    """My time away (games.away): GET, whether I am away and the days I have left; POST
+    ``{"back_on": "<date>"}``: stop my clocks until that day, as the settings page does."""
+    return _read_or_write(request, _away_read, _away_start)
+
+
+@api_post()
+def my_time_away_end(request: HttpRequest, body: JsonObject) -> JsonResponse:
+    """Come back from time away before the day chosen, as the settings page's button does:
+    my clocks run again, with the time they had left."""
+    try:
+        away.come_back(request.user)
+    except away.NotAway as refused:
+        raise ApiError(409, str(refused)) from None
+    return JsonResponse(_time_away(request.user))
 
 
 def _docs_url(request: HttpRequest) -> str:

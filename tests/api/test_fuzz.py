@@ -102,3 +102,23 @@ def test_it_answers_any_paging_parameter_with_a_page_or_a_readable_400(
     assert response.status_code in (200, 400), (response.status_code, value)
     if response.status_code == 400:  # the parameter's reason, or the site's for a NUL
         assert re.search(r"[a-z]{3,}", response.json()["error"]), value
+
+
+# Objects with the right field reach past the shape checks, into the settings page's form.
+away_bodies = st.one_of(
+    st.fixed_dictionaries(
+        {"back_on": st.one_of(st.dates().map(lambda day: day.isoformat()), json_values)}
+    ).map(json.dumps),
+    bodies,
+)
+
+
+@FUZZ
+@given(body=away_bodies)
+def test_it_answers_any_body_sent_for_time_away_with_200_or_a_readable_4xx(alice_api, body):
+    response = alice_api.post(reverse("api_me_away"), body, content_type="application/json")
+
+    # 200 once (a day within the allowance), then 409: alice is away already.
+    assert response.status_code == 200 or 400 <= response.status_code < 500, body
+    if response.status_code != 200:
+        assert re.search(r"[a-z]{3,}", response.json()["error"]), body
