@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from datetime import UTC
 from functools import wraps
 from operator import attrgetter
 from typing import Any
+from urllib.parse import urlencode
 
+from django.conf import settings
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.urls import reverse
@@ -25,10 +29,11 @@ from django.views.decorators.csrf import csrf_exempt
 
 from accounts import services as accounts
 from accounts import throttle
+from accounts.forms import AwayForm
 from accounts.models import ApiToken, User
 from accounts.services import player_named
 
-from . import blocks, chat, idempotency, services
+from . import away, blocks, chat, idempotency, services
 from .engine import format_play
 from .engine.game import Phase
 from .forms import MAX_WHOLE_NUMBER, whole_number
@@ -38,6 +43,8 @@ MAX_BODY = 64 * 1024
 MAX_PLAY_LENGTH = 200
 MAX_INT = MAX_WHOLE_NUMBER  # larger numbers are never a valid segment, id or option
 MAX_MESSAGES = 100  # in one answer of the messages endpoint; ?after= pages on
+FINISHED_PER_PAGE = 20  # finished matches in me/ and in each page of me/finished/
+CHALLENGES_PER_PAGE = 50  # in each list of challenges/, and each page of one
 
 JsonObject = dict[str, Any]
 
@@ -348,6 +355,23 @@ def _bool(body: JsonObject, name: str) -> bool:
     return value
 
 
+def _query_number(request: HttpRequest, name: str, *, refusal: str) -> int | None:
+    """The whole number of the query parameter ``name``, or None without one; anything
+    else is refused (400) with ``refusal``, saying what it should be, and what it was."""
+    raw = request.GET.get(name)
+    if raw is None:
+        return None
+    number = whole_number(raw)
+    if number is None:
+        raise ApiError(400, f"{refusal}, not {_quote(raw)}")
+    return number
+
+
+def _page_url(request: HttpRequest, url_name: str, **query: int) -> str:
+    """The full address of the endpoint ``url_name`` with ``query``: a next page's."""
+    return request.build_absolute_uri(f"{reverse(url_name)}?{urlencode(query)}")
+
+
 def _get_match(match_id: int) -> Match:
     match = Match.objects.select_related("white", "black").filter(pk=match_id).first()
     if match is None:
@@ -522,26 +546,64 @@ def _challenge(challenge: Challenge) -> JsonObject:
     }
 
 
+def _open_challenges(user: User) -> dict[str, QuerySet[Challenge]]:
+    """The lists of open challenges the API shows ``user``, by name, oldest first: to
+    them, from them, and others' in the lobby (but for players blocked either way)."""
+    loaded = Challenge.objects.select_related("challenger", "opponent").order_by("pk")
+    return {
+        "received": loaded.addressed_to(user),
+        "sent": loaded.issued_by(user),
+        "lobby": loaded.open_in_lobby().exclude(challenger=user).apart_from(user),
+    }
+
+
+def _challenge_page(
+    challenges: QuerySet[Challenge], *, after: int = 0
+) -> tuple[list[Challenge], bool]:
+    """The first CHALLENGES_PER_PAGE of ``challenges`` numbered above ``after``, and
+    whether more wait. Any number will do for ``after``, not only an open challenge's:
+    the last of a page may have been accepted or withdrawn since it was read."""
+    page = list(challenges.filter(pk__gt=after)[: CHALLENGES_PER_PAGE + 1])
+    return page[:CHALLENGES_PER_PAGE], len(page) > CHALLENGES_PER_PAGE
+
+
+def _challenges_next(
+    request: HttpRequest, name: str, page: list[Challenge], more: bool
+) -> str | None:
+    """The address of the page of the list ``name`` after ``page``, or None at its end."""
+    return _page_url(request, f"api_challenges_{name}", after=page[-1].pk) if more else None
+
+
 @api_get
 def _challenges_list(request: HttpRequest) -> JsonResponse:
-    user = request.user
-    loaded = Challenge.objects.select_related("challenger", "opponent").order_by("pk")
+    answer: JsonObject = {}
+    links: dict[str, str | None] = {}
+    for name, challenges in _open_challenges(request.user).items():
+        page, more = _challenge_page(challenges)
+        answer[name] = [_challenge(c) for c in page]
+        links[name] = _challenges_next(request, name, page, more)
+    return JsonResponse({**answer, "next": links})
+
+
+@api_get
+def challenges_page(request: HttpRequest, name: str) -> JsonResponse:
+    """One page of one list of open challenges (``name``: received, sent or lobby), oldest
+    first: ``?after=<challenge id>``, those after that one (the last of the page before)."""
+    after = _query_number(request, "after", refusal="after must be a challenge id") or 0
+    page, more = _challenge_page(_open_challenges(request.user)[name], after=after)
     return JsonResponse(
         {
-            "received": [_challenge(c) for c in loaded.addressed_to(user)],
-            "sent": [_challenge(c) for c in loaded.issued_by(user)],
-            "lobby": [
-                _challenge(c)
-                for c in loaded.open_in_lobby().exclude(challenger=user).apart_from(user)
-            ],
+            name: [_challenge(c) for c in page],
+            "more": more,
+            "next": _challenges_next(request, name, page, more),
         }
     )
 
 
 @csrf_exempt  # each method's view below does its own checks
 def challenges(request: HttpRequest) -> HttpResponse:
-    """GET: the open challenges to me, from me, and in the lobby (oldest first); POST: make
-    one (:func:`challenge_create`)."""
+    """GET: the open challenges to me, from me, and in the lobby (oldest first), a page of
+    each with the address of the next; POST: make one (:func:`challenge_create`)."""
     return _read_or_write(request, _challenges_list, challenge_create)
 
 
@@ -798,11 +860,39 @@ def my_email_confirmation(request: HttpRequest, body: JsonObject) -> JsonRespons
     )
 
 
+_BEFORE_IS = 'before must be the id of a match of yours that has ended (from "finished")'
+
+
+def _finished_page(user: User, *, before: int | None = None) -> tuple[list[int], bool]:
+    """The ids of one page of ``user``'s finished matches, the latest first, from the one
+    that ended just before match ``before`` (from the latest without it); and whether
+    older ones wait. One query, two with ``before``, however long the player's history."""
+    ended = Match.objects.finished().involving(user)
+    if before is not None:
+        # The cursor is a match id, as a client has it, and not the time it ended (which
+        # the client may not have, nor write as the database does); the id also orders
+        # the matches that ended in the same moment (a sweep ends many at once).
+        cursor = ended.filter(pk=before).values_list("finished_at", flat=True).first()
+        if cursor is None:
+            raise ApiError(400, f"{_BEFORE_IS}, not {before}")
+        ended = ended.filter(Q(finished_at__lt=cursor) | Q(finished_at=cursor, pk__lt=before))
+    ids = list(
+        ended.order_by("-finished_at", "-pk").values_list("pk", flat=True)[: FINISHED_PER_PAGE + 1]
+    )
+    return ids[:FINISHED_PER_PAGE], len(ids) > FINISHED_PER_PAGE
+
+
+def _finished_next(request: HttpRequest, page: list[int], more: bool) -> str | None:
+    """The address of the page of finished matches after ``page``, or None at the end."""
+    return _page_url(request, "api_me_finished", before=page[-1]) if more else None
+
+
 @api_get
 def me(request: HttpRequest) -> JsonResponse:
     """Who I am, my active matches, those waiting for my move (most urgent first), the
-    matches with messages I have not read (match id: how many), and whether my address is
-    confirmed (game emails wait for it)."""
+    latest that ended (and where the older ones are), the matches with messages I have
+    not read (match id: how many), and whether my address is confirmed (game emails wait
+    for it)."""
     user = request.user
     active = Match.objects.active().involving(user).order_by("pk")
     unread = (
@@ -812,25 +902,92 @@ def me(request: HttpRequest) -> JsonResponse:
         .filter(unread_messages__gt=0)
         .order_by("pk")
     )
+    finished, more = _finished_page(user)
     return JsonResponse(
         {
             "username": user.get_username(),
             "matches": list(active.values_list("pk", flat=True)),
             "to_move": list(Match.objects.awaiting(user).values_list("pk", flat=True)),
-            # The last 20 that ended, the latest first: one that ended while the client
-            # was away (a timeout, a resignation) is found here.
-            "finished": list(
-                Match.objects.finished()
-                .involving(user)
-                .order_by("-finished_at")
-                .values_list("pk", flat=True)[:20]
-            ),
+            # The last FINISHED_PER_PAGE that ended, the latest first: one that ended while
+            # the client was away (a timeout, a resignation) is found here.
+            "finished": finished,
+            # Where the older ones are (GET me/finished/): null when there are none.
+            "next": {"finished": _finished_next(request, finished, more)},
             # Keys are strings, as JSON's are; read with GET .../messages/.
             "unread_messages": dict(unread.values_list("pk", "unread_messages")),
             # False: no game email goes to the account's address until it is confirmed.
             "email_confirmed": user.email_confirmed_at is not None,
         }
     )
+
+
+@api_get
+def my_finished_matches(request: HttpRequest) -> JsonResponse:
+    """My finished matches, the latest first, a page at a time: ``?before=<match id>``,
+    those that ended before that one (the last of the page before)."""
+    before = _query_number(request, "before", refusal=_BEFORE_IS)
+    finished, more = _finished_page(request.user, before=before)
+    return JsonResponse(
+        {
+            "finished": finished,
+            "more": more,
+            "next": _finished_next(request, finished, more),
+        }
+    )
+
+
+def _time_away(user: User) -> JsonObject:
+    """Whether ``user`` is taking time away (games.away), until when, and the days of it
+    they have left this year."""
+    back = user.away_until if user.is_away() else None
+    return {
+        # In UTC, as every time the API gives (the return just taken is in the player's
+        # timezone, as the day they gave begins there).
+        "away_until": back.astimezone(UTC).isoformat() if back else None,
+        "days_left": away.days_left(user),
+        "days_per_year": settings.AWAY_DAYS_PER_YEAR,
+    }
+
+
+@api_get
+def _away_read(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(_time_away(request.user))
+
+
+@api_post("back_on")
+def _away_start(request: HttpRequest, body: JsonObject) -> JsonResponse:
+    # The settings page's form reads the day (a date after today in the player's
+    # timezone, as the page asks for it) and says when that day begins: the same day
+    # means the same return here as there, refused for the same reasons.
+    day = _str(body, "back_on", max_length=40, required=True)
+    form = AwayForm({"back_on": day}, user=request.user)
+    if not form.is_valid():
+        raise ApiError(400, f"back_on: {form.errors['back_on'][0]}")
+    try:
+        away.go_away(request.user, until=form.until())
+    except away.AlreadyAway as refused:
+        raise ApiError(409, str(refused)) from None
+    except away.AwayError as refused:
+        raise ApiError(400, str(refused)) from None
+    return JsonResponse(_time_away(request.user))
+
+
+@csrf_exempt  # each method's view below does its own checks
+def my_time_away(request: HttpRequest) -> HttpResponse:
+    """My time away (games.away): GET, whether I am away and the days I have left; POST
+    ``{"back_on": "<date>"}``: stop my clocks until that day, as the settings page does."""
+    return _read_or_write(request, _away_read, _away_start)
+
+
+@api_post()
+def my_time_away_end(request: HttpRequest, body: JsonObject) -> JsonResponse:
+    """Come back from time away before the day chosen, as the settings page's button does:
+    my clocks run again, with the time they had left."""
+    try:
+        away.come_back(request.user)
+    except away.NotAway as refused:
+        raise ApiError(409, str(refused)) from None
+    return JsonResponse(_time_away(request.user))
 
 
 def _docs_url(request: HttpRequest) -> str:

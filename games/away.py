@@ -37,6 +37,14 @@ class AwayError(ValueError):
     """Time away refused; the message says why, for the player."""
 
 
+class AlreadyAway(AwayError):
+    """Time away asked for by a player who is away already."""
+
+
+class NotAway(AwayError):
+    """A return asked for by a player who is not away."""
+
+
 def days_charged(starts_at: datetime, ends_at: datetime) -> int:
     """Whole days an absence counts against the allowance: any part of a day is a day.
 
@@ -77,8 +85,8 @@ def clock_start(player_id: int, now: datetime) -> datetime:
 def go_away(user: User, *, until: datetime, now: datetime | None = None) -> Absence:
     """Stop ``user``'s clocks from now until ``until``.
 
-    Raises :class:`AwayError` for a bot, a player already away, a return not in the future,
-    or more days than the allowance has left.
+    Raises :class:`AwayError` for a bot, a player already away (:class:`AlreadyAway`), a
+    return not in the future, or more days than the allowance has left.
     """
     now = now or timezone.now()
     if user.is_bot:
@@ -88,7 +96,7 @@ def go_away(user: User, *, until: datetime, now: datetime | None = None) -> Abse
     with transaction.atomic():
         player, matches = _lock(user)
         if player.is_away(now):
-            raise AwayError(
+            raise AlreadyAway(
                 f"you are already away until {_local(player.away_until, player)}:"
                 " come back first to change it"
             )
@@ -108,13 +116,13 @@ def go_away(user: User, *, until: datetime, now: datetime | None = None) -> Abse
 def come_back(user: User, *, now: datetime | None = None) -> None:
     """End ``user``'s time away now: their clocks run again, with the time they had left.
 
-    Raises :class:`AwayError` if they are not away.
+    Raises :class:`NotAway` (an :class:`AwayError`) if they are not away.
     """
     now = now or timezone.now()
     with transaction.atomic():
         player, matches = _lock(user)
         if not player.is_away(now):
-            raise AwayError("you are not away")
+            raise NotAway("you are not away")
         back = player.away_until
         assert back is not None
         # Only clocks the absence stopped run on the return: a deadline moved when they

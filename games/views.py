@@ -72,6 +72,9 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         # Beyond it Django refuses to read a query (aceysite.views.bad_request answers).
         "max_query_parameters": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS,
         "max_messages": api.MAX_MESSAGES,
+        "finished_per_page": api.FINISHED_PER_PAGE,
+        "challenges_per_page": api.CHALLENGES_PER_PAGE,
+        "away_days_per_year": settings.AWAY_DAYS_PER_YEAR,
         "message_length": chat.MAX_LENGTH,
         "messages_per_day": chat.MAX_PER_DAY,
         "confirmations_per_hour": throttle.MAX_EMAIL_CONFIRMATIONS_PER_PLAYER,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -74,3 +75,50 @@ def test_it_answers_any_opponent_name_with_201_or_a_readable_4xx(alice_api, bob,
     assert response.status_code == 201 or 400 <= response.status_code < 500, opponent
     if response.status_code != 201:
         assert isinstance(response.json()["error"], str)
+
+
+# Any text a query string can carry (a lone surrogate cannot be sent), and numbers.
+query_values = st.text(st.characters(exclude_categories=["Cs"]), max_size=30) | st.integers().map(
+    str
+)
+
+
+@pytest.mark.parametrize(
+    ("url_name", "parameter"),
+    [
+        ("api_me_finished", "before"),
+        ("api_challenges_received", "after"),
+        ("api_challenges_sent", "after"),
+        ("api_challenges_lobby", "after"),
+    ],
+)
+@FUZZ
+@given(value=query_values)
+def test_it_answers_any_paging_parameter_with_a_page_or_a_readable_400(
+    alice_api, url_name, parameter, value
+):
+    response = alice_api.get(reverse(url_name), {parameter: value})
+
+    assert response.status_code in (200, 400), (response.status_code, value)
+    if response.status_code == 400:  # the parameter's reason, or the site's for a NUL
+        assert re.search(r"[a-z]{3,}", response.json()["error"]), value
+
+
+# Objects with the right field reach past the shape checks, into the settings page's form.
+away_bodies = st.one_of(
+    st.fixed_dictionaries(
+        {"back_on": st.one_of(st.dates().map(lambda day: day.isoformat()), json_values)}
+    ).map(json.dumps),
+    bodies,
+)
+
+
+@FUZZ
+@given(body=away_bodies)
+def test_it_answers_any_body_sent_for_time_away_with_200_or_a_readable_4xx(alice_api, body):
+    response = alice_api.post(reverse("api_me_away"), body, content_type="application/json")
+
+    # 200 once (a day within the allowance), then 409: alice is away already.
+    assert response.status_code == 200 or 400 <= response.status_code < 500, body
+    if response.status_code != 200:
+        assert re.search(r"[a-z]{3,}", response.json()["error"]), body

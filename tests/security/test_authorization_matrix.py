@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.core.cache import cache
@@ -194,6 +194,17 @@ CASES = [
     Case("api_me", "GET", "/api/v1/me/", every(200, anonymous=401)),
     # Always the caller's own list: the URL names nobody else's to ask for.
     Case("api_me_blocks", "GET", "/api/v1/me/blocks/", every(200, anonymous=401)),
+    Case("api_me_finished", "GET", "/api/v1/me/finished/", every(200, anonymous=401)),
+    # Each player's own time away: none is away, so each may go, and none come back.
+    Case("api_me_away", "GET", "/api/v1/me/away/", every(200, anonymous=401)),
+    Case(
+        "api_me_away",
+        "POST",
+        "/api/v1/me/away/",
+        every(200, anonymous=401),
+        body={"back_on": str(date.today() + timedelta(days=7))},
+    ),
+    Case("api_me_away_end", "POST", "/api/v1/me/away/end/", every(409, anonymous=401), body={}),
     # Alice (and Dave) have not confirmed their addresses; the others have.
     Case(
         "api_me_confirm_email",
@@ -230,6 +241,15 @@ CASES = [
         body={"opponent": None, "variant": "greek", "points": 1, "days_per_move": 2},
     ),
     Case("api_challenge_create", "GET", "/api/v1/challenges/", every(200, anonymous=401)),
+    # Always the caller's own lists (the lobby's leaving out the caller's own challenges).
+    Case(
+        "api_challenges_received",
+        "GET",
+        "/api/v1/challenges/received/",
+        every(200, anonymous=401),
+    ),
+    Case("api_challenges_sent", "GET", "/api/v1/challenges/sent/", every(200, anonymous=401)),
+    Case("api_challenges_lobby", "GET", "/api/v1/challenges/lobby/", every(200, anonymous=401)),
     Case(
         "api_challenge",
         "GET",

@@ -5,7 +5,9 @@ What must hold for every post: no server error (never a status of 500 or more); 
 message) says why in words; and a refused post changes nothing (the rows any of these
 forms could touch are compared before and after).
 
-The JSON API has its own fuzz (tests/api/test_fuzz.py); the match page's HTMX turn and
+The JSON API has its own fuzz (tests/api/test_fuzz.py), but for its time away, which reads
+the settings page's day through the page's own form: it is posted here the same values as
+the page, and must take or refuse each as the page does. The match page's HTMX turn and
 click endpoints are fuzzed in test_bad_input.py. Every other POST endpoint of the site is
 listed in ``FORMS`` (``test_every_post_endpoint_is_fuzzed`` keeps the list complete).
 """
@@ -13,6 +15,7 @@ listed in ``FORMS`` (``test_every_post_endpoint_is_fuzzed`` keeps the list compl
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +37,7 @@ from hypothesis import strategies as st
 
 from accounts.models import ApiToken, User
 from accounts.services import email_change_token, email_confirmation_token
+from aceysite.text import sentence
 from games import blocks, services
 from games.models import Absence, Block, Challenge, Match, Message
 from games.notifications import unsubscribe_token
@@ -978,6 +982,101 @@ def test_coming_back_when_not_away_is_refused(world):
 
     assert outcome.refused
     assert "not away" in outcome.reason
+
+
+# -- the API's time away, beside the page's ------------------------------------------------------
+
+
+def _api_as(world: World, who: str) -> Client:
+    _, key = ApiToken.issue(getattr(world, who), "fuzz")
+    return Client(headers={"authorization": f"Token {key}"})
+
+
+def api_post(client: Client, path: str, body: object) -> Outcome:
+    """Post ``body`` as JSON to the API's ``path``, and check what :func:`post` checks: no
+    server error, a reason for a refusal, and no change from a refused post."""
+    before = state()
+
+    response = client.post(path, json.dumps(body), content_type="application/json")
+
+    assert response.status_code < 500, (path, body)
+    changed = state() != before
+    refused = response.status_code >= 400
+    reason = response.json()["error"] if refused else ""
+    if refused:
+        assert readable(reason), (path, body, response.status_code, reason)
+        assert not changed, (path, body, response.status_code, reason)
+    return Outcome(response.status_code, refused, reason, changed, response)
+
+
+def _page_and_api_away(world: World, back_on: str) -> tuple[Outcome, Outcome]:
+    """Alice takes time away until ``back_on`` on the settings page, and (from the same
+    world) through the API."""
+    outcomes = []
+    for send in (
+        lambda: post(_as(world, "alice"), "/accounts/settings/away/", {"back_on": back_on}),
+        lambda: api_post(_api_as(world, "alice"), "/api/v1/me/away/", {"back_on": back_on}),
+    ):
+        with transaction.atomic():
+            outcomes.append(send())
+            transaction.set_rollback(True)
+    page, api = outcomes
+    return page, api
+
+
+def _as_the_page_says(api_reason: str) -> str:
+    # The API names the field it refuses and words a service's reason to follow a colon;
+    # the page shows either as a sentence beside the field.
+    return sentence(api_reason.removeprefix("back_on: "))
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(back_on=VALUES)
+def test_the_api_takes_or_refuses_a_day_away_as_the_settings_page_does(world, back_on):
+    page, api = _page_and_api_away(world, back_on)
+
+    if api.reason.startswith(("back_on holds", "back_on is too long")):
+        return  # refused as any text of the API is (NUL, length), before the day is read
+    assert (api.refused, api.status) == (page.refused, 400 if page.refused else 200), back_on
+    if page.refused:
+        assert _as_the_page_says(api.reason) == page.reason
+
+
+@pytest.mark.parametrize("back_on", ["1970-01-01", "0001-01-01", "9999-12-31", "2026-02-30", " "])
+def test_the_api_refuses_a_day_away_with_the_settings_page_s_reason(world, back_on):
+    page, api = _page_and_api_away(world, back_on)
+
+    assert page.refused and api.status == 400
+    assert _as_the_page_says(api.reason) == page.reason
+
+
+def test_the_api_takes_a_day_away_the_settings_page_takes(world):
+    page, api = _page_and_api_away(world, str(timezone.localdate() + timedelta(days=7)))
+
+    assert not page.refused and api.status == 200
+
+
+def test_the_api_refuses_time_away_taken_twice_as_the_page_does(world):
+    back_on = str(timezone.localdate() + timedelta(days=5))
+    post(_as(world, "alice"), "/accounts/settings/away/", {"back_on": back_on})
+
+    page = post(_as(world, "alice"), "/accounts/settings/away/", {"back_on": back_on})
+    api = api_post(_api_as(world, "alice"), "/api/v1/me/away/", {"back_on": back_on})
+
+    assert api.status == 409
+    assert _as_the_page_says(api.reason) == page.reason
+
+
+def test_the_api_refuses_coming_back_when_not_away_as_the_page_does(world):
+    page = post(_as(world, "alice"), "/accounts/settings/away/end/", {})
+    api = api_post(_api_as(world, "alice"), "/api/v1/me/away/end/", {})
+
+    assert api.status == 409
+    assert _as_the_page_says(api.reason) == page.reason
 
 
 @pytest.mark.parametrize("who", ["alice", "bob"])
