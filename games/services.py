@@ -53,6 +53,8 @@ from .ratings.store import rate_finished_match
 if TYPE_CHECKING:
     from accounts.models import User
 
+    from .tournaments.models import Tournament
+
 log = logging.getLogger(__name__)
 
 
@@ -378,9 +380,13 @@ def start_match(
     rated: bool = True,
     dice: DiceSource | None = None,
     players_active: bool = False,
+    tournament: Tournament | None = None,
+    slot_id: str = "",
 ) -> Match:
     """Create a match and play its first game's opening roll (R1). ``players_active``:
-    refuse (StaleSegment) if either player has closed their account (games.closing)."""
+    refuse (StaleSegment) if either player has closed their account (games.closing).
+    ``tournament``: the tournament whose draw's slot ``slot_id`` the match plays; it is
+    linked to it before the first turn is told, so that the turn's email names it."""
     with transaction.atomic():
         # Lock the players' rows (in one order, as everyone does): a player going away or
         # coming back meanwhile either finishes first, and the new clock reads their
@@ -403,9 +409,20 @@ def start_match(
         )
         _save_state(match, game)
         match.save()
+        if tournament is not None:
+            _link_to_tournament(match, tournament, slot_id)
         _record(match, game.events)
         _go_on(match, game, previous_to_move=None)
     return match
+
+
+def _link_to_tournament(match: Match, tournament: Tournament, slot_id: str) -> None:
+    # A local import: games.tournaments imports this module.
+    from .tournaments.models import TournamentMatch
+
+    # Created from the objects themselves, the link is cached on the match, with its
+    # tournament: the turn email finds them without a query.
+    TournamentMatch.objects.create(tournament=tournament, slot_id=slot_id, match=match)
 
 
 def load_game(match: Match, dice: DiceSource | None = None) -> Game:
@@ -451,10 +468,11 @@ def submit_segment(
     """
     try:
         with transaction.atomic():
-            # Lock only the match row; the players come along for the records below.
+            # Lock only the match row; the players come along for the records below, and
+            # its tournament, if any, for the turn email (games.notifications.turn_passed).
             match = (
                 Match.objects.select_for_update(of=("self",))
-                .select_related("white", "black")
+                .select_related("white", "black", "tournament_match__tournament")
                 .get(pk=match_id)
             )
             _check_turn(match, user, action.segment)
@@ -776,9 +794,10 @@ def play_bot_turn(match_id: int, *, segment: int) -> int:
         with transaction.atomic():
             match = (
                 # Lock only the match row: PostgreSQL cannot lock the nullable side of
-                # the outer join to the player to move.
+                # the outer join to the player to move (or to the tournament, which the
+                # turn email names).
                 Match.objects.select_for_update(of=("self",))
-                .select_related("to_move", "white", "black")
+                .select_related("to_move", "white", "black", "tournament_match__tournament")
                 .get(pk=match_id)
             )
             mover = match.to_move
