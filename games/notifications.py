@@ -256,9 +256,14 @@ HISTORY_TO_COME = "\x1e(what happened since your last move: written when sent)\x
 SEGMENTS_IN_A_TURN_EMAIL = 60
 
 
-def turn_passed(match: Match, *, recorded: list[Segment] | None = None) -> None:
+def turn_passed(
+    match: Match, *, recorded: list[Segment] | None = None, dance_left: bool = False
+) -> None:
     """Tell the player now to move that it is their turn, and what happened since they
     last moved.
+
+    ``dance_left``: they can move no checker, but the site left the dance to them (greek:
+    they may name a blot first); the email says so, or they would look for a move.
 
     ``recorded``: the segments just stored, newest last, if the caller has them. When they
     hold the addressee's last move of their own, what happened since is written from them
@@ -290,6 +295,7 @@ def turn_passed(match: Match, *, recorded: list[Segment] | None = None) -> None:
             "tournament_url": (absolute_url(stage.tournament.get_absolute_url()) if stage else ""),
             "history": history,
             "dice": format_dice(match.dice) if match.dice else "",
+            "dance_left": dance_left,
             "color": color,
             "opponent_color": "black" if color == "white" else "white",
             "diagram": position.diagram(color),

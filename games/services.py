@@ -611,7 +611,7 @@ def _go_on(
         starts = now if match.to_move.is_bot else away.clock_start(match.to_move_id, now)
         match.deadline = starts + allowed
         match.remind_at = starts + allowed * REMINDER_AT
-        notifications.turn_passed(match, recorded=recorded)
+        notifications.turn_passed(match, recorded=recorded, dance_left=_dance_left_to_player(game))
         _queue_bot_turn(match)
     match.save()
 
@@ -659,6 +659,14 @@ def _play_forced(game: Game) -> bool:
         return False
     game.play(only)
     return True
+
+
+def _dance_left_to_player(game: Game) -> bool:
+    """Whether the player to move can move no checker but must still submit: a greek
+    player with a blot they may name, whose dance :func:`_play_forced` leaves to them.
+    Asked once it has played all it would (the legal plays are cached: no work again)."""
+    only = game.forced_play()
+    return only is not None and only.is_dance
 
 
 def _end_game(match: Match, game: Game, *, recorded: list[Segment] | None = None) -> Game | None:
