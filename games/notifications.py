@@ -43,6 +43,7 @@ from .models import Challenge, Match, Message, Notification, Segment
 if TYPE_CHECKING:
     from accounts.models import User
     from games.tournaments.models import Tournament
+    from games.tournaments.services import Stage
 
 log = logging.getLogger(__name__)
 
@@ -255,9 +256,14 @@ HISTORY_TO_COME = "\x1e(what happened since your last move: written when sent)\x
 SEGMENTS_IN_A_TURN_EMAIL = 60
 
 
-def turn_passed(match: Match, *, recorded: list[Segment] | None = None) -> None:
+def turn_passed(
+    match: Match, *, recorded: list[Segment] | None = None, dance_left: bool = False
+) -> None:
     """Tell the player now to move that it is their turn, and what happened since they
     last moved.
+
+    ``dance_left``: they can move no checker, but the site left the dance to them (greek:
+    they may name a blot first); the email says so, or they would look for a move.
 
     ``recorded``: the segments just stored, newest last, if the caller has them. When they
     hold the addressee's last move of their own, what happened since is written from them
@@ -274,23 +280,37 @@ def turn_passed(match: Match, *, recorded: list[Segment] | None = None) -> None:
     since = _since_own_move(recorded or [], color)
     history = HISTORY_TO_COME if since is None else _history(match, color, since)
     position = Position.from_dict(match.position)
+    stage = _stage_of(match)
     _queue(
         user,
         Notification.Kind.TURN,
         turn_key(match.pk, match.segment_count),
-        f"Your turn against {opponent} (match #{match.pk})",
+        f"Your turn against {opponent} ({f'{stage}, ' if stage else ''}match #{match.pk})",
         "games/email/turn.txt",
         {
             "match": match,
             "opponent": opponent,
+            # A tournament's match says so: a loss may end the player's tournament.
+            "stage": stage,
+            "tournament_url": (absolute_url(stage.tournament.get_absolute_url()) if stage else ""),
             "history": history,
             "dice": format_dice(match.dice) if match.dice else "",
+            "dance_left": dance_left,
             "color": color,
             "opponent_color": "black" if color == "white" else "white",
             "diagram": position.diagram(color),
             "url": absolute_url(match.get_absolute_url()),
         },
     )
+
+
+def _stage_of(match: Match) -> Stage | None:
+    """The tournament and round of ``match``, if it plays in one (no query when the match
+    came with its tournament: games.services selects it with the match it locks)."""
+    # A local import: games.tournaments.services imports games.services, which imports this.
+    from games.tournaments.services import stage_of
+
+    return stage_of(match)
 
 
 def _is_own_move(segment: Segment, color: str) -> bool:

@@ -53,6 +53,8 @@ from .ratings.store import rate_finished_match
 if TYPE_CHECKING:
     from accounts.models import User
 
+    from .tournaments.models import Tournament
+
 log = logging.getLogger(__name__)
 
 
@@ -378,9 +380,13 @@ def start_match(
     rated: bool = True,
     dice: DiceSource | None = None,
     players_active: bool = False,
+    tournament: Tournament | None = None,
+    slot_id: str = "",
 ) -> Match:
     """Create a match and play its first game's opening roll (R1). ``players_active``:
-    refuse (StaleSegment) if either player has closed their account (games.closing)."""
+    refuse (StaleSegment) if either player has closed their account (games.closing).
+    ``tournament``: the tournament whose draw's slot ``slot_id`` the match plays; it is
+    linked to it before the first turn is told, so that the turn's email names it."""
     with transaction.atomic():
         # Lock the players' rows (in one order, as everyone does): a player going away or
         # coming back meanwhile either finishes first, and the new clock reads their
@@ -403,9 +409,20 @@ def start_match(
         )
         _save_state(match, game)
         match.save()
+        if tournament is not None:
+            _link_to_tournament(match, tournament, slot_id)
         _record(match, game.events)
         _go_on(match, game, previous_to_move=None)
     return match
+
+
+def _link_to_tournament(match: Match, tournament: Tournament, slot_id: str) -> None:
+    # A local import: games.tournaments imports this module.
+    from .tournaments.models import TournamentMatch
+
+    # Created from the objects themselves, the link is cached on the match, with its
+    # tournament: the turn email finds them without a query.
+    TournamentMatch.objects.create(tournament=tournament, slot_id=slot_id, match=match)
 
 
 def load_game(match: Match, dice: DiceSource | None = None) -> Game:
@@ -451,10 +468,11 @@ def submit_segment(
     """
     try:
         with transaction.atomic():
-            # Lock only the match row; the players come along for the records below.
+            # Lock only the match row; the players come along for the records below, and
+            # its tournament, if any, for the turn email (games.notifications.turn_passed).
             match = (
                 Match.objects.select_for_update(of=("self",))
-                .select_related("white", "black")
+                .select_related("white", "black", "tournament_match__tournament")
                 .get(pk=match_id)
             )
             _check_turn(match, user, action.segment)
@@ -593,7 +611,7 @@ def _go_on(
         starts = now if match.to_move.is_bot else away.clock_start(match.to_move_id, now)
         match.deadline = starts + allowed
         match.remind_at = starts + allowed * REMINDER_AT
-        notifications.turn_passed(match, recorded=recorded)
+        notifications.turn_passed(match, recorded=recorded, dance_left=_dance_left_to_player(game))
         _queue_bot_turn(match)
     match.save()
 
@@ -641,6 +659,14 @@ def _play_forced(game: Game) -> bool:
         return False
     game.play(only)
     return True
+
+
+def _dance_left_to_player(game: Game) -> bool:
+    """Whether the player to move can move no checker but must still submit: a greek
+    player with a blot they may name, whose dance :func:`_play_forced` leaves to them.
+    Asked once it has played all it would (the legal plays are cached: no work again)."""
+    only = game.forced_play()
+    return only is not None and only.is_dance
 
 
 def _end_game(match: Match, game: Game, *, recorded: list[Segment] | None = None) -> Game | None:
@@ -776,9 +802,10 @@ def play_bot_turn(match_id: int, *, segment: int) -> int:
         with transaction.atomic():
             match = (
                 # Lock only the match row: PostgreSQL cannot lock the nullable side of
-                # the outer join to the player to move.
+                # the outer join to the player to move (or to the tournament, which the
+                # turn email names).
                 Match.objects.select_for_update(of=("self",))
-                .select_related("to_move", "white", "black")
+                .select_related("to_move", "white", "black", "tournament_match__tournament")
                 .get(pk=match_id)
             )
             mover = match.to_move

@@ -336,6 +336,8 @@ def _advance(tournament: Tournament, draw: Draw, *, decided_before: set[str]) ->
     started_slots = set(tournament.tournament_matches.values_list("slot_id", flat=True))
     entries = {entry.user_id: entry for entry in tournament.entries.select_related("user")}
     started: dict[int, Match] = {}
+    # Before the matches start: each one's first turn email names its round from it.
+    tournament.state = draw.to_dict()
     for slot in draw.pending_matches():
         first, second = (entries[player] for player in slot.players)  # type: ignore[index]
         if slot.slot_id in started_slots or first.withdrawn or second.withdrawn:
@@ -343,7 +345,6 @@ def _advance(tournament: Tournament, draw: Draw, *, decided_before: set[str]) ->
         match = _start_slot_match(tournament, slot, first.user, second.user)
         emails.match_ready(tournament, match, stage=round_title(draw, slot.bracket, slot.round))
         started[first.user_id] = started[second.user_id] = match
-    tournament.state = draw.to_dict()
     if draw.is_finished:
         _finish(tournament, draw)
     else:
@@ -407,16 +408,16 @@ def _email_new_walkovers(
 def _start_slot_match(tournament: Tournament, slot: MatchSlot, first: User, second: User) -> Match:
     players = [first, second]
     random.SystemRandom().shuffle(players)  # colours, as for an accepted challenge
-    match = game_services.start_match(
+    return game_services.start_match(
         white=players[0],
         black=players[1],
         variant=tournament.variant,
         points=tournament.points,
         days_per_move=tournament.days_per_move,
         rated=tournament.rated,
+        tournament=tournament,
+        slot_id=slot.slot_id,
     )
-    TournamentMatch.objects.create(tournament=tournament, slot_id=slot.slot_id, match=match)
-    return match
 
 
 @dataclass(frozen=True)
@@ -432,9 +433,13 @@ class Stage:
 
 def stage_of(match: Match) -> Stage | None:
     """The tournament ``match`` plays a slot of, and that slot's round, for the match's
-    page: a player should know a loss ends their tournament, and find the bracket. None for
-    a match outside tournaments. One query."""
-    link = TournamentMatch.objects.select_related("tournament").filter(match=match).first()
+    page and its turn emails: a player should know a loss ends their tournament, and find
+    the bracket. None for a match outside tournaments. One query; none when ``match`` came
+    with ``select_related("tournament_match__tournament")`` (a turn's locked match does)."""
+    if Match.tournament_match.is_cached(match):
+        link = getattr(match, "tournament_match", None)  # None: selected, and there is none
+    else:
+        link = TournamentMatch.objects.select_related("tournament").filter(match=match).first()
     if link is None:
         return None
     draw = link.tournament.draw()

@@ -4,12 +4,16 @@ the history, and the links under the history have room for a finger."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Locator, Page, expect
 
 from games import services
 from games.engine.game import ScriptedDice
-from games.models import PlayerRating
+from games.models import Match, PlayerRating
+from games.tournaments import services as tournaments
 from tests.engine.helpers import make
 
 from .helpers import log_in
@@ -19,6 +23,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
 # Greek words, 60 characters: the longest display name allowed.
 GREEK_NAME = "Κωνσταντίνος Παπαδόπουλος Θεσσαλονικεύς Αρχιπελαγίτης Ξανθός"
+# A display name of 60 characters without a space, and a username of 100 (shown as it is:
+# its player sets no display name).
+UNBROKEN_NAME = "Bartholomew_the_Magnificent_Champion_of_the_Seven_Seas_xxxxx"
+UNBROKEN_USERNAME = "bob_" + "b" * 96
 
 
 def _off_screen(cells: Locator, region: Locator) -> list[str]:
@@ -226,3 +234,83 @@ def test_forced_follows_its_play_when_the_play_takes_two_lines(
     )
     below_it = abs(mark["x"] - lines[0][0]) < 2 and 0 <= mark["y"] - bottom < 8
     assert after_it or below_it, (lines, mark)
+
+
+def test_names_without_spaces_wrap_in_both_tables_of_the_leaderboard(
+    page: Page, live_server, django_user_model
+):
+    # Each table holds one of each: an established player and a provisional one.
+    for username, display_name, rd in (
+        ("steady", UNBROKEN_NAME, 60),
+        (UNBROKEN_USERNAME, "", 60),
+        ("newbie", UNBROKEN_NAME, 250),
+        (UNBROKEN_USERNAME[:-1], "", 250),
+    ):
+        user = django_user_model.objects.create_user(
+            username, f"{username[:20]}{rd}@example.com", display_name=display_name
+        )
+        PlayerRating.objects.create(
+            user=user, variant="american", rating=1500, rd=rd, matches=3, wins=2, losses=1
+        )
+    page.set_viewport_size(PHONE)
+
+    page.goto(f"{live_server.url}/leaderboard/american/")
+
+    for label in ("American established ratings", "American provisional ratings"):
+        region = page.get_by_role("region", name=label)
+        expect(region.get_by_role("link", name=UNBROKEN_NAME)).to_be_visible()
+        assert region.evaluate("box => box.scrollWidth <= box.clientWidth"), label
+        assert _off_screen(region.locator("th, td"), region) == [], label
+
+
+def _table_widths(page: Page) -> dict[str, tuple[int, int]]:
+    """Each table region of the page, by its heading: its content's width and its own."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll(".table-wrap")].map(box =>
+            [document.getElementById(box.getAttribute("aria-labelledby"))?.textContent
+                ?? box.getAttribute("aria-label"), [box.scrollWidth, box.clientWidth]]))"""
+    )
+
+
+@pytest.mark.parametrize("format", ["single_elimination", "round_robin"])
+def test_names_without_spaces_do_not_widen_a_tournaments_tables(
+    page: Page, live_server, django_user_model, format
+):
+    organiser = django_user_model.objects.create_user("olga", "olga@example.com")
+    named = django_user_model.objects.create_user(
+        "bart", "bart@example.com", display_name=UNBROKEN_NAME
+    )
+    unnamed = django_user_model.objects.create_user(UNBROKEN_USERNAME, "bob@example.com")
+    tournament = tournaments.create_tournament(
+        organiser,
+        name="Long names cup",
+        signup_deadline=timezone.now() + timedelta(days=1),
+        format=format,
+        points=1,
+        min_players=2,
+    )
+    for player in (named, unnamed):
+        tournaments.sign_up(tournament.pk, user=player)
+    tournaments.start_tournament(tournament.pk, user=organiser)
+    match = Match.objects.get(tournament_match__tournament=tournament)
+    tournaments.match_finished(services.resign(match.pk, user=unnamed))
+    page.set_viewport_size(PHONE)
+    page.goto(live_server.url + tournament.get_absolute_url())
+    expect(page.get_by_role("link", name=UNBROKEN_NAME).first).to_be_visible()
+    with_long_names = _table_widths(page)
+
+    # The same page with short names: the round robin's standings, with their eight
+    # columns, scroll sideways on a phone whatever the names; the long ones add nothing.
+    django_user_model.objects.filter(pk=named.pk).update(display_name="Bart")
+    django_user_model.objects.filter(pk=unnamed.pk).update(username="bob")
+    page.reload()
+    with_short_names = _table_widths(page)
+
+    # Placings (elimination) or standings (round robin), and the players.
+    assert len(with_long_names) == 2 and with_long_names.keys() == with_short_names.keys()
+    wider = {
+        table: (width, with_short_names[table][0])
+        for table, (width, _) in with_long_names.items()
+        if width > with_short_names[table][0]
+    }
+    assert wider == {}

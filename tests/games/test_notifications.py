@@ -99,6 +99,65 @@ def test_turn_emails_write_the_dice_higher_first(alice, bob, django_capture_on_c
     assert "Your dice: 6-3" in to_bob.body
 
 
+DANCE_LEFT = (
+    "None of your checkers can move with this roll: submit to pass the turn. You may first"
+    " name one of your blots for your opponent to hit."
+)
+
+
+def _greek_dance_ahead(white, black) -> Match:
+    """A greek match where black is to play 6-5 from their 13-point, and white, on the bar,
+    enters on none of black's six home points, all held; white has a blot on their 8-point."""
+    match = _start(white, black, dice=(5, 2, 6, 5))
+    points = [0] * 24
+    points[18:24] = [-2] * 6  # black's home board, where white enters
+    points[11] = -3  # black's 13-point
+    points[7], points[5] = 1, 13  # white's blot on the 8-point, the rest on the 6-point
+    match.variant, match.to_move = "greek", black
+    match.position = {
+        "variant": "greek",
+        "turn": "black",
+        "points": points,
+        "bar": {"white": 1, "black": 0},
+        "off": {"white": 0, "black": 0},
+        "waiting": {"white": 0, "black": 0},
+        "named_blot": None,
+    }
+    match.save()
+    return match
+
+
+def test_turn_email_says_why_a_greek_dance_is_left_to_the_player(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    match = _greek_dance_ahead(alice, bob)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        # Alice then rolls 6-5 and cannot enter; with a blot to name, she is left to pass.
+        services.submit_segment(
+            match.pk,
+            user=bob,
+            action=TurnAction(segment=match.segment_count, play="13/7 13/8"),
+            dice=ScriptedDice([6, 5]),
+        )
+
+    match.refresh_from_db()
+    assert (match.to_move, match.dice) == (alice, [6, 5])
+    [turn] = _mails_to(alice)
+    assert f"Your dice: 6-5\n{DANCE_LEFT}\n" in turn.body
+
+
+def test_turn_email_with_a_move_to_play_says_nothing_of_passing(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        _start(alice, bob, dice=(5, 2, 6, 3))
+
+    [turn] = _mails_to(alice)
+    assert "Your dice: 6-3\n\n" in turn.body
+    assert "submit to pass" not in turn.body
+
+
 def test_challenge_email_describes_the_match_and_links_to_the_challenge(
     alice, bob, django_capture_on_commit_callbacks
 ):

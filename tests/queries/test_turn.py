@@ -8,9 +8,12 @@ import pytest
 from django.urls import reverse
 
 from games.dice import roll_pair
-from games.models import Match
+from games.models import Match, Notification
+from games.tournaments.brackets import Format
+from games.tournaments.models import TournamentMatch
 from tests.api.conftest import post_json, token_client
 from tests.matches import opened_by_white
+from tests.tournaments_site.helpers import started_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +27,23 @@ def seed_rolling(dice: tuple[int, int], *, roll: int) -> str:
     raise AssertionError("unreachable")
 
 
-def test_a_turn_through_the_api_makes_eight_statements(alice, bob, django_assert_num_queries):
+def in_a_tournament(match: Match) -> None:
+    """Make ``match`` the final of a tournament of its two players (in place of the one its
+    draw started)."""
+    players = [match.white, match.black]
+    tournament = started_tournament(match.white, players, format=Format.SINGLE_ELIMINATION)
+    TournamentMatch.objects.filter(tournament=tournament).update(match=match)
+
+
+# A tournament's match costs no more: its tournament comes with the locked match (its turn
+# email names it).
+@pytest.mark.parametrize("tournament", [False, True], ids=["friendly", "tournament"])
+def test_a_turn_through_the_api_makes_eight_statements(
+    alice, bob, django_assert_num_queries, tournament
+):
     match = opened_by_white(alice, bob)  # alice to play 6-3; bob rolls next
+    if tournament:
+        in_a_tournament(match)
     # Bob's roll is the seed's first: 6-5, which leaves him plays to choose (none forced).
     Match.objects.filter(pk=match.pk).update(server_seed=seed_rolling((6, 5), roll=1))
     api = token_client(alice)
@@ -40,3 +58,5 @@ def test_a_turn_through_the_api_makes_eight_statements(alice, bob, django_assert
 
     assert response.status_code == 200, response.content
     assert response.json()["to_move"] == "bob" and response.json()["dice"] == [6, 5]
+    turn_email = Notification.objects.get(user=bob, match=match, kind=Notification.Kind.TURN)
+    assert ("Final, match #" in turn_email.subject) is tournament

@@ -5,9 +5,17 @@ tournament. A loss there ends a player's tournament; nothing used to tell them w
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
+from django.core import mail
 
+from games import services as game_services
+from games.engine.game import ScriptedDice
+from games.models import Match
+from games.services import TurnAction
 from games.tournaments import services
 from games.tournaments.brackets import Format
+from games.tournaments.models import TournamentMatch
+from tests.matches import opened_by_white
 
 from .helpers import active_matches, lose, make_users, started_tournament
 
@@ -36,8 +44,6 @@ def test_the_match_page_names_the_tournament_and_the_round(client, alice):
 
 
 def test_a_match_outside_tournaments_has_no_stage(client, alice, bob):
-    from games import services as game_services
-
     match = game_services.start_match(
         white=alice, black=bob, variant="american", points=1, days_per_move=2
     )
@@ -57,3 +63,70 @@ def test_the_dashboard_card_names_the_tournament(client, alice):
     page = client.get("/dashboard/")
 
     assert "<bdi>Spring round robin</bdi> · " in page.text
+
+
+def _turn_emails_to(user) -> list:
+    return [m for m in mail.outbox if m.to == [user.email] and m.subject.startswith("Your turn")]
+
+
+def _white_plays_6_3(match: Match) -> None:
+    """White, to play 6-3 (tests.matches.opened_by_white), plays it; black rolls 4-1."""
+    action = TurnAction(segment=match.segment_count, play="in/22 in/19")
+    game_services.submit_segment(
+        match.pk, user=match.white, action=action, dice=ScriptedDice([4, 1])
+    )
+
+
+def test_the_turn_email_names_the_tournament_and_the_round(
+    alice, django_capture_on_commit_callbacks
+):
+    players = make_users(4)
+    tournament = started_tournament(
+        alice, players, format=Format.SINGLE_ELIMINATION, name="Winter cup"
+    )
+    drawn = active_matches(tournament)[0]
+    # The semi-final played again with dice known in advance, in place of the one drawn.
+    semi = opened_by_white(drawn.white, drawn.black)
+    TournamentMatch.objects.filter(match=drawn).update(match=semi)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        _white_plays_6_3(semi)
+
+    [turn] = _turn_emails_to(semi.black)
+    assert turn.subject == (
+        f"Your turn against {semi.white} (Winter cup, Semi-finals, match #{semi.pk})"
+    )
+    assert (
+        f'A match of the tournament "Winter cup" (Semi-finals):'
+        f" {settings.SITE_URL}{tournament.get_absolute_url()}\n" in turn.body
+    )
+
+
+def test_the_first_turn_email_of_a_new_round_names_it(alice, django_capture_on_commit_callbacks):
+    players = make_users(4)
+    tournament = started_tournament(alice, players, format=Format.SWISS, name="Swiss cup")
+    *earlier, last = active_matches(tournament)
+    for match in earlier:
+        lose(match, match.black)
+
+    # Its last result pairs the next round, whose matches start with their first turn.
+    with django_capture_on_commit_callbacks(execute=True):
+        lose(last, last.black)
+
+    round_two = active_matches(tournament)
+    assert len(round_two) == 2
+    for match in round_two:
+        [turn] = _turn_emails_to(match.to_move)
+        assert f"(Swiss cup, Round 2, match #{match.pk})" in turn.subject
+
+
+def test_the_turn_email_of_a_match_outside_tournaments_names_none(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = opened_by_white(alice, bob)
+        _white_plays_6_3(match)
+
+    [turn] = _turn_emails_to(bob)
+    assert turn.subject == f"Your turn against alice (match #{match.pk})"
+    assert "tournament" not in turn.body
