@@ -290,7 +290,10 @@ class ProfileForm(forms.ModelForm):
     timezone = forms.ChoiceField(
         choices=timezone_choices,
         initial="UTC",
-        help_text="Dates and times on the site and in your emails are given in this timezone.",
+        help_text=(
+            "Dates and times on the site and in your emails are given in this timezone."
+            " Your public profile shows it, with your local time."
+        ),
     )
 
     class Meta:

@@ -302,6 +302,14 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.display_name or self.username
 
+    @property
+    def public_name(self) -> str:
+        """The name the player's public pages show (their profile, rating chart and dice):
+        their display name, or username without one; only the username once the account is
+        closed or deactivated by the staff, as the display name is something its owner
+        said of themselves."""
+        return str(self) if self.is_active else self.username
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         # The keys follow the names, so that the check for a name in use is one indexed
         # lookup of each (accounts.services.name_in_use), whatever the database's own idea

@@ -616,8 +616,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         return redirect("profile", person.username, permanent=True)
     if not person.is_active:
         # Closed, or deactivated by the staff: the page names the account by its username
-        # only (str() of a user is its display name) and shows nothing it said of itself.
-        person.display_name = person.about = person.country = ""
+        # only (User.public_name) and shows nothing it said of itself.
+        person.about = person.country = ""
     matches = Match.objects.involving(person).select_related("white", "black")
     finished = Paginator(
         matches.finished().order_by("-finished_at", "-pk"), MATCHES_PER_PAGE

@@ -235,6 +235,18 @@ def _confirmation_as_sent(user: User) -> str | None:
     return email_confirmation_text(user)
 
 
+def _challenge_email_as_sent(notification: Notification) -> str | None:
+    """The body of an email of kind CHALLENGE as it goes out, or None for the offer of a
+    challenge that no longer waits for its addressee: withdrawn, declined or accepted
+    before its email went. Challenging, withdrawing and challenging again must not fill
+    the opponent's inbox with links to withdrawn challenges. One query, for an offer."""
+    challenge_id = _challenge_in(notification.key)
+    if challenge_id is None:
+        return notification.body  # news of a challenge (declined): still news
+    waiting = Challenge.objects.filter(pk=challenge_id, status=Challenge.Status.OPEN).exists()
+    return notification.body if waiting else None
+
+
 def turn_key(match_id: int, segment_count: int) -> str:
     """The outbox key of the turn email for a match at ``segment_count`` stored segments:
     one email a turn, and a way to tell, later, whether that turn is still to play."""
@@ -505,6 +517,19 @@ def _tournament_of(match: Match) -> Tournament | None:
     return Tournament.objects.filter(tournament_matches__match=match).first()
 
 
+def challenge_key(challenge_id: int) -> str:
+    """The outbox key of the email that offers a challenge to its opponent: one a
+    challenge, and a way to tell, when it is sent, whether the challenge still waits."""
+    return f"challenge:{challenge_id}"
+
+
+def _challenge_in(key: str) -> int | None:
+    """The challenge an offer's key names (:func:`challenge_key`); None for another key
+    (the news that one was declined is of kind CHALLENGE too)."""
+    challenge_id = key.removeprefix("challenge:")
+    return int(challenge_id) if key.startswith("challenge:") and challenge_id.isdigit() else None
+
+
 def challenge_received(challenge: Challenge) -> None:
     assert challenge.opponent is not None
     # A rematch offer is not a stranger's challenge: it names the match played.
@@ -512,7 +537,7 @@ def challenge_received(challenge: Challenge) -> None:
     _queue(
         challenge.opponent,
         Notification.Kind.CHALLENGE,
-        f"challenge:{challenge.pk}",
+        challenge_key(challenge.pk),
         f"{challenge.challenger} offers you a rematch of match #{rematch}"
         if rematch
         else f"{challenge.challenger} challenges you to Acey-Deucey",
@@ -639,10 +664,12 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     body: str | None = notification.body
     kind = notification.kind
     # An email queued just before its addressee closed their account (games.closing erased
-    # the address), a turn email nobody waits for now, or a link to confirm an address
-    # confirmed meanwhile, is not sent.
+    # the address), a turn email nobody waits for now, a challenge settled before its
+    # offer went out, or a link to confirm an address confirmed meanwhile, is not sent.
     if notification.user.email and kind == Notification.Kind.TURN:
         body = _turn_email_as_sent(notification)
+    elif notification.user.email and kind == Notification.Kind.CHALLENGE:
+        body = _challenge_email_as_sent(notification)
     elif notification.user.email and kind == Notification.Kind.CONFIRM_ADDRESS:
         body = _confirmation_as_sent(notification.user)
     if not notification.user.email or body is None:
@@ -698,6 +725,8 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
 #: Why an email of each kind is dropped when its time comes (send_notification).
 NOT_NEEDED = {
     Notification.Kind.TURN: "no longer needed, the turn it tells of has been played",
+    Notification.Kind.CHALLENGE: "no longer needed, the challenge it offers was withdrawn,"
+    " declined or accepted",
     Notification.Kind.CONFIRM_ADDRESS: "no longer needed, the address is confirmed"
     " (or the account closed)",
 }

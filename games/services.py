@@ -9,6 +9,7 @@ Notifications are queued for after the commit.
 from __future__ import annotations
 
 import logging
+import math
 import random
 from dataclasses import dataclass
 from datetime import timedelta
@@ -85,6 +86,17 @@ class LimitReached(TurnError):
     status = 409
 
 
+class TooManyChallenges(TurnError):
+    """The day's challenges from one player to another are sent (HTTP 429); nothing was
+    done. ``retry_after``: the seconds until the oldest of them is a day old."""
+
+    status = 429
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class SameChallengeWaiting(LimitReached):
     """The player's identical challenge already waits (``challenge``), in the lobby or for
     the player it names: a second would add nothing anyone could not accept in the first,
@@ -152,6 +164,11 @@ def create_challenge(
 #: Open challenges one player may have out at once (to players, the lobby, invite links):
 #: each one to a player is an email to them, so a player cannot flood another's inbox.
 MAX_OPEN_CHALLENGES = 20
+#: Challenges (rematch offers too) one player may send another in a day, those withdrawn
+#: or declined since included: each is an email to them, and withdrawing one to send
+#: another must not make room for more. Those accepted are not counted: the opponent
+#: wanted them.
+MAX_CHALLENGES_TO_A_PLAYER_A_DAY = 3
 #: Matches against the bots one player may have in play at once: each bot turn is a
 #: worker's time.
 MAX_BOT_MATCHES = 20
@@ -188,8 +205,9 @@ def _check_challenge_limits(
                 "you already have this challenge waiting in the lobby", challenge=same
             )
     if opponent is not None and not opponent.is_bot:
-        # One open challenge to a player at a time: each is an email to them.
+        # One open challenge to a player at a time, and a few a day: each is an email to them.
         _refuse_a_second_challenge_to(opponent, waiting.filter(opponent=opponent), options)
+        _refuse_too_many_challenges_to(challenger, opponent)
     if waiting.count() >= MAX_OPEN_CHALLENGES:
         raise LimitReached(
             f"you have {MAX_OPEN_CHALLENGES} challenges waiting for an answer:"
@@ -223,6 +241,31 @@ def _refuse_a_second_challenge_to(
     raise LimitReached(
         f"you have already challenged {opponent.username}: wait for their answer,"
         " or withdraw that challenge first"
+    )
+
+
+def _refuse_too_many_challenges_to(challenger: User, opponent: User) -> None:
+    """Refuse (:class:`TooManyChallenges`) a challenge from ``challenger`` to ``opponent``
+    once :data:`MAX_CHALLENGES_TO_A_PLAYER_A_DAY` not accepted were sent them in the last
+    day, whether they still wait, were withdrawn or were declined."""
+    now = timezone.now()
+    sent = (
+        Challenge.objects.filter(
+            challenger=challenger, opponent=opponent, created_at__gt=now - timedelta(days=1)
+        )
+        .exclude(status=Challenge.Status.ACCEPTED)
+        .order_by("-created_at")
+    )
+    # The oldest of the day's last few: once it is a day old, there is room for one more.
+    counted = sent.values_list("created_at", flat=True)
+    oldest = counted[MAX_CHALLENGES_TO_A_PLAYER_A_DAY - 1 : MAX_CHALLENGES_TO_A_PLAYER_A_DAY]
+    if not oldest:
+        return
+    wait = oldest[0] + timedelta(days=1) - now
+    raise TooManyChallenges(
+        f"you have sent {opponent.username} {MAX_CHALLENGES_TO_A_PLAYER_A_DAY} challenges"
+        f" today: you can challenge them again in {notifications.time_left_in_words(wait)}",
+        retry_after=max(1, math.ceil(wait.total_seconds())),
     )
 
 

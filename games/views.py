@@ -79,6 +79,7 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         "messages_per_day": chat.MAX_PER_DAY,
         "confirmations_per_hour": throttle.MAX_EMAIL_CONFIRMATIONS_PER_PLAYER,
         "max_open_challenges": services.MAX_OPEN_CHALLENGES,
+        "challenges_to_a_player_a_day": services.MAX_CHALLENGES_TO_A_PLAYER_A_DAY,
         "max_bot_matches": services.MAX_BOT_MATCHES,
         "max_key_length": idempotency.MAX_KEY_LENGTH,
         "key_hours": int(idempotency.KEY_LIFETIME.total_seconds() // 3600),

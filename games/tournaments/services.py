@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 #: The rating a player without a rating in the tournament's variant is seeded with.
 UNRATED = 1500.0
+#: Tournaments one organiser may have open for sign-up or running at once: each is listed
+#: for everyone on /tournaments/, which one player could otherwise fill with their own.
+MAX_OPEN_TOURNAMENTS = 3
 
 
 class TournamentRefused(Exception):
@@ -70,7 +73,8 @@ def create_tournament(
     start_mode: str = Tournament.StartMode.AUTOMATIC,
     swiss_rounds: int | None = None,
 ) -> Tournament:
-    """Open a tournament for sign-up until ``signup_deadline``."""
+    """Open a tournament for sign-up until ``signup_deadline``; refused while the organiser
+    has :data:`MAX_OPEN_TOURNAMENTS` open or running."""
     _check_settings(
         format=format,
         variant=variant,
@@ -85,6 +89,10 @@ def create_tournament(
     if start_mode not in Tournament.StartMode.values:
         raise TournamentRefused("start either manually or automatically")
     with transaction.atomic():
+        # The organiser's row locked: two tournaments created at once are counted one
+        # after the other.
+        game_services.lock_players(organiser)
+        _refuse_one_tournament_too_many(organiser)
         return Tournament.objects.create(
             organiser=organiser,
             name=name.strip() or "Tournament",
@@ -98,6 +106,17 @@ def create_tournament(
             signup_deadline=signup_deadline,
             start_mode=start_mode,
             swiss_rounds=swiss_rounds if format == Format.SWISS else None,
+        )
+
+
+def _refuse_one_tournament_too_many(organiser: User) -> None:
+    not_over = Tournament.objects.filter(
+        organiser=organiser, status__in=(Tournament.Status.OPEN, Tournament.Status.RUNNING)
+    )
+    if not_over.count() >= MAX_OPEN_TOURNAMENTS:
+        raise TournamentRefused(
+            f"you organise {MAX_OPEN_TOURNAMENTS} tournaments that are open or running already:"
+            " wait until one has finished, or cancel one, before you create another"
         )
 
 

@@ -166,6 +166,7 @@ def test_its_list_of_statuses_gives_every_429(client):
 
     (said,) = re.findall(r"<dt>429</dt><dd>(.*?)</dd>", content)
     assert "messages" in said and 'href="#post-confirm-email"' in said and "Retry-After" in said
+    assert "challenges to one player" in said
 
 
 def test_it_explains_the_idempotency_key_with_the_code_s_figures(client):
