@@ -49,11 +49,17 @@ def test_it_has_the_fixtures_players_confirmed_and_a_new_player_not(alice, leo):
 def test_it_sends_no_challenge_accepted_or_declined_email_to_an_unconfirmed_address(
     alice, bob, leo, django_capture_on_commit_callbacks
 ):
+    # Each step's emails go before the next: a challenge's own email is dropped once it is
+    # no longer open (games.notifications), and these are to be sent.
     with django_capture_on_commit_callbacks(execute=True):
         services.create_challenge(alice, opponent=leo)  # received
+    with django_capture_on_commit_callbacks(execute=True):
         accepted = services.create_challenge(leo, opponent=alice)
+    with django_capture_on_commit_callbacks(execute=True):
         services.accept_challenge(accepted.pk, user=alice, dice=ScriptedDice([5, 2, 6, 3]))
+    with django_capture_on_commit_callbacks(execute=True):
         declined = services.create_challenge(leo, opponent=bob)
+    with django_capture_on_commit_callbacks(execute=True):
         services.decline_challenge(declined.pk, user=bob)
 
     assert _nothing_for(leo)
