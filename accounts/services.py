@@ -377,7 +377,7 @@ def undo_email_change(user_id: int, secret: str) -> User:
             user.save()
         except IntegrityError:
             raise EmailChangeError("Another account now uses that address.") from None
-        user.api_tokens.all().delete()
+        revoke_api_keys(user)
     return user
 
 
@@ -513,11 +513,33 @@ def confirm_email_after_reset(user: User) -> None:
         user.email_confirmed_at = now
 
 
-def tell_password_changed(user: User, *, reset: bool) -> None:
+def shut_out_others(user: User, *, reset: bool) -> int:
+    """What a new password does besides ending the sessions elsewhere (Django's, which
+    hold a hash of the password): revoke every API key of the account and tell its
+    address (:func:`tell_password_changed`). ``reset``: the password was set through an
+    emailed link, else changed on the settings page. Returns how many keys were revoked,
+    for the page that follows to say.
+
+    A key outlives any session: one made by whoever had the account (its password, or
+    an address they signed up with before its owner reset the password from it) must not
+    keep them in once the password they knew is gone."""
+    revoked = revoke_api_keys(user)
+    tell_password_changed(user, reset=reset, keys_revoked=revoked)
+    return revoked
+
+
+def revoke_api_keys(user: User) -> int:
+    """Delete every API key of ``user`` (the programs using them get 401 from now on);
+    return how many there were."""
+    revoked, _by_model = user.api_tokens.all().delete()
+    return revoked
+
+
+def tell_password_changed(user: User, *, reset: bool, keys_revoked: int = 0) -> None:
     """Tell the account's address that its password was changed (``reset``: set through
-    an emailed link), when, and what to do if it was not its owner; sent once the change
-    is committed. Someone who took the account and changed its password must not lock
-    the owner out unnoticed."""
+    an emailed link), when, that its ``keys_revoked`` API keys were revoked, and what to
+    do if it was not its owner; sent once the change is committed. Someone who took the
+    account and changed its password must not lock the owner out unnoticed."""
     if not user.email:
         return
     # In the player's own time, as their game emails give it.
@@ -527,8 +549,10 @@ def tell_password_changed(user: User, *, reset: bool) -> None:
             {
                 "user": user,
                 "reset": reset,
+                "keys_revoked": keys_revoked,
                 "when": timezone.now(),
                 "reset_url": absolute_url(reverse("password_reset")),
+                "settings_url": absolute_url(reverse("settings")),
                 "site_url": settings.SITE_URL,
             },
         )

@@ -159,10 +159,23 @@ class PasswordChangeView(_FocusFirstField, auth_views.PasswordChangeView):
 
     def form_valid(self, form: Form) -> HttpResponse:
         response = super().form_valid(form)
-        services.tell_password_changed(form.user, reset=False)
+        _say_keys_revoked(self.request, services.shut_out_others(form.user, reset=False))
         # The browser stays known for the account with its new password (it gave the old).
         throttle.remember_device(self.request, response, form.user)
         return response
+
+
+def _say_keys_revoked(request: HttpRequest, count: int) -> None:
+    """Tell the player, on the page after a new password, that it revoked their API keys:
+    the programs using them (their bot) are shut out until given a new one."""
+    if not count:
+        return
+    keys = "Your API key was revoked" if count == 1 else f"Your {count} API keys were revoked"
+    messages.info(
+        request,
+        f"{keys} with the old password: make new ones in your settings for the programs"
+        " that use them.",
+    )
 
 
 class _ResetLinkForm(PasswordResetForm):
@@ -236,7 +249,7 @@ class PasswordResetConfirmView(_FocusFirstField, auth_views.PasswordResetConfirm
         # here or wherever they were refused.
         throttle.lift_blocks_after_reset(username=form.user.get_username())
         services.confirm_email_after_reset(form.user)
-        services.tell_password_changed(form.user, reset=True)
+        _say_keys_revoked(self.request, services.shut_out_others(form.user, reset=True))
         throttle.remember_device(self.request, response, form.user)
         return response
 

@@ -4,9 +4,11 @@ import time
 
 import pytest
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 
 from accounts import throttle
+from accounts.models import ApiToken
 
 pytestmark = pytest.mark.django_db
 
@@ -184,3 +186,33 @@ def test_the_sent_page_says_how_many_links_an_hour_are_sent(client):
     response = client.post(reverse("password_reset"), {"email": "nobody@example.com"}, follow=True)
 
     assert "at most 3 links an hour" in response.text
+
+
+def test_a_reset_password_revokes_every_api_key(client, alice):
+    # Whoever made a key while they had the account (its password, or an address they
+    # signed up with before its owner confirmed it) loses it with the reset.
+    _, key = ApiToken.issue(alice, "someone's bot")
+    api = Client(headers={"authorization": f"Token {key}"})
+    assert api.get(reverse("api_me")).status_code == 200
+
+    reset_alices_password(client, "a brand new secret")
+
+    alice.refresh_from_db()
+    assert alice.check_password("a brand new secret")
+    assert api.get(reverse("api_me")).status_code == 401
+    assert not ApiToken.objects.filter(user=alice).exists()
+
+
+def test_the_page_after_a_reset_says_the_keys_were_revoked(client, alice):
+    ApiToken.issue(alice, "my bot")
+    client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    link = re.search(r"https?://\S+?(/\S+)", mail.outbox[-1].body).group(1)
+    form_page = client.get(link, follow=True)
+
+    done = client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": "a brand new secret", "new_password2": "a brand new secret"},
+        follow=True,
+    )
+
+    assert "Your API key was revoked" in done.text
