@@ -63,6 +63,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return HttpResponseRedirect(next_url) if next_url else redirect("home")
 
+    if request.method == "POST" and throttle.count_signup(ip=throttle.client_ip(request)):
+        return _signup_refused(request, next_url)
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid() and (user := form.save_unless_taken()):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -74,6 +76,21 @@ def signup(request: HttpRequest) -> HttpResponse:
         return response
     focus_first_error(form)
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def _signup_refused(request: HttpRequest, next_url: str) -> HttpResponse:
+    """The sign-up page, 429, when its IP has tried as many sign-ups lately as
+    :mod:`accounts.throttle` allows: the form as sent (but the passwords), unchecked,
+    since its errors would tell whether an account has the address."""
+    form = SignupForm(initial={name: request.POST.get(name, "") for name in ("username", "email")})
+    context = {"form": form, "next": next_url, "refused": SIGNUPS_REFUSED}
+    return render(request, "accounts/signup.html", context, status=429)
+
+
+SIGNUPS_REFUSED = (
+    "Too many sign-ups from your network in the last hour: please try again in an hour. If"
+    " you have an account already, log in."
+)
 
 
 def _safe_next(request: HttpRequest, url: str) -> str:
