@@ -181,6 +181,10 @@ def read_email_change_token(token: str) -> EmailChange:
 
 def request_email_change(user: User, *, new_email: str) -> None:
     """Email a confirmation link to ``new_email``; nothing changes until it is followed.
+    When another account has that address, its owner is told instead, with no link
+    (:func:`_tell_address_taken`), and the rest is done as for any address: the player is
+    told a link went, and the settings page shows it waiting, so that the form does not
+    tell which addresses have accounts.
 
     Raises :class:`EmailChangeLimited`, and sends nothing, when the player or the address
     has had as many links lately as :mod:`accounts.throttle` allows: else anyone with an
@@ -205,6 +209,9 @@ def request_email_change(user: User, *, new_email: str) -> None:
         user.email_change_until = timezone.now() + EMAIL_CHANGE_MAX_AGE
         user.email_change_state = _link_state(user)  # with the new address in it
         user.save(update_fields=["email_change_to", "email_change_until", "email_change_state"])
+        if email_in_use(new_email, except_user=user):
+            _tell_address_taken(user, new_email=new_email)
+            return
         token = email_change_token(user, new_email=new_email)
         body = render_to_string(
             "accounts/email/email_change.txt",
@@ -218,6 +225,29 @@ def request_email_change(user: User, *, new_email: str) -> None:
         send_now(
             "email change link", "Confirm your new email address for Acey-Deucey", body, new_email
         )
+
+
+def _tell_address_taken(user: User, *, new_email: str) -> None:
+    """Tell ``new_email``, which another account has, that ``user`` asked for it: no link
+    (it could not be used), but what to do if its owner asked, having forgotten they have
+    an account here. Sent at once, as the link would have been, so that the answer takes
+    as long either way."""
+    body = render_to_string(
+        "accounts/email/email_change_taken.txt",
+        {
+            "user": user,
+            "new_email": new_email,
+            "login_url": absolute_url(reverse("login")),
+            "reset_url": absolute_url(reverse("password_reset")),
+            "site_url": settings.SITE_URL,
+        },
+    )
+    send_now(
+        "email change to an address in use",
+        "An Acey-Deucey account asked to use your email address",
+        body,
+        new_email,
+    )
 
 
 @dataclass(frozen=True)
