@@ -26,12 +26,14 @@ account back to where it was; such links are dead two days after they were made.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet, Value
@@ -40,15 +42,20 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from kombu.exceptions import OperationalError
 
 from aceysite.links import absolute_url
-from aceysite.mail import send_now, send_or_log
+from aceysite.mail import failure_in_words, send_now, send_or_log
 
 from . import throttle
 from .models import User, name_as_read
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
+
+logger = logging.getLogger(__name__)
 
 EMAIL_CHANGE_SALT = "accounts.email_change"
 EMAIL_CHANGE_MAX_AGE = timedelta(days=2)
@@ -592,6 +599,67 @@ def tell_password_changed(user: User, *, reset: bool, keys_revoked: int = 0) -> 
     transaction.on_commit(
         lambda: send_or_log("password changed notice", subject, body, user.email), robust=True
     )
+
+
+def ask_for_password_reset(email: str) -> None:
+    """Have the active account whose address is ``email`` (in any case), if any, sent a
+    link to choose a new password, by a task (accounts.tasks) that makes the link and sends
+    it. The same task is queued whether or not there is such an account (with none, it
+    sends nothing), so that the answer takes as long either way: the reset page tells
+    nobody whether an account has the address, and a link sent from the request made
+    that answer slower when one had. The task gets the account's id, not a link: no token
+    goes through the broker.
+
+    With the broker down, the link is sent from here, as it was before: only then does
+    the answer's time tell."""
+    from .tasks import task_send_password_reset  # a local import: the task calls this module
+
+    accounts = _in_any_case("email", email).filter(is_active=True)
+    user_id = accounts.values_list("pk", flat=True).first()
+    try:
+        task_send_password_reset.apply_async(kwargs={"user_id": user_id})
+    except OperationalError as error:
+        logger.warning(
+            "the broker is unreachable, a password reset is sent from the request: %s", error
+        )
+        send_password_reset(user_id)
+
+
+def send_password_reset(user_id: int | None) -> bool:
+    """Send the account ``user_id`` a link to choose a new password, made now; whether it
+    went. Nothing goes to an account that is gone, closed or has no address since it was
+    asked for, nor to one without a usable password, as Django's reset form would not. A
+    link the mail server would not take is logged as a warning, without a traceback: its
+    frames hold the link (and an error would email them to ADMINS)."""
+    user = User.objects.filter(pk=user_id, is_active=True).exclude(email="").first()
+    if user is None or not user.has_usable_password():
+        return False
+    try:
+        send_password_reset_link(user)
+    except OSError as error:  # smtplib's errors are OSErrors
+        logger.warning("A password reset link was not sent: %s", failure_in_words(error))
+        return False
+    return True
+
+
+def send_password_reset_link(
+    user: User, *, template: str = "registration/password_reset_email.txt"
+) -> None:
+    """Email ``user``'s address a link to choose a new password (Django's reset token: it
+    works once, for PASSWORD_RESET_TIMEOUT, and not after a login), written in
+    ``template``. Raises what the mail backend raises: the caller says what failing
+    means."""
+    context = {
+        "user": user,
+        "uid": urlsafe_base64_encode(force_bytes(user.pk)),
+        "token": default_token_generator.make_token(user),
+        # Links in every email start with SITE_URL, never with a request's Host header.
+        "site_url": settings.SITE_URL.rstrip("/"),
+        "link_lifetime": reset_link_lifetime(),
+    }
+    subject = render_to_string("registration/password_reset_subject.txt", context)
+    body = render_to_string(template, context)
+    send_now("password reset link", "".join(subject.splitlines()), body, user.email)
 
 
 def reset_link_lifetime() -> str:
