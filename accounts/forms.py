@@ -435,8 +435,9 @@ class EmailChangeForm(AsksForPassword, forms.Form):
         email = self.cleaned_data["email"]
         if email.casefold() == self.user.email.casefold():
             raise ValidationError("That is already your email address.", code="unchanged")
-        if email_in_use(email, except_user=self.user):
-            raise ValidationError(EMAIL_IN_USE, code="email_in_use")
+        # An address another account has is not refused here: that would tell any player
+        # which addresses have accounts. It is answered as any other, and its owner told
+        # (accounts.services.request_email_change).
         return email
 
 

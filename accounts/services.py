@@ -26,12 +26,14 @@ account back to where it was; such links are dead two days after they were made.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet, Value
@@ -40,15 +42,20 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from kombu.exceptions import OperationalError
 
 from aceysite.links import absolute_url
-from aceysite.mail import send_now, send_or_log
+from aceysite.mail import failure_in_words, send_now, send_or_log
 
 from . import throttle
 from .models import User, name_as_read
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
+
+logger = logging.getLogger(__name__)
 
 EMAIL_CHANGE_SALT = "accounts.email_change"
 EMAIL_CHANGE_MAX_AGE = timedelta(days=2)
@@ -181,6 +188,10 @@ def read_email_change_token(token: str) -> EmailChange:
 
 def request_email_change(user: User, *, new_email: str) -> None:
     """Email a confirmation link to ``new_email``; nothing changes until it is followed.
+    When another account has that address, its owner is told instead, with no link
+    (:func:`_tell_address_taken`), and the rest is done as for any address: the player is
+    told a link went, and the settings page shows it waiting, so that the form does not
+    tell which addresses have accounts.
 
     Raises :class:`EmailChangeLimited`, and sends nothing, when the player or the address
     has had as many links lately as :mod:`accounts.throttle` allows: else anyone with an
@@ -205,6 +216,9 @@ def request_email_change(user: User, *, new_email: str) -> None:
         user.email_change_until = timezone.now() + EMAIL_CHANGE_MAX_AGE
         user.email_change_state = _link_state(user)  # with the new address in it
         user.save(update_fields=["email_change_to", "email_change_until", "email_change_state"])
+        if email_in_use(new_email, except_user=user):
+            _tell_address_taken(user, new_email=new_email)
+            return
         token = email_change_token(user, new_email=new_email)
         body = render_to_string(
             "accounts/email/email_change.txt",
@@ -218,6 +232,29 @@ def request_email_change(user: User, *, new_email: str) -> None:
         send_now(
             "email change link", "Confirm your new email address for Acey-Deucey", body, new_email
         )
+
+
+def _tell_address_taken(user: User, *, new_email: str) -> None:
+    """Tell ``new_email``, which another account has, that ``user`` asked for it: no link
+    (it could not be used), but what to do if its owner asked, having forgotten they have
+    an account here. Sent at once, as the link would have been, so that the answer takes
+    as long either way."""
+    body = render_to_string(
+        "accounts/email/email_change_taken.txt",
+        {
+            "user": user,
+            "new_email": new_email,
+            "login_url": absolute_url(reverse("login")),
+            "reset_url": absolute_url(reverse("password_reset")),
+            "site_url": settings.SITE_URL,
+        },
+    )
+    send_now(
+        "email change to an address in use",
+        "An Acey-Deucey account asked to use your email address",
+        body,
+        new_email,
+    )
 
 
 @dataclass(frozen=True)
@@ -377,7 +414,7 @@ def undo_email_change(user_id: int, secret: str) -> User:
             user.save()
         except IntegrityError:
             raise EmailChangeError("Another account now uses that address.") from None
-        user.api_tokens.all().delete()
+        revoke_api_keys(user)
     return user
 
 
@@ -513,11 +550,33 @@ def confirm_email_after_reset(user: User) -> None:
         user.email_confirmed_at = now
 
 
-def tell_password_changed(user: User, *, reset: bool) -> None:
+def shut_out_others(user: User, *, reset: bool) -> int:
+    """What a new password does besides ending the sessions elsewhere (Django's, which
+    hold a hash of the password): revoke every API key of the account and tell its
+    address (:func:`tell_password_changed`). ``reset``: the password was set through an
+    emailed link, else changed on the settings page. Returns how many keys were revoked,
+    for the page that follows to say.
+
+    A key outlives any session: one made by whoever had the account (its password, or
+    an address they signed up with before its owner reset the password from it) must not
+    keep them in once the password they knew is gone."""
+    revoked = revoke_api_keys(user)
+    tell_password_changed(user, reset=reset, keys_revoked=revoked)
+    return revoked
+
+
+def revoke_api_keys(user: User) -> int:
+    """Delete every API key of ``user`` (the programs using them get 401 from now on);
+    return how many there were."""
+    revoked, _by_model = user.api_tokens.all().delete()
+    return revoked
+
+
+def tell_password_changed(user: User, *, reset: bool, keys_revoked: int = 0) -> None:
     """Tell the account's address that its password was changed (``reset``: set through
-    an emailed link), when, and what to do if it was not its owner; sent once the change
-    is committed. Someone who took the account and changed its password must not lock
-    the owner out unnoticed."""
+    an emailed link), when, that its ``keys_revoked`` API keys were revoked, and what to
+    do if it was not its owner; sent once the change is committed. Someone who took the
+    account and changed its password must not lock the owner out unnoticed."""
     if not user.email:
         return
     # In the player's own time, as their game emails give it.
@@ -527,8 +586,10 @@ def tell_password_changed(user: User, *, reset: bool) -> None:
             {
                 "user": user,
                 "reset": reset,
+                "keys_revoked": keys_revoked,
                 "when": timezone.now(),
                 "reset_url": absolute_url(reverse("password_reset")),
+                "settings_url": absolute_url(reverse("settings")),
                 "site_url": settings.SITE_URL,
             },
         )
@@ -538,6 +599,67 @@ def tell_password_changed(user: User, *, reset: bool) -> None:
     transaction.on_commit(
         lambda: send_or_log("password changed notice", subject, body, user.email), robust=True
     )
+
+
+def ask_for_password_reset(email: str) -> None:
+    """Have the active account whose address is ``email`` (in any case), if any, sent a
+    link to choose a new password, by a task (accounts.tasks) that makes the link and sends
+    it. The same task is queued whether or not there is such an account (with none, it
+    sends nothing), so that the answer takes as long either way: the reset page tells
+    nobody whether an account has the address, and a link sent from the request made
+    that answer slower when one had. The task gets the account's id, not a link: no token
+    goes through the broker.
+
+    With the broker down, the link is sent from here, as it was before: only then does
+    the answer's time tell."""
+    from .tasks import task_send_password_reset  # a local import: the task calls this module
+
+    accounts = _in_any_case("email", email).filter(is_active=True)
+    user_id = accounts.values_list("pk", flat=True).first()
+    try:
+        task_send_password_reset.apply_async(kwargs={"user_id": user_id})
+    except OperationalError as error:
+        logger.warning(
+            "the broker is unreachable, a password reset is sent from the request: %s", error
+        )
+        send_password_reset(user_id)
+
+
+def send_password_reset(user_id: int | None) -> bool:
+    """Send the account ``user_id`` a link to choose a new password, made now; whether it
+    went. Nothing goes to an account that is gone, closed or has no address since it was
+    asked for, nor to one without a usable password, as Django's reset form would not. A
+    link the mail server would not take is logged as a warning, without a traceback: its
+    frames hold the link (and an error would email them to ADMINS)."""
+    user = User.objects.filter(pk=user_id, is_active=True).exclude(email="").first()
+    if user is None or not user.has_usable_password():
+        return False
+    try:
+        send_password_reset_link(user)
+    except OSError as error:  # smtplib's errors are OSErrors
+        logger.warning("A password reset link was not sent: %s", failure_in_words(error))
+        return False
+    return True
+
+
+def send_password_reset_link(
+    user: User, *, template: str = "registration/password_reset_email.txt"
+) -> None:
+    """Email ``user``'s address a link to choose a new password (Django's reset token: it
+    works once, for PASSWORD_RESET_TIMEOUT, and not after a login), written in
+    ``template``. Raises what the mail backend raises: the caller says what failing
+    means."""
+    context = {
+        "user": user,
+        "uid": urlsafe_base64_encode(force_bytes(user.pk)),
+        "token": default_token_generator.make_token(user),
+        # Links in every email start with SITE_URL, never with a request's Host header.
+        "site_url": settings.SITE_URL.rstrip("/"),
+        "link_lifetime": reset_link_lifetime(),
+    }
+    subject = render_to_string("registration/password_reset_subject.txt", context)
+    body = render_to_string(template, context)
+    send_now("password reset link", "".join(subject.splitlines()), body, user.email)
 
 
 def reset_link_lifetime() -> str:

@@ -1,5 +1,5 @@
-"""Limits on failed logins, password-reset requests, email-change links and links that
-confirm an address, kept in Django's cache.
+"""Limits on failed logins, password-reset requests, sign-ups, email-change links and
+links that confirm an address, kept in Django's cache.
 
 Failed logins are counted per username (case-insensitive) from one client IP, per client
 IP, and per username from everywhere, each counter expiring a fixed window after its first
@@ -30,6 +30,11 @@ still holds there). The browser that set the new password is a known device afte
 
 Password resets: each email address (case-insensitive) and each client IP may ask for a
 few reset emails an hour; beyond that, requests are answered as usual but send nothing.
+
+Sign-ups: each client IP may try a few an hour, those the form refuses included (else
+one IP could try any number of addresses to learn which have accounts); beyond that, the
+page says so, and the form is neither checked nor saved. Each sign-up sends its address a
+link: without a limit, one client could send any number of them, to any addresses.
 
 Email changes: each player may ask for a few confirmation links an hour, and each address
 (case-insensitive) be sent a few, whoever asks; beyond that, the player is told, and
@@ -84,6 +89,9 @@ _KNOWN_DEVICE_SALT = "accounts.throttle.known_device"
 RESET_WINDOW_SECONDS = 60 * 60
 MAX_RESETS_PER_EMAIL = 3
 MAX_RESETS_PER_IP = 20
+
+SIGNUP_WINDOW_SECONDS = 60 * 60
+MAX_SIGNUPS_PER_IP = 20
 
 EMAIL_CHANGE_WINDOW_SECONDS = 60 * 60
 MAX_EMAIL_CHANGES_PER_PLAYER = 5
@@ -311,6 +319,15 @@ def count_password_reset(*, email: str, ip: str) -> str | None:
             _hashed_key("reset-requests:email:", email.strip().casefold()),
             MAX_RESETS_PER_EMAIL,
         ),
+    )
+
+
+@_unless_cache_down(None)
+def count_signup(*, ip: str) -> str | None:
+    """Count a sign-up from ``ip``. Return None while within the limit, else "ip"."""
+    return _first_over(
+        SIGNUP_WINDOW_SECONDS,
+        ("ip", _hashed_key("signup-requests:ip:", address_block(ip)), MAX_SIGNUPS_PER_IP),
     )
 
 

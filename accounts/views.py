@@ -20,7 +20,6 @@ from django.db import transaction
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -31,7 +30,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from aceysite.forms import focus_first_error
-from aceysite.mail import failure_in_words, send_now
+from aceysite.mail import failure_in_words
 from aceysite.text import sentence
 from games import away, blocks, closing
 from games.models import Match
@@ -63,6 +62,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return HttpResponseRedirect(next_url) if next_url else redirect("home")
 
+    if request.method == "POST" and throttle.count_signup(ip=throttle.client_ip(request)):
+        return _signup_refused(request, next_url)
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid() and (user := form.save_unless_taken()):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -74,6 +75,21 @@ def signup(request: HttpRequest) -> HttpResponse:
         return response
     focus_first_error(form)
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def _signup_refused(request: HttpRequest, next_url: str) -> HttpResponse:
+    """The sign-up page, 429, when its IP has tried as many sign-ups lately as
+    :mod:`accounts.throttle` allows: the form as sent (but the passwords), unchecked,
+    since its errors would tell whether an account has the address."""
+    form = SignupForm(initial={name: request.POST.get(name, "") for name in ("username", "email")})
+    context = {"form": form, "next": next_url, "refused": SIGNUPS_REFUSED}
+    return render(request, "accounts/signup.html", context, status=429)
+
+
+SIGNUPS_REFUSED = (
+    "Too many sign-ups from your network in the last hour: please try again in an hour. If"
+    " you have an account already, log in."
+)
 
 
 def _safe_next(request: HttpRequest, url: str) -> str:
@@ -159,64 +175,38 @@ class PasswordChangeView(_FocusFirstField, auth_views.PasswordChangeView):
 
     def form_valid(self, form: Form) -> HttpResponse:
         response = super().form_valid(form)
-        services.tell_password_changed(form.user, reset=False)
+        _say_keys_revoked(self.request, services.shut_out_others(form.user, reset=False))
         # The browser stays known for the account with its new password (it gave the old).
         throttle.remember_device(self.request, response, form.user)
         return response
 
 
-class _ResetLinkForm(PasswordResetForm):
-    """Django's reset form, sending through :func:`aceysite.mail.send_now` (a log line for
-    each link sent), and with a link that could not be sent an error its caller sees
-    (Django's logs it and goes on): the undo page must not say it was sent."""
-
-    def send_mail(
-        self,
-        subject_template_name: str,
-        email_template_name: str,
-        context: dict,
-        from_email: str | None,
-        to_email: str,
-        html_email_template_name: str | None = None,
-    ) -> None:
-        subject = "".join(render_to_string(subject_template_name, context).splitlines())
-        body = render_to_string(email_template_name, context)
-        send_now("password reset link", subject, body, to_email)
-
-
-class _QuietResetLinkForm(_ResetLinkForm):
-    """The "forgot your password" form: its page says the same whether or not a link went,
-    so that it does not tell whether an account uses the address, and a link that could
-    not be sent is logged, as Django's own form does, but without the traceback, whose
-    frames hold the link (and would reach ADMINS in an error report)."""
-
-    def send_mail(self, *args: object, **kwargs: object) -> None:
-        try:
-            super().send_mail(*args, **kwargs)  # type: ignore[arg-type]
-        except OSError as error:  # smtplib's errors are OSErrors
-            logger.warning("A password reset link was not sent: %s", failure_in_words(error))
+def _say_keys_revoked(request: HttpRequest, count: int) -> None:
+    """Tell the player, on the page after a new password, that it revoked their API keys:
+    the programs using them (their bot) are shut out until given a new one."""
+    if not count:
+        return
+    keys = "Your API key was revoked" if count == 1 else f"Your {count} API keys were revoked"
+    messages.info(
+        request,
+        f"{keys} with the old password: make new ones in your settings for the programs"
+        " that use them.",
+    )
 
 
 class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
-    form_class = _QuietResetLinkForm
-    email_template_name = "registration/password_reset_email.txt"
-
-    @property
-    def extra_email_context(self) -> dict:
-        # Links in every email start with SITE_URL, not with the request's Host header.
-        return {
-            "site_url": settings.SITE_URL.rstrip("/"),
-            "link_lifetime": services.reset_link_lifetime(),
-        }
+    form_class = PasswordResetForm  # its field only: the link goes from a task
 
     def form_valid(self, form: Form) -> HttpResponse:
-        """Send the link unless the address or the client's IP has asked too often lately
-        (see :mod:`accounts.throttle`). Either way the answer is the same page, so that it
-        does not tell whether an account uses the address."""
+        """Have the link sent (by a task: :func:`accounts.services.ask_for_password_reset`)
+        unless the address or the client's IP has asked too often lately (see
+        :mod:`accounts.throttle`). Either way the answer is the same page, so that it does
+        not tell whether an account uses the address."""
         email, ip = form.cleaned_data["email"], throttle.client_ip(self.request)
         over_limit = throttle.count_password_reset(email=email, ip=ip)
         if over_limit is None:
-            return super().form_valid(form)
+            services.ask_for_password_reset(email)
+            return redirect(self.get_success_url())
         # The address itself stays out of the logs: a keyed hash tells repeats apart.
         logger.warning(
             "Password reset not sent: too many requests for the %s (address %s, IP %s)",
@@ -236,7 +226,7 @@ class PasswordResetConfirmView(_FocusFirstField, auth_views.PasswordResetConfirm
         # here or wherever they were refused.
         throttle.lift_blocks_after_reset(username=form.user.get_username())
         services.confirm_email_after_reset(form.user)
-        services.tell_password_changed(form.user, reset=True)
+        _say_keys_revoked(self.request, services.shut_out_others(form.user, reset=True))
         throttle.remember_device(self.request, response, form.user)
         return response
 
@@ -471,29 +461,21 @@ def email_change_undo(request: HttpRequest, user_id: int, secret: str) -> HttpRe
     try:
         if request.method == "POST":
             user = services.undo_email_change(user_id, secret)
-            reset = _ResetLinkForm({"email": user.email})
-            sent = False
-            if reset.is_valid():
-                try:
-                    reset.save(
-                        request=request,
-                        use_https=request.is_secure(),
-                        # Not the usual "ignore this if you did not ask": the old password
-                        # is gone, and this link is the way back in.
-                        email_template_name="accounts/email/undo_password_reset.txt",
-                        extra_email_context={
-                            "site_url": settings.SITE_URL.rstrip("/"),
-                            "link_lifetime": services.reset_link_lifetime(),
-                        },
-                    )
-                    sent = True
-                except OSError as error:  # smtplib's errors are OSErrors
-                    # No traceback: its frames hold the link (and an ERROR would email
-                    # them to ADMINS). The page says the link was not sent.
-                    logger.warning(
-                        "The password reset link after an undo was not sent: %s",
-                        failure_in_words(error),
-                    )
+            try:
+                # Not the usual "ignore this if you did not ask": the old password is
+                # gone, and this link is the way back in.
+                services.send_password_reset_link(
+                    user, template="accounts/email/undo_password_reset.txt"
+                )
+                sent = True
+            except OSError as error:  # smtplib's errors are OSErrors
+                # No traceback: its frames hold the link (and an ERROR would email them to
+                # ADMINS). The page says the link was not sent.
+                logger.warning(
+                    "The password reset link after an undo was not sent: %s",
+                    failure_in_words(error),
+                )
+                sent = False
             return render(request, template, {"undone": user, "reset_sent": sent})
         person = services.undo_pending(user_id, secret)
     except services.EmailChangeError as error:

@@ -15,8 +15,9 @@ log = logging.getLogger(__name__)
 
 def send_now(kind: str, subject: str, body: str, to: str) -> None:
     """Send one plain-text email to ``to`` now, from DEFAULT_FROM_EMAIL, and log a line
-    naming its ``kind`` once it is sent. For the account emails the web process sends
-    itself (links and notices about the account): the outbox (games.notifications) logs a
+    naming its ``kind`` once it is sent. For the account emails sent without the outbox
+    (links and notices about the account, sent by the web process, and reset links, by
+    the worker: accounts.tasks): the outbox (games.notifications) logs a
     line for each email it sends, and an operator asked whether a reset link went out
     should find one for these too. The line leaves the address out, as the outbox's do.
 

@@ -9,7 +9,7 @@ at once; blocks between them and others (games.blocks), made either way, are del
 closed account can reach nobody, nor be reached. Then everything still in play is ended
 the way the player could have ended it themselves: challenges withdrawn or declined,
 tournaments left (an open tournament they organise is called off), active matches resigned.
-Last, the address erased is told what was done.
+Last, the address erased is told what was done, if it was confirmed.
 
 Deactivating comes first and commits on its own: from then on nobody can challenge the
 player, accept their challenge (start_match refuses an inactive player) or email them
@@ -58,10 +58,15 @@ class Closure:
 
 def close_account(user: User) -> Closure:
     """Deactivate and erase ``user``'s account, then end what they had in play (see the
-    module's docstring), and tell its address what was done. Safe to run again on a
-    closed account: it finishes what is left (and, the address erased, emails nobody)."""
+    module's docstring), and tell its address what was done, if it was confirmed. Safe to
+    run again on a closed account: it finishes what is left (and, the address erased,
+    emails nobody)."""
     # Read before they are erased: the email goes to the address, in the player's time.
-    address, zone = user.email, user.zone
+    # Not to an address never confirmed: anyone may sign up with anyone's, and signing up
+    # and closing again and again would send its owner a notice each time (besides the
+    # link sign-up sends) of an account that was never theirs, as far as we know.
+    confirmed = user.email_confirmed_at is not None
+    address, zone = (user.email if confirmed else ""), user.zone
     _deactivate(user)
     done = end_play(user)
     _tell_closed(user.get_username(), address=address, zone=zone, done=done)

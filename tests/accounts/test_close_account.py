@@ -168,3 +168,34 @@ def test_a_tournament_she_organises_and_plays_in_is_called_off_not_also_left(cli
     assert "you leave your 1 tournament;" in page
     assert f'<a href="{organised.get_absolute_url()}">Harbour cup</a>' in page
     assert "1 tournament left, 1 tournament called off" in response.text
+
+
+def test_an_address_never_confirmed_is_not_told_of_the_closing(
+    client, django_user_model, django_capture_on_commit_callbacks
+):
+    # Anyone may sign up with anyone's address: signing up and closing, again and again,
+    # must not send its owner a notice each time of an account that was never theirs.
+    newcomer = django_user_model.objects.create_user(
+        username="newcomer", email="someone@example.com", password=PASSWORD
+    )
+    client.force_login(newcomer)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(URL, {"password": PASSWORD})
+
+    assert response.status_code == 302
+    newcomer.refresh_from_db()
+    assert not newcomer.is_active and newcomer.email == ""
+    assert mail.outbox == []
+
+
+def test_the_page_says_an_address_never_confirmed_gets_no_last_email(client, django_user_model):
+    newcomer = django_user_model.objects.create_user(
+        username="newcomer", email="someone@example.com", password=PASSWORD
+    )
+    client.force_login(newcomer)
+
+    page = client.get(URL).text
+
+    assert "your address was never confirmed, so we do not tell it" in page
+    assert "one last email" not in page

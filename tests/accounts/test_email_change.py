@@ -10,7 +10,7 @@ from django.core import mail, signing
 from django.core.mail.backends.base import BaseEmailBackend
 from django.urls import reverse
 
-from accounts import services
+from accounts import services, throttle
 from accounts.models import User
 
 pytestmark = pytest.mark.django_db
@@ -137,15 +137,59 @@ def test_it_sends_anonymous_visitors_to_log_in_first(client, alice):
     assert alice.email == "alice@example.com"
 
 
-def test_it_refuses_an_address_another_account_uses(client, alice, bob):
+def test_an_address_another_account_uses_is_answered_as_any_other(client, alice, bob, settings):
+    # Else the form would tell any player which addresses have accounts here.
+    settings.SITE_URL = "https://acey.example"
     client.force_login(alice)
 
-    response = client.post(
-        reverse("email_change"), {"email": "BOB@example.com", "password": PASSWORD}
+    taken = client.post(
+        reverse("email_change"), {"email": "BOB@example.com", "password": PASSWORD}, follow=True
+    )
+    free = client.post(
+        reverse("email_change"), {"email": "nobody@example.com", "password": PASSWORD}, follow=True
     )
 
-    assert "An account with this email address already exists" in response.text
-    assert mail.outbox == []
+    assert taken.redirect_chain == free.redirect_chain == [(reverse("settings"), 302)]
+    assert "We have sent a link to BOB@example.com. Follow it within 2 days" in taken.text
+    assert "We have sent a link to nobody@example.com. Follow it within 2 days" in free.text
+    notice, link = mail.outbox
+    assert notice.to == ["BOB@example.com"]
+    assert link.to == ["nobody@example.com"]
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_the_owner_of_an_address_asked_for_is_told_what_to_do_and_given_no_link(
+    client, alice, bob, settings
+):
+    settings.SITE_URL = "https://acey.example"
+    client.force_login(alice)
+
+    client.post(reverse("email_change"), {"email": "bob@example.com", "password": PASSWORD})
+
+    [notice] = mail.outbox
+    body = " ".join(notice.body.split())
+    assert notice.subject == "An Acey-Deucey account asked to use your email address"
+    assert "The player logged in to the Acey-Deucey account alice asked to use" in body
+    assert "already the address of an account here, so nothing has changed" in body
+    assert "https://acey.example/accounts/login/" in body
+    assert "https://acey.example/accounts/password/reset/" in body
+    assert "/accounts/email/confirm/" not in body
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.com"
+
+
+def test_an_address_another_account_uses_counts_against_the_limits(client, alice, bob):
+    client.force_login(alice)
+    for _ in range(throttle.MAX_EMAIL_CHANGES_PER_ADDRESS):
+        client.post(reverse("email_change"), {"email": "bob@example.com", "password": PASSWORD})
+
+    refused = client.post(
+        reverse("email_change"), {"email": "bob@example.com", "password": PASSWORD}
+    )
+
+    assert refused.status_code == 429
+    assert len(mail.outbox) == throttle.MAX_EMAIL_CHANGES_PER_ADDRESS
 
 
 def test_it_refuses_to_confirm_an_address_taken_since_the_link_was_sent(client, alice, bob):

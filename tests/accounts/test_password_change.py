@@ -5,9 +5,11 @@ on guessing it."""
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from accounts import throttle
+from accounts.models import ApiToken
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +93,40 @@ def test_after_an_error_the_focus_is_on_the_first_field_with_one(client, alice):
 
     assert focused(mismatch) == ["new_password2"]
     assert focused(wrong_old) == ["old_password"]
+
+
+def test_a_new_password_revokes_every_api_key(client, alice):
+    _, key = ApiToken.issue(alice, "my bot")
+    api = Client(headers={"authorization": f"Token {key}"})
+    assert api.get(reverse("api_me")).status_code == 200
+    client.force_login(alice)
+
+    response = change(client, ip="10.0.0.1")
+
+    assert response.status_code == 302
+    assert api.get(reverse("api_me")).status_code == 401
+    assert not ApiToken.objects.filter(user=alice).exists()
+
+
+def test_the_page_after_the_change_says_the_keys_were_revoked(client, alice):
+    ApiToken.issue(alice, "my bot")
+    ApiToken.issue(alice, "my other bot")
+    client.force_login(alice)
+
+    page = client.post(
+        URL, {"old_password": PASSWORD, "new_password1": NEW, "new_password2": NEW}, follow=True
+    )
+
+    assert "Your 2 API keys were revoked" in page.text
+    assert reverse("settings") in page.text
+
+
+def test_the_page_after_the_change_says_nothing_of_keys_the_player_had_none_of(client, alice):
+    client.force_login(alice)
+
+    page = client.post(
+        URL, {"old_password": PASSWORD, "new_password1": NEW, "new_password2": NEW}, follow=True
+    )
+
+    assert "Your new password is set." in page.text
+    assert "API key" not in page.text

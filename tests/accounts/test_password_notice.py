@@ -9,7 +9,7 @@ from django.core import mail
 from django.core.mail.backends.base import BaseEmailBackend
 from django.urls import reverse
 
-from accounts.models import User
+from accounts.models import ApiToken, User
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +91,49 @@ def test_the_password_is_changed_even_when_the_notice_cannot_be_sent(
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password(NEW)
+
+
+def test_the_notice_says_the_api_keys_were_revoked(
+    client, alice, settings, django_capture_on_commit_callbacks
+):
+    settings.SITE_URL = "https://acey.example"
+    ApiToken.issue(alice, "my bot")
+    ApiToken.issue(alice, "my other bot")
+    client.force_login(alice)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        change_password(client)
+
+    [notice] = mail.outbox
+    assert "Its 2 API keys were revoked too: the programs that used them are shut out." in (
+        " ".join(notice.body.split())
+    )
+    assert "make new API keys in your settings" in " ".join(notice.body.split())
+    assert "https://acey.example/accounts/settings/" in notice.body
+
+
+def test_a_reset_notice_says_its_link_revokes_every_key(
+    client, alice, django_capture_on_commit_callbacks
+):
+    ApiToken.issue(alice, "my bot")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        reset_password(client)
+
+    _link, notice = mail.outbox
+    body = " ".join(notice.body.split())
+    assert "Its API key was revoked too: the programs that used it are shut out." in body
+    assert "logs everyone else out and revokes every API key" in body
+
+
+def test_the_notice_says_nothing_of_keys_the_player_had_none_of(
+    client, alice, django_capture_on_commit_callbacks
+):
+    client.force_login(alice)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        change_password(client)
+
+    [notice] = mail.outbox
+    assert "revoked too" not in notice.body
+    assert "If this was you, there is nothing more to do." in notice.body

@@ -4,9 +4,11 @@ import time
 
 import pytest
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 
 from accounts import throttle
+from accounts.models import ApiToken
 
 pytestmark = pytest.mark.django_db
 
@@ -184,3 +186,97 @@ def test_the_sent_page_says_how_many_links_an_hour_are_sent(client):
     response = client.post(reverse("password_reset"), {"email": "nobody@example.com"}, follow=True)
 
     assert "at most 3 links an hour" in response.text
+
+
+def test_a_reset_password_revokes_every_api_key(client, alice):
+    # Whoever made a key while they had the account (its password, or an address they
+    # signed up with before its owner confirmed it) loses it with the reset.
+    _, key = ApiToken.issue(alice, "someone's bot")
+    api = Client(headers={"authorization": f"Token {key}"})
+    assert api.get(reverse("api_me")).status_code == 200
+
+    reset_alices_password(client, "a brand new secret")
+
+    alice.refresh_from_db()
+    assert alice.check_password("a brand new secret")
+    assert api.get(reverse("api_me")).status_code == 401
+    assert not ApiToken.objects.filter(user=alice).exists()
+
+
+def test_the_page_after_a_reset_says_the_keys_were_revoked(client, alice):
+    ApiToken.issue(alice, "my bot")
+    client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    link = re.search(r"https?://\S+?(/\S+)", mail.outbox[-1].body).group(1)
+    form_page = client.get(link, follow=True)
+
+    done = client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": "a brand new secret", "new_password2": "a brand new secret"},
+        follow=True,
+    )
+
+    assert "Your API key was revoked" in done.text
+
+
+def test_the_request_queues_the_same_task_whether_or_not_an_account_has_the_address(
+    client, alice, monkeypatch
+):
+    # A link sent from the request itself (an exchange with the mail server) made its
+    # answer slower when an account had the address: the reset page told by its timing
+    # what its words do not. The worker makes and sends the link instead.
+    from accounts import tasks
+    from aceysite.celery import app
+
+    app.conf.task_always_eager = False  # put back by celery_runs_tasks_in_process
+    queued = []
+    monkeypatch.setattr(
+        tasks.task_send_password_reset,
+        "apply_async",
+        lambda *args, kwargs, **options: queued.append(kwargs),
+    )
+
+    known = ask_for_reset(client, "ALICE@example.com")
+    unknown = ask_for_reset(client, "nobody@example.com")
+
+    assert known.status_code == unknown.status_code == 302
+    assert known["Location"] == unknown["Location"] == reverse("password_reset_done")
+    assert mail.outbox == []  # nothing sent by the request itself
+    assert queued == [{"user_id": alice.pk}, {"user_id": None}]  # ids only: no token
+    for kwargs in queued:  # as the worker runs them
+        tasks.task_send_password_reset(**kwargs)
+    [sent] = mail.outbox
+    assert sent.to == ["alice@example.com"]
+    link = re.search(r"https?://\S+?(/\S+)", sent.body).group(1)
+    assert 'name="new_password1"' in client.get(link, follow=True).text
+
+
+def test_the_worker_sends_no_link_to_an_account_closed_since_it_was_asked(alice):
+    from accounts import tasks
+    from games import closing
+
+    closing.close_account(alice)
+    mail.outbox = []
+
+    assert tasks.task_send_password_reset(user_id=alice.pk) is False
+    assert mail.outbox == []
+
+
+def test_with_the_broker_down_the_link_is_sent_from_the_request(client, alice, monkeypatch, caplog):
+    from kombu.exceptions import OperationalError
+
+    from accounts import tasks
+    from aceysite.celery import app
+
+    app.conf.task_always_eager = False  # put back by celery_runs_tasks_in_process
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to localhost:6379. Connection refused.")
+
+    monkeypatch.setattr(tasks.task_send_password_reset, "apply_async", broker_down)
+
+    response = ask_for_reset(client, "alice@example.com")
+
+    assert response.status_code == 302
+    [sent] = mail.outbox
+    assert sent.to == ["alice@example.com"]
+    assert "the broker is unreachable, a password reset is sent from the request" in caplog.text

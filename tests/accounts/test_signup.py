@@ -3,6 +3,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from accounts import throttle
 from accounts.forms import SignupForm
 from accounts.models import User
 
@@ -189,3 +190,44 @@ def test_it_says_a_link_will_come_to_confirm_the_address(client):
         "Used to tell you when it is your turn to move, once you have confirmed it: we email"
         " it a link." in page.text
     )
+
+
+def test_one_ip_may_try_a_few_sign_ups_an_hour(client):
+    for n in range(throttle.MAX_SIGNUPS_PER_IP):
+        client.logout()
+        response = client.post(
+            reverse("signup"),
+            signup_data(f"player{n}", f"p{n}@example.com"),
+            REMOTE_ADDR="10.0.0.7",
+        )
+        assert response.status_code == 302
+    client.logout()
+
+    refused = client.post(
+        reverse("signup"), signup_data("one-too-many", "more@example.com"), REMOTE_ADDR="10.0.0.7"
+    )
+    elsewhere = client.post(
+        reverse("signup"), signup_data("elsewhere", "else@example.com"), REMOTE_ADDR="10.0.0.8"
+    )
+
+    assert refused.status_code == 429
+    assert "Too many sign-ups from your network in the last hour" in refused.text
+    assert 'value="one-too-many"' in refused.text  # kept, to send again later
+    assert not User.objects.filter(username="one-too-many").exists()
+    assert elsewhere.status_code == 302
+    assert User.objects.filter(username="elsewhere").exists()
+
+
+def test_a_sign_up_refused_for_its_form_counts_too(client, alice):
+    # Else the limit would not bound how many addresses one IP can try.
+    for _ in range(throttle.MAX_SIGNUPS_PER_IP):
+        client.post(
+            reverse("signup"), signup_data("alice", "x@example.com"), REMOTE_ADDR="10.0.0.7"
+        )
+
+    refused = client.post(
+        reverse("signup"), signup_data("newcomer", "alice@example.com"), REMOTE_ADDR="10.0.0.7"
+    )
+
+    assert refused.status_code == 429
+    assert "already exists" not in refused.text  # the form is not checked

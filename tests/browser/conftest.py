@@ -40,6 +40,12 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
+@pytest.fixture(autouse=True)
+def _limits_afresh(empty_cache):
+    """Every browser test: its sign-ups and logins all come from 127.0.0.1, and the limits
+    on them (accounts.throttle) count in the cache, which must not carry them over."""
+
+
 @pytest.fixture
 def match(django_user_model) -> Match:
     """Alice (white) to move with 6-5, with checkers on her 22- and 19-points and waiting."""
