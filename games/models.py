@@ -122,6 +122,17 @@ class Challenge(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            # The lobby (open_in_lobby), a page at a time in either order of id (the site's
+            # newest first, the API's oldest first): only the challenges waiting there, a
+            # few thousand, of every challenge ever made. Without it PostgreSQL read the
+            # whole table, or walked its primary key past every challenge long settled.
+            models.Index(
+                fields=["id"],
+                name="challenge_open_in_lobby",
+                condition=Q(status="open", opponent=None, private=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.challenger} challenges {self.opponent or 'anyone'} ({self.describe()})"
