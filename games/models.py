@@ -23,6 +23,8 @@ from django.utils.crypto import constant_time_compare
 from .dice import new_seed, seed_hash
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from accounts.models import User
 
 
@@ -33,6 +35,10 @@ class Variant(models.TextChoices):
 
 MATCH_LENGTHS = (1, 3, 5, 7, 11, 15, 25)
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
+#: Days a challenge waits in the lobby for someone to take it up. After them the sweep
+#: (games.services.expire_lobby_challenges) closes it as expired, which behaves as a
+#: withdrawn one does: abandoned challenges would otherwise pile up there for ever.
+LOBBY_CHALLENGE_DAYS = 30
 #: The share of a turn's time after which the player to move is sent a reminder
 #: (games.services) and the pages say their time is short (Match.time_is_short).
 REMINDER_AT = 0.8
@@ -82,6 +88,8 @@ class Challenge(models.Model):
         ACCEPTED = "accepted"
         DECLINED = "declined"
         CANCELLED = "cancelled"
+        # A lobby challenge nobody took up within LOBBY_CHALLENGE_DAYS.
+        EXPIRED = "expired"
 
     challenger = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
@@ -150,8 +158,17 @@ class Challenge(models.Model):
             return True
         if self.private:
             return constant_time_compare(invite_token, self.invite_token)
-        # Once it no longer waits (withdrawn; a lobby challenge taken has an opponent).
+        # Once it no longer waits (withdrawn or expired; a lobby challenge taken has an
+        # opponent).
         return self.opponent_id is None and self.status == self.Status.OPEN
+
+    @property
+    def expires_at(self) -> datetime | None:
+        """When a challenge waiting in the lobby expires (LOBBY_CHALLENGE_DAYS after it was
+        made); None for any other."""
+        if self.status != self.Status.OPEN or self.opponent_id is not None or self.private:
+            return None
+        return self.created_at + timedelta(days=LOBBY_CHALLENGE_DAYS)
 
     def players_away(self) -> list[User]:
         """The challenger and opponent who are taking time away (games.away)."""

@@ -37,7 +37,14 @@ from games.engine import EngineError
 from . import api, blocks, chat, idempotency, services
 from .board import board_context, game_turns, parse_steps
 from .forms import ChallengeForm, TurnForm, whole_number
-from .models import DAYS_PER_MOVE, MATCH_LENGTHS, BotPlayer, Challenge, Match
+from .models import (
+    DAYS_PER_MOVE,
+    LOBBY_CHALLENGE_DAYS,
+    MATCH_LENGTHS,
+    BotPlayer,
+    Challenge,
+    Match,
+)
 from .notifications import turn_email_note, user_from_unsubscribe_token
 from .records import match_record_json, match_record_text
 from .services import TurnError
@@ -79,6 +86,7 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         "messages_per_day": chat.MAX_PER_DAY,
         "confirmations_per_hour": throttle.MAX_EMAIL_CONFIRMATIONS_PER_PLAYER,
         "max_open_challenges": services.MAX_OPEN_CHALLENGES,
+        "lobby_days": LOBBY_CHALLENGE_DAYS,
         "max_bot_matches": services.MAX_BOT_MATCHES,
         "max_key_length": idempotency.MAX_KEY_LENGTH,
         "key_hours": int(idempotency.KEY_LIFETIME.total_seconds() // 3600),
@@ -148,6 +156,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "challenges": challenges,
         "older": challenges[-1].pk if len(page) > LOBBY_PER_PAGE else None,
         "paged": before is not None,
+        "lobby_days": LOBBY_CHALLENGE_DAYS,
         "bots": BotPlayer.objects.select_related("user").order_by("user__username"),
     }
     return render(request, "games/lobby.html", context)
@@ -186,7 +195,8 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Challenge sent.")
             return redirect(challenge)
     focus_first_error(form)
-    return render(request, "games/challenge_new.html", {"form": form})
+    context = {"form": form, "lobby_days": LOBBY_CHALLENGE_DAYS}
+    return render(request, "games/challenge_new.html", context)
 
 
 def _get_challenge_for_user(
@@ -218,6 +228,7 @@ def challenge_detail(request: HttpRequest, challenge_id: int) -> HttpResponse:
         "challenge": challenge,
         "invite_url": request.build_absolute_uri(challenge.invite_path()),
         "refusal": _acceptance_refusal(request, challenge),
+        "lobby_days": LOBBY_CHALLENGE_DAYS,
     }
     return render(request, "games/challenge.html", context)
 
