@@ -372,7 +372,7 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         **_chat_context(
             request,
             match,
-            conversation=None if request.htmx else chat.conversation(match, request.user),
+            conversation=None if request.htmx else _shown_conversation(request, match),
         ),
         **extra,
     }
@@ -597,11 +597,19 @@ def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/match.html#chat", context)
 
 
+def _shown_conversation(request: HttpRequest, match: Match) -> chat.Conversation | None:
+    """The viewer's latest messages (chat.SHOWN), or all of them when the page is asked
+    for them (``?messages=all``, the link above the latest)."""
+    latest = None if request.GET.get("messages") == "all" else chat.SHOWN
+    return chat.conversation(match, request.user, latest=latest)
+
+
 def _chat_context(request: HttpRequest, match: Match, **extra) -> dict:
     """What the messages section needs, on its own or on the match page; the viewer's
-    conversation unless ``extra`` gives one (or None)."""
+    latest messages (the section drawn again after a message sent: no longer than the page
+    drew it first) unless ``extra`` gives a conversation (or None)."""
     if "conversation" not in extra:
-        extra["conversation"] = chat.conversation(match, request.user)
+        extra["conversation"] = chat.conversation(match, request.user, latest=chat.SHOWN)
     conversation = extra["conversation"]
     read_to = 0
     if conversation and conversation.messages:
