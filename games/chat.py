@@ -206,13 +206,17 @@ def is_open(match: Match, viewer: User) -> bool:
 
 def newer_messages(match: Match, viewer: User, *, after: int) -> Conversation | None:
     """The messages of ``match`` after the one numbered ``after`` (the newest a page
-    shows, which polls for more), or None when there are none for ``viewer``: one query.
+    shows, which polls for more), at most SHOWN of them, the oldest first; or None when
+    there are none for ``viewer``: one query. A page that has missed more (its ``after``
+    long gone by, or none) is brought the rest by its next polls, each asking for those
+    after the last it was brought.
 
     ``match`` must come with ``white`` and ``black`` loaded.
     """
     if not is_open(match, viewer):
         return None
-    newer = list(match.messages.filter(pk__gt=after).select_related("author").order_by("pk"))
+    found = match.messages.filter(pk__gt=after).select_related("author").order_by("pk")
+    newer = list(found[:SHOWN])
     return Conversation(newer, _opponent(match, viewer), True, "") if newer else None
 
 

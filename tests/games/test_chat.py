@@ -294,6 +294,19 @@ def test_both_players_pages_poll_for_new_messages(client, match, alice, bob):
     assert "bob wrote: Take your time &lt;3" in news.text  # said in the live region
 
 
+def test_a_poll_brings_a_page_of_new_messages_at_a_time(client, match, alice):
+    ids = _written(match, chat.SHOWN + 5)
+    client.force_login(alice)
+    url = reverse("match_messages", args=[match.pk])
+
+    first = client.get(f"{url}?after=0", HTTP_HX_REQUEST="true").text
+    then = client.get(f"{url}?after={ids[chat.SHOWN - 1]}", HTTP_HX_REQUEST="true").text
+
+    assert _shown(first) == [f"note {n}." for n in range(chat.SHOWN)]
+    assert f"?after={ids[chat.SHOWN - 1]}" in first  # the next poll asks for the rest
+    assert _shown(then) == [f"note {n}." for n in range(chat.SHOWN, chat.SHOWN + 5)]
+
+
 def test_the_poll_shows_nothing_to_a_spectator_or_a_player_with_messages_off(
     client, match, alice, bob, charlie
 ):

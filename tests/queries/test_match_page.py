@@ -95,7 +95,7 @@ def _written(match: Match, count: int) -> None:
     )
 
 
-@pytest.mark.parametrize("request_made", ["page", "message sent"])
+@pytest.mark.parametrize("request_made", ["page", "message sent", "poll"])
 def test_the_messages_take_as_many_queries_for_a_long_conversation(
     request_made, client, alice, bob, django_user_model, django_assert_num_queries
 ):
