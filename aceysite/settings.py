@@ -266,6 +266,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.task_forget_idempotency_keys",
         "schedule": crontab(minute=30),
     },
+    # Hourly: a lobby challenge expires within the hour after its days are up
+    # (games.models.LOBBY_CHALLENGE_DAYS).
+    "expire-lobby-challenges": {
+        "task": "games.tasks.task_expire_lobby_challenges",
+        "schedule": crontab(minute=50),
+    },
 }
 
 # The cache holds the failed-login counters: shared through Redis when there is one, so

@@ -35,6 +35,9 @@ MAX_LENGTH = 500
 MAX_PER_DAY = 40
 #: How long after a match ends its players may still write ("good game").
 AFTER_THE_END = timedelta(days=7)
+#: The messages the match page shows, the latest; the earlier ones of a long conversation
+#: are a link away. All of 3,000 made an 840 KB page, drawn again with each message sent.
+SHOWN = 50
 
 # Control characters other than the line feed and tab (a NUL would fail PostgreSQL's text
 # type; the others only hide or garble what a reader sees), the zero-width space, and the
@@ -83,6 +86,8 @@ class Conversation:
     closed_because: str
     #: Whether newer messages were left out (``conversation(limit=...)``).
     more: bool = False
+    #: Whether earlier messages were left out (``conversation(latest=...)``).
+    earlier: bool = False
 
     @property
     def last_id(self) -> int:
@@ -164,13 +169,15 @@ def conversation(
     *,
     after: int = 0,
     limit: int | None = None,
+    latest: int | None = None,
 ) -> Conversation | None:
     """The messages ``viewer`` sees in ``match``, or None for anyone but its two players
     (spectators see no messages). One query, none when the viewer has turned them off.
 
     ``after``: only the messages after the one with that id; ``limit``: at most that
-    many of them, the oldest first (``more`` says whether there were others).
-    ``match`` must come with ``white`` and ``black`` loaded.
+    many of them, the oldest first (``more`` says whether there were others);
+    ``latest``: only the newest that many (``earlier`` says whether there were others),
+    in order. ``match`` must come with ``white`` and ``black`` loaded.
     """
     if not viewer.is_authenticated or not match.is_player(viewer):
         return None
@@ -178,7 +185,13 @@ def conversation(
     opponent = _opponent(match, viewer)
     if not viewer.shows_messages:
         return Conversation([], opponent, False, reason)
-    found = match.messages.filter(pk__gt=after).select_related("author").order_by("pk")
+    found = match.messages.filter(pk__gt=after).select_related("author")
+    if latest is not None:
+        # The newest first, to stop after them; shown the oldest first.
+        newest = list(found.order_by("-pk")[: latest + 1])
+        earlier = len(newest) > latest
+        return Conversation(newest[:latest][::-1], opponent, not reason, reason, earlier=earlier)
+    found = found.order_by("pk")
     messages = list(found if limit is None else found[: limit + 1])
     more = limit is not None and len(messages) > limit
     return Conversation(messages[:limit], opponent, not reason, reason, more)
@@ -193,13 +206,17 @@ def is_open(match: Match, viewer: User) -> bool:
 
 def newer_messages(match: Match, viewer: User, *, after: int) -> Conversation | None:
     """The messages of ``match`` after the one numbered ``after`` (the newest a page
-    shows, which polls for more), or None when there are none for ``viewer``: one query.
+    shows, which polls for more), at most SHOWN of them, the oldest first; or None when
+    there are none for ``viewer``: one query. A page that has missed more (its ``after``
+    long gone by, or none) is brought the rest by its next polls, each asking for those
+    after the last it was brought.
 
     ``match`` must come with ``white`` and ``black`` loaded.
     """
     if not is_open(match, viewer):
         return None
-    newer = list(match.messages.filter(pk__gt=after).select_related("author").order_by("pk"))
+    found = match.messages.filter(pk__gt=after).select_related("author").order_by("pk")
+    newer = list(found[:SHOWN])
     return Conversation(newer, _opponent(match, viewer), True, "") if newer else None
 
 

@@ -41,6 +41,7 @@ from . import away, blocks, notifications
 from .dice import SeededDice, new_seed
 from .models import (
     DAYS_PER_MOVE,
+    LOBBY_CHALLENGE_DAYS,
     MATCH_LENGTHS,
     REMINDER_AT,
     Challenge,
@@ -299,7 +300,7 @@ def accept_challenge(
         ):
             raise NotAllowed("a private challenge is accepted through its invite link")
         if challenge.status != Challenge.Status.OPEN:
-            raise StaleSegment(f"this challenge has already been {challenge.status}")
+            raise _no_longer_open(challenge)
         if own:
             raise NotAllowed("you cannot accept your own challenge")
         if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
@@ -349,12 +350,22 @@ def _close_challenge(challenge_id: int, *, user: User, status: str) -> Challenge
         if allowed != user.pk:
             raise NotAllowed("only the challenger can cancel, and only the opponent decline")
         if challenge.status != Challenge.Status.OPEN:
-            raise StaleSegment(f"this challenge has already been {challenge.status}")
+            raise _no_longer_open(challenge)
         challenge.status = status
         challenge.save(update_fields=["status", "updated_at"])
         if status == Challenge.Status.DECLINED:
             notifications.challenge_declined(challenge)
     return challenge
+
+
+def _no_longer_open(challenge: Challenge) -> StaleSegment:
+    """The refusal of an answer to a challenge that has been answered, withdrawn or has
+    expired."""
+    if challenge.status == Challenge.Status.EXPIRED:
+        return StaleSegment(
+            f"this challenge has expired: nobody took it up within {LOBBY_CHALLENGE_DAYS} days"
+        )
+    return StaleSegment(f"this challenge has already been {challenge.status}")
 
 
 def rematch_offers(match: Match, user: User) -> dict[str, Challenge | None]:
@@ -1001,3 +1012,20 @@ def sweep_deadlines(now=None) -> dict[str, int]:
                 notifications.deadline_reminder(match, now=now)
                 reminders += 1
     return {"timeouts": timeouts, "reminders": reminders}
+
+
+def expire_lobby_challenges(now=None) -> int:
+    """The periodic sweep: close as expired the lobby challenges nobody has taken up within
+    LOBBY_CHALLENGE_DAYS; returns how many. An expired challenge behaves as a withdrawn one
+    (Challenge.is_visible_to): gone from the lobby, and refused to whoever would accept it."""
+    now = now or timezone.now()
+    # One UPDATE whose every condition is on the challenge's own row: one being accepted or
+    # withdrawn at this moment (locked by accept_challenge or _close_challenge) is waited
+    # for, then found no longer open and left as it was made.
+    waiting_too_long = Challenge.objects.filter(
+        status=Challenge.Status.OPEN,
+        opponent=None,
+        private=False,
+        created_at__lte=now - timedelta(days=LOBBY_CHALLENGE_DAYS),
+    )
+    return waiting_too_long.update(status=Challenge.Status.EXPIRED, updated_at=now)

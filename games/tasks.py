@@ -38,6 +38,13 @@ def task_sweep_deadlines() -> dict[str, int]:
 
 
 @shared_task
+def task_expire_lobby_challenges() -> int:
+    """Beat: close the lobby challenges nobody has taken up in time
+    (games.models.LOBBY_CHALLENGE_DAYS); returns how many."""
+    return services.expire_lobby_challenges()
+
+
+@shared_task
 def task_resend_unsent() -> int:
     """Beat: re-queue emails whose task was lost (worker killed, broker restarted)."""
     ids = notifications.unsent()

@@ -37,7 +37,14 @@ from games.engine import EngineError
 from . import api, blocks, chat, idempotency, services
 from .board import board_context, game_turns, parse_steps
 from .forms import ChallengeForm, TurnForm, whole_number
-from .models import DAYS_PER_MOVE, MATCH_LENGTHS, BotPlayer, Challenge, Match
+from .models import (
+    DAYS_PER_MOVE,
+    LOBBY_CHALLENGE_DAYS,
+    MATCH_LENGTHS,
+    BotPlayer,
+    Challenge,
+    Match,
+)
 from .notifications import turn_email_note, user_from_unsubscribe_token
 from .records import match_record_json, match_record_text
 from .services import TurnError
@@ -80,6 +87,7 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         "confirmations_per_hour": throttle.MAX_EMAIL_CONFIRMATIONS_PER_PLAYER,
         "max_open_challenges": services.MAX_OPEN_CHALLENGES,
         "challenges_to_a_player_a_day": services.MAX_CHALLENGES_TO_A_PLAYER_A_DAY,
+        "lobby_days": LOBBY_CHALLENGE_DAYS,
         "max_bot_matches": services.MAX_BOT_MATCHES,
         "max_key_length": idempotency.MAX_KEY_LENGTH,
         "key_hours": int(idempotency.KEY_LIFETIME.total_seconds() // 3600),
@@ -120,17 +128,39 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "games/dashboard.html", context)
 
 
+#: Open challenges on a page of the lobby: a page a phone scrolls through, with the bots
+#: not far below (5,000 challenges on one page made 2.7 MB of it).
+LOBBY_PER_PAGE = 30
+
+
 @require_safe
 # Its bot forms' one-time keys (games.idempotency) are this page's own: Back loads the page
 # again, with new keys, so that a bot played again starts a new match.
 @never_cache
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Open challenges anyone may accept, and a form to post one."""
-    challenges = (
-        Challenge.objects.open_in_lobby().apart_from(request.user).select_related("challenger")
+    """Open challenges anyone may accept, the newest first, LOBBY_PER_PAGE a page
+    (``?before=<challenge id>``: those older than that one, the last of the page before),
+    and the bots to play."""
+    before = whole_number(request.GET.get("before"))
+    waiting = (
+        Challenge.objects.open_in_lobby()
+        .apart_from(request.user)
+        .select_related("challenger")
+        .order_by("-pk")
     )
-    bots = BotPlayer.objects.select_related("user").order_by("user__username")
-    return render(request, "games/lobby.html", {"challenges": challenges, "bots": bots})
+    if before is not None:
+        waiting = waiting.filter(pk__lt=before)
+    # One more than a page, to know whether older ones wait: no count of them all.
+    page = list(waiting[: LOBBY_PER_PAGE + 1])
+    challenges = page[:LOBBY_PER_PAGE]
+    context = {
+        "challenges": challenges,
+        "older": challenges[-1].pk if len(page) > LOBBY_PER_PAGE else None,
+        "paged": before is not None,
+        "lobby_days": LOBBY_CHALLENGE_DAYS,
+        "bots": BotPlayer.objects.select_related("user").order_by("user__username"),
+    }
+    return render(request, "games/lobby.html", context)
 
 
 # -- challenges ---------------------------------------------------------------------------------
@@ -166,7 +196,8 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Challenge sent.")
             return redirect(challenge)
     focus_first_error(form)
-    return render(request, "games/challenge_new.html", {"form": form})
+    context = {"form": form, "lobby_days": LOBBY_CHALLENGE_DAYS}
+    return render(request, "games/challenge_new.html", context)
 
 
 def _get_challenge_for_user(
@@ -198,6 +229,7 @@ def challenge_detail(request: HttpRequest, challenge_id: int) -> HttpResponse:
         "challenge": challenge,
         "invite_url": request.build_absolute_uri(challenge.invite_path()),
         "refusal": _acceptance_refusal(request, challenge),
+        "lobby_days": LOBBY_CHALLENGE_DAYS,
     }
     return render(request, "games/challenge.html", context)
 
@@ -341,7 +373,7 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         **_chat_context(
             request,
             match,
-            conversation=None if request.htmx else chat.conversation(match, request.user),
+            conversation=None if request.htmx else _shown_conversation(request, match),
         ),
         **extra,
     }
@@ -566,11 +598,19 @@ def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/match.html#chat", context)
 
 
+def _shown_conversation(request: HttpRequest, match: Match) -> chat.Conversation | None:
+    """The viewer's latest messages (chat.SHOWN), or all of them when the page is asked
+    for them (``?messages=all``, the link above the latest)."""
+    latest = None if request.GET.get("messages") == "all" else chat.SHOWN
+    return chat.conversation(match, request.user, latest=latest)
+
+
 def _chat_context(request: HttpRequest, match: Match, **extra) -> dict:
     """What the messages section needs, on its own or on the match page; the viewer's
-    conversation unless ``extra`` gives one (or None)."""
+    latest messages (the section drawn again after a message sent: no longer than the page
+    drew it first) unless ``extra`` gives a conversation (or None)."""
     if "conversation" not in extra:
-        extra["conversation"] = chat.conversation(match, request.user)
+        extra["conversation"] = chat.conversation(match, request.user, latest=chat.SHOWN)
     conversation = extra["conversation"]
     read_to = 0
     if conversation and conversation.messages:

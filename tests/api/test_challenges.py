@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
 from games.models import Challenge, Match
@@ -283,6 +286,31 @@ def test_the_opponent_declines_and_the_challenger_withdraws(alice, bob, alice_ap
     assert again.status_code == 409 and "already been cancelled" in again.json()["error"]
     assert not_hers.status_code == 409  # settled already: nothing left to decline
     assert set(Challenge.objects.values_list("status", flat=True)) == {"declined", "cancelled"}
+
+
+def test_an_expired_lobby_challenge_is_answered_as_a_withdrawn_one(alice, alice_api, bob_api):
+    expired = services.create_challenge(alice, variant="greek")
+    withdrawn = services.create_challenge(alice)
+    services.cancel_challenge(withdrawn.pk, user=alice)
+    Challenge.objects.filter(pk=expired.pk).update(created_at=timezone.now() - timedelta(days=31))
+    assert services.expire_lobby_challenges() == 1
+
+    answers = {
+        challenge.pk: (
+            bob_api.get(reverse("api_challenge", args=[challenge.pk])).status_code,
+            post_json(bob_api, reverse("api_challenge_accept", args=[challenge.pk])).status_code,
+        )
+        for challenge in (expired, withdrawn)
+    }
+    lobby = bob_api.get(reverse("api_challenges_lobby")).json()["lobby"]
+    own = alice_api.get(reverse("api_challenge", args=[expired.pk])).json()
+    cancel = post_json(alice_api, reverse("api_challenge_cancel", args=[expired.pk]))
+
+    assert answers == {expired.pk: (404, 404), withdrawn.pk: (404, 404)}
+    assert lobby == []
+    assert own["status"] == "expired"
+    assert cancel.status_code == 409 and "has expired" in cancel.json()["error"]
+    assert not Match.objects.exists()
 
 
 def test_an_accept_sent_again_is_told_the_match_it_started(alice, bob_api):

@@ -4,12 +4,15 @@ section is drawn again in place with the focus back in the box, and the other re
 from __future__ import annotations
 
 import contextlib
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from games import chat
+from games.models import Message
 
 from .helpers import act, axe_violations, held_request, log_in
 
@@ -55,6 +58,36 @@ def test_a_player_writes_and_the_opponent_reads(page: Page, browser: Browser, li
     widths = opponent.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     assert widths[0] <= widths[1], widths
     opponent.context.close()
+
+
+def test_a_long_conversation_shows_the_latest_and_all_a_link_away(page: Page, live_server, match):
+    ago = timezone.now() - timedelta(days=2)
+    Message.objects.bulk_create(
+        Message(
+            match=match, author=(match.white, match.black)[n % 2], text=f"note {n}", created_at=ago
+        )
+        for n in range(chat.SHOWN + 10)
+    )
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+    expect(page.locator("#chat-list li")).to_have_count(chat.SHOWN)
+
+    box = page.get_by_label("Message to bob")
+    box.focus()
+    page.keyboard.type("Still here")
+    page.keyboard.press("Tab")  # to the button
+    page.keyboard.press("Enter")
+
+    expect(page.locator("#chat-announce")).to_have_text("Message sent.")
+    expect(page.get_by_label("Message to bob")).to_be_focused()
+    expect(page.locator("#chat-list li")).to_have_count(chat.SHOWN)
+    expect(page.locator("#chat-list li").last).to_contain_text("Still here")
+    page.get_by_role("link", name="Show all the messages").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#chat-list li")).to_have_count(chat.SHOWN + 11)
+    expect(page.locator("#chat-list li").first).to_contain_text("note 0")
+    assert axe_violations(page) == {}
 
 
 def test_a_message_reaches_the_other_players_open_page(

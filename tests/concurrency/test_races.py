@@ -89,6 +89,26 @@ def test_accepting_one_challenge_twice_at_once_makes_one_match(postgres_url, ali
     assert Challenge.objects.get().status == "accepted"
 
 
+@pytest.mark.parametrize("attempt", range(4))
+def test_an_accept_racing_the_expiry_sweep_takes_the_challenge_or_finds_it_expired(
+    postgres_url, alice, bob, attempt
+):
+    challenge = services.create_challenge(alice)
+    Challenge.objects.filter(pk=challenge.pk).update(created_at=timezone.now() - timedelta(days=31))
+
+    accepted, expired = race(
+        lambda: services.accept_challenge(challenge.pk, user=bob),
+        services.expire_lobby_challenges,
+    )
+
+    challenge.refresh_from_db()
+    if isinstance(accepted, Match):
+        assert (challenge.status, challenge.match, expired) == ("accepted", accepted, 0)
+    else:
+        assert isinstance(accepted, TurnError), accepted
+        assert (challenge.status, expired, Match.objects.count()) == ("expired", 1, 0)
+
+
 def test_resign_racing_a_move_leaves_a_consistent_match(match, alice, bob):
     results = race(
         _submit(match, alice, "in/22 in/19"),

@@ -152,6 +152,16 @@ def test_the_lobby_leaves_out_the_challenges_of_players_blocked_either_way(alice
     assert set(Challenge.objects.open_in_lobby().apart_from(charlie)) == {alices, bobs}
 
 
+def test_the_lobby_looks_for_blocks_in_each_direction_apart(alice):
+    # One NOT EXISTS with an OR of the two directions, PostgreSQL can only run as a nested
+    # loop over every open challenge and every block of the player's; two are each an anti
+    # join on the (blocker, blocked) index.
+    sql = str(Challenge.objects.open_in_lobby().apart_from(alice).query)
+
+    assert sql.count("NOT EXISTS") == 2
+    assert " OR " not in sql
+
+
 def test_no_rematch_between_them_and_an_offer_waiting_is_declined(alice, bob):
     match = _finished(alice, bob)
     offer = services.offer_rematch(match, user=bob)

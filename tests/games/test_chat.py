@@ -171,6 +171,62 @@ def test_the_match_page_shows_the_players_their_messages_only(client, match, ali
     assert "Good luck" not in watching and 'id="messages"' not in watching
 
 
+def _written(match: Match, count: int) -> list[int]:
+    """``count`` messages in ``match``, one player's then the other's, written two days ago
+    (beyond the day's limit, which they do not count in): their ids, the oldest first."""
+    ago = timezone.now() - timedelta(days=2)
+    players = (match.white, match.black)
+    made = Message.objects.bulk_create(
+        Message(match=match, author=players[n % 2], text=f"note {n}.", created_at=ago)
+        for n in range(count)
+    )
+    return [message.pk for message in made]
+
+
+def _shown(page: str) -> list[str]:
+    """The texts of the messages a page or section shows, in order."""
+    return re.findall(r'<li class="chat-\w+">.*?<p dir="auto">(.*?)</p></li>', page)
+
+
+def test_the_match_page_shows_the_latest_messages_and_a_link_to_them_all(client, match, alice):
+    _written(match, chat.SHOWN + 5)
+    client.force_login(alice)
+
+    page = client.get(match.get_absolute_url()).text
+    everything = client.get(match.get_absolute_url(), {"messages": "all"}).text
+
+    assert _shown(page) == [f"note {n}." for n in range(5, chat.SHOWN + 5)]
+    assert f'href="{match.get_absolute_url()}?messages=all#messages">Show all' in page
+    assert _shown(everything) == [f"note {n}." for n in range(chat.SHOWN + 5)]
+    assert "Show all the messages" not in everything
+
+
+def test_a_short_conversation_is_shown_whole_without_a_link(client, match, alice):
+    _written(match, chat.SHOWN)
+    client.force_login(alice)
+
+    page = client.get(match.get_absolute_url()).text
+
+    assert len(_shown(page)) == chat.SHOWN
+    assert "Show all the messages" not in page
+
+
+def test_a_message_sent_with_htmx_brings_back_the_latest_messages_only(client, match, bob):
+    _written(match, chat.SHOWN + 5)
+    client.force_login(bob)
+
+    response = client.post(
+        reverse("match_messages", args=[match.pk]), {"text": "Thanks!"}, HTTP_HX_REQUEST="true"
+    )
+
+    shown = _shown(response.text)
+    assert len(shown) == chat.SHOWN
+    assert shown[-2:] == [f"note {chat.SHOWN + 4}.", "Thanks!"]
+    assert "Show all the messages" in response.text
+    assert "Message sent." in response.text  # said in the live region
+    assert "autofocus" in response.text  # the focus back in the box
+
+
 def test_sending_without_javascript_goes_back_to_the_messages(client, match, bob):
     client.force_login(bob)
 
@@ -236,6 +292,19 @@ def test_both_players_pages_poll_for_new_messages(client, match, alice, bob):
     assert 'id="chat-poll" hidden hx-swap-oob="true"' in news.text
     assert f"?after={newest.pk}" in news.text  # the next poll starts after it
     assert "bob wrote: Take your time &lt;3" in news.text  # said in the live region
+
+
+def test_a_poll_brings_a_page_of_new_messages_at_a_time(client, match, alice):
+    ids = _written(match, chat.SHOWN + 5)
+    client.force_login(alice)
+    url = reverse("match_messages", args=[match.pk])
+
+    first = client.get(f"{url}?after=0", HTTP_HX_REQUEST="true").text
+    then = client.get(f"{url}?after={ids[chat.SHOWN - 1]}", HTTP_HX_REQUEST="true").text
+
+    assert _shown(first) == [f"note {n}." for n in range(chat.SHOWN)]
+    assert f"?after={ids[chat.SHOWN - 1]}" in first  # the next poll asks for the rest
+    assert _shown(then) == [f"note {n}." for n in range(chat.SHOWN, chat.SHOWN + 5)]
 
 
 def test_the_poll_shows_nothing_to_a_spectator_or_a_player_with_messages_off(

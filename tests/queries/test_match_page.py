@@ -1,4 +1,5 @@
-"""The match page takes as many SQL queries for a long history as for a short one."""
+"""The match page takes as many SQL queries for a long history as for a short one, and for a
+long conversation between its players as for a short one."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
-from games import services
-from games.models import Match
+from games import chat, services
+from games.models import Match, Message
 from tests.matches import opened_by_white
 
 from .conftest import LONG, SHORT, WHITE_STARTS, count_queries, end_game, get_ok
@@ -82,3 +84,43 @@ def test_a_match_resigned_or_lost_on_time_takes_as_many_queries_as_one_borne_off
 
     with django_assert_num_queries(borne_off_queries):
         get_ok(client, forfeited.get_absolute_url())()
+
+
+def _written(match: Match, count: int) -> None:
+    """``count`` messages between the players, written before today's limit counts."""
+    ago = timezone.now() - timedelta(days=2)
+    Message.objects.bulk_create(
+        Message(match=match, author=(match.white, match.black)[n % 2], text="hi", created_at=ago)
+        for n in range(count)
+    )
+
+
+@pytest.mark.parametrize("request_made", ["page", "message sent", "poll"])
+def test_the_messages_take_as_many_queries_for_a_long_conversation(
+    request_made, client, alice, bob, django_user_model, django_assert_num_queries
+):
+    short, long = opened_by_white(alice, bob), opened_by_white(bob, alice)
+    _written(short, 2)
+    _written(long, 3 * chat.SHOWN)
+    client.force_login(alice)
+
+    def request(match: Match) -> int:
+        url = reverse("match_messages", args=[match.pk])
+        if request_made == "page":
+            response = client.get(match.get_absolute_url())
+        elif request_made == "message sent":
+            response = client.post(url, {"text": "Thanks!"}, headers=HTMX)
+        else:
+            response = client.get(f"{url}?after=0", headers=HTMX)
+        assert response.status_code == 200, response.content[:500]
+        return response.text.count('<li class="chat-')
+
+    for match in (short, long):  # warm up: sessions, caches
+        request(match)
+        Match.objects.filter(pk=match.pk).update(white_read_to=0, black_read_to=0)
+    short_queries = count_queries(lambda: request(short))
+    Match.objects.filter(pk=short.pk).update(white_read_to=0, black_read_to=0)
+
+    with django_assert_num_queries(short_queries):
+        shown = request(long)
+    assert shown == chat.SHOWN
