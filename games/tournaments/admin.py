@@ -23,3 +23,5 @@ class TournamentAdmin(admin.ModelAdmin):
 class TournamentMatchAdmin(admin.ModelAdmin):
     list_display = ("tournament", "slot_id", "match")
     raw_id_fields = ("tournament", "match")
+    # A match is named by its two players.
+    list_select_related = ("tournament", "match__white", "match__black")
