@@ -80,3 +80,18 @@ def test_every_admin_list_costs_as_much_with_many_rows_as_with_few(staff):
     many = {model: queries(staff, admin_url(model, "changelist")) for model in MODELS}
 
     assert many == few
+
+
+def test_every_admin_page_costs_as_much_with_many_related_rows_as_with_few(staff):
+    def pages() -> dict[type[Model], int]:
+        first = {model: model._default_manager.order_by("pk").first() for model in MODELS}
+        return {
+            model: queries(staff, admin_url(model, "change", first[model].pk)) for model in MODELS
+        }
+
+    grow_to(FEW)
+    few = pages()
+    grow_to(MANY)
+    many = pages()
+
+    assert many == few
