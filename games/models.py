@@ -120,6 +120,8 @@ class Challenge(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # The admin's list, newest first (ties by id): read off the index, not sorted.
+        indexes = [models.Index(fields=["-created_at", "-id"])]
 
     def __str__(self) -> str:
         return f"{self.challenger} challenges {self.opponent or 'anyone'} ({self.describe()})"
@@ -471,7 +473,11 @@ class Notification(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["sent_at", "claimed_until"])]
+        indexes = [
+            models.Index(fields=["sent_at", "claimed_until"]),
+            # The admin's list, newest first (ties by id): read off the index, not sorted.
+            models.Index(fields=["-created_at", "-id"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user}: {self.subject}"

@@ -95,3 +95,20 @@ def test_every_admin_page_costs_as_much_with_many_related_rows_as_with_few(staff
     many = pages()
 
     assert many == few
+
+
+def column(model: type[Model], name: str) -> str:
+    name = name.lstrip("-")
+    return (model._meta.pk if name == "pk" else model._meta.get_field(name)).column
+
+
+@pytest.mark.parametrize("model", [Notification, Challenge], ids=lambda model: model.__name__)
+def test_the_long_admin_lists_are_read_in_the_order_of_an_index(staff, model):
+    listing = staff.get(admin_url(model, "changelist"))
+
+    # Newest first, as the admin shows them, ties by id.
+    ordering = listing.context["cl"].result_list.query.order_by
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, model._meta.db_table)
+    indexes = [c["columns"] for c in constraints.values() if c["index"]]
+    assert [column(model, name) for name in ordering] in indexes
