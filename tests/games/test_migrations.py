@@ -126,7 +126,7 @@ def test_0015_gives_later_openings_and_automatic_doubles_the_position_after_them
 
 def test_0021_tallies_the_rolls_stored_before_it(migrate, players):
     alice, bob = players
-    apps = migrate("0020_admin_list_indexes")
+    apps = migrate("0022_admin_list_indexes")
     match_model = apps.get_model("games", "Match")
     segment_model = apps.get_model("games", "Segment")
     alice_white = match_model.objects.create(
@@ -158,7 +158,7 @@ def test_0021_tallies_the_rolls_stored_before_it(migrate, players):
             position={},
         )
 
-    apps = migrate("0021_dice_tally")
+    apps = migrate("0023_dice_tally")
 
     tallies = {
         tally["user_id"]: tally for tally in apps.get_model("games", "DiceTally").objects.values()

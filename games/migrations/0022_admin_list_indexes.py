@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0019_sent_once'),
+        ('games', '0021_challenge_expired'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

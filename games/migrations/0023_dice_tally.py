@@ -37,7 +37,7 @@ def count_the_rolls_so_far(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0020_admin_list_indexes'),
+        ('games', '0022_admin_list_indexes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
