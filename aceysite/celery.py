@@ -1,5 +1,6 @@
 import logging
 import os
+import threading
 
 from celery import Celery, Task
 from celery.signals import task_postrun, task_prerun
@@ -43,7 +44,11 @@ def queue_after_commit(task: Task, *, countdown: int | None = None, **kwargs: ob
 
 def queue(task: Task, *, countdown: int | None = None, **kwargs: object) -> bool:
     """Queue ``task`` now; False, with a warning and no traceback, if the broker cannot be
-    reached (kombu has already retried the connection by then)."""
+    reached (kombu has already retried the connection by then). In eager mode, run it now
+    (:func:`_run_eagerly`)."""
+    if task.app.conf.task_always_eager:
+        _run_eagerly(task, kwargs)
+        return True
     try:
         task.apply_async(kwargs=kwargs, countdown=countdown)
     except OperationalError as error:
@@ -56,3 +61,48 @@ def queue(task: Task, *, countdown: int | None = None, **kwargs: object) -> bool
         )
         return False
     return True
+
+
+class _EagerTasks(threading.local):
+    """The tasks queued in eager mode by the task running in this thread, to run after it:
+    ``None`` while none runs."""
+
+    def __init__(self) -> None:
+        self.waiting: list[tuple[Task, dict[str, object]]] | None = None
+
+
+_eager = _EagerTasks()
+
+
+def _run_eagerly(task: Task, kwargs: dict[str, object]) -> None:
+    """Run ``task`` in this process (eager mode: bin/serve, the tests), then each task it
+    queued, in the order queued, as a worker would take them: one after the other, not
+    each inside the one that queued it. Inside, a chain of tasks each queueing the next
+    (a bot turn after a bot turn: two bots playing each other) grew the stack with every
+    link, until a long match overflowed it.
+
+    An exception of ``task`` propagates (CELERY_TASK_EAGER_PROPAGATES), after the tasks it
+    queued have run."""
+    if _eager.waiting is not None:
+        _eager.waiting.append((task, kwargs))
+        return
+    _eager.waiting = []
+    try:
+        task.apply_async(kwargs=kwargs)
+    finally:
+        _run_waiting()
+
+
+def _run_waiting() -> None:
+    """Run the tasks waiting in ``_eager``, and those they queue in turn, until none is
+    left. One that fails is logged with its traceback, as on_commit(robust=True) logged it
+    when it ran inside the task that queued it, and the others still run."""
+    try:
+        while _eager.waiting:
+            task, kwargs = _eager.waiting.pop(0)
+            try:
+                task.apply_async(kwargs=kwargs)
+            except Exception:
+                logger.exception("%s, queued by another task run eagerly, failed", task.name)
+    finally:
+        _eager.waiting = None

@@ -272,6 +272,16 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.task_expire_lobby_challenges",
         "schedule": crontab(minute=50),
     },
+    # What nothing else deletes: expired sessions, and emails sent or dropped long ago
+    # (games.notifications.EMAILS_KEPT). Hourly, each run deletes an hour's worth.
+    "clear-expired-sessions": {
+        "task": "games.tasks.task_clear_expired_sessions",
+        "schedule": crontab(minute=20),
+    },
+    "forget-old-emails": {
+        "task": "games.tasks.task_forget_old_emails",
+        "schedule": crontab(minute=40),
+    },
 }
 
 # The cache holds the failed-login counters: shared through Redis when there is one, so

@@ -140,6 +140,8 @@ class Challenge(models.Model):
                 name="challenge_open_in_lobby",
                 condition=Q(status="open", opponent=None, private=False),
             ),
+            # The admin's list, newest first (ties by id): read off the index, not sorted.
+            models.Index(fields=["-created_at", "-id"]),
         ]
 
     def __str__(self) -> str:
@@ -420,6 +422,45 @@ class Segment(models.Model):
         return f"#{self.number} {self.kind} {self.dice} {self.play}"
 
 
+#: The fields of DiceTally that count each face, 1 to 6.
+FACE_FIELDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
+
+
+class DiceTally(models.Model):
+    """What one player has rolled in all their matches, counted as the rolls are stored
+    (games.tally): their dice page reads this row, not every segment they have played.
+    Their own segments' rolls only: not the opening rolls (one die each), nor named
+    doubles (chosen, not rolled)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="dice_tally",
+    )
+    rolls = models.PositiveIntegerField(default=0)
+    # Each die counted: a double of 3s counts two threes.
+    ones = models.PositiveIntegerField(default=0)
+    twos = models.PositiveIntegerField(default=0)
+    threes = models.PositiveIntegerField(default=0)
+    fours = models.PositiveIntegerField(default=0)
+    fives = models.PositiveIntegerField(default=0)
+    sixes = models.PositiveIntegerField(default=0)
+    doubles = models.PositiveIntegerField(default=0)
+    acey_deuceys = models.PositiveIntegerField(default=0, help_text="Rolls of 1-2")
+
+    class Meta:
+        verbose_name_plural = "dice tallies"
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.rolls} rolls"
+
+    @property
+    def faces(self) -> list[tuple[int, int]]:
+        """(face, how many dice came up with it), for faces 1 to 6."""
+        return [(face, getattr(self, field)) for face, field in enumerate(FACE_FIELDS, 1)]
+
+
 class Message(models.Model):
     """A note from one player of a match to the other, shown beside the board to the two
     of them only (games.chat)."""
@@ -501,7 +542,11 @@ class Notification(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["sent_at", "claimed_until"])]
+        indexes = [
+            models.Index(fields=["sent_at", "claimed_until"]),
+            # The admin's list, newest first (ties by id): read off the index, not sorted.
+            models.Index(fields=["-created_at", "-id"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user}: {self.subject}"

@@ -731,8 +731,9 @@ NOT_NEEDED = {
     " (or the account closed)",
 }
 NO_ADDRESS = "its addressee has no address now, their account closed"
-#: An email whose row is gone: closing an account deletes its unsent emails (games.closing).
-DELETED = "email %s not sent: deleted, its addressee's account closed"
+#: An email whose row is gone: closing an account deletes its unsent emails (games.closing),
+#: and beat those sent or dropped long ago (forget_old_emails).
+DELETED = "email %s not sent: deleted (its addressee's account closed, or it was done long ago)"
 
 
 def _log_unclaimed(notification_id: int) -> None:
@@ -944,6 +945,24 @@ def _segments_for_turn_email(
             "number"
         )
     )
+
+
+#: How long the outbox keeps an email that was sent, or dropped when its time came (staff
+#: read them in the admin): then beat deletes it (forget_old_emails), body and all.
+EMAILS_KEPT = timedelta(days=90)
+
+
+def forget_old_emails(*, now: datetime | None = None) -> int:
+    """Delete the emails written more than :data:`EMAILS_KEPT` ago that were sent or
+    dropped; return how many. An email still to send (waiting, held by a sender, failing,
+    or given up on after MAX_ATTEMPTS, its error for staff to read) is kept however old:
+    only a row that no sender will take again goes. Its key goes with it, but every key
+    names one event (a turn, a match's end, a day's digest) that does not come again, so
+    none can be queued a second time."""
+    cutoff = (now or timezone.now()) - EMAILS_KEPT
+    done = Q(sent_at__isnull=False) | Q(cancelled_at__isnull=False)
+    deleted, _ = Notification.objects.filter(done, created_at__lt=cutoff).delete()
+    return deleted
 
 
 def unsent(older_than_seconds: int = 60) -> list[int]:

@@ -51,6 +51,7 @@ from .models import (
     Variant,
 )
 from .ratings.store import rate_finished_match
+from .tally import count_rolls, open_tallies
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -465,8 +466,9 @@ def start_match(
         match.save()
         if tournament is not None:
             _link_to_tournament(match, tournament, slot_id)
-        _record(match, game.events)
-        _go_on(match, game, previous_to_move=None)
+        open_tallies(white, black)
+        opening = _record(match, game.events)
+        _go_on(match, game, previous_to_move=None, recorded=opening)
     return match
 
 
@@ -634,18 +636,25 @@ def _apply(game: Game, action: TurnAction) -> None:
 
 
 def _go_on(
-    match: Match,
-    game: Game,
-    *,
-    previous_to_move: int | None,
-    recorded: list[Segment] | None = None,
+    match: Match, game: Game, *, previous_to_move: int | None, recorded: list[Segment]
 ) -> None:
-    """Play forced segments, score finished games, start the next one, then save.
+    """Play forced segments, score finished games, start the next one, then save; then
+    count the rolls stored in the players' dice tallies (games.tally).
 
-    ``recorded`` holds the segments stored so far by the caller's action, if it kept them:
-    the turn email quotes the opponent's last play from them instead of querying for it.
-    The segments stored here are added to it.
+    ``recorded`` holds the segments the caller's transaction has stored so far: the turn
+    email quotes the opponent's last play from them instead of querying for it. The
+    segments stored here are added to it.
     """
+    _play_on(match, game, previous_to_move=previous_to_move, recorded=recorded)
+    # Once for all the segments of the transaction, even those of a game that ended it:
+    # the tallies are taken once, in one order.
+    count_rolls(match, recorded)
+
+
+def _play_on(
+    match: Match, game: Game, *, previous_to_move: int | None, recorded: list[Segment]
+) -> None:
+    """All that :func:`_go_on` does but count the rolls."""
     while True:
         if game.phase is Phase.FINISHED:
             game = _end_game(match, game, recorded=recorded)
@@ -655,9 +664,7 @@ def _go_on(
         before = len(game.events)
         if not _play_forced(game):
             break
-        forced = _record(match, game.events[before:], automatic=True)
-        if recorded is not None:
-            recorded += forced
+        recorded += _record(match, game.events[before:], automatic=True)
     _save_state(match, game)
     if _new_turn(match, previous_to_move, recorded):
         allowed = timedelta(days=match.days_per_move)
@@ -723,7 +730,7 @@ def _dance_left_to_player(game: Game) -> bool:
     return only is not None and only.is_dance
 
 
-def _end_game(match: Match, game: Game, *, recorded: list[Segment] | None = None) -> Game | None:
+def _end_game(match: Match, game: Game, *, recorded: list[Segment]) -> Game | None:
     """Score a finished game; start the next one (its opening segments are added to
     ``recorded``), or finish the match."""
     winner = game.winner
@@ -745,9 +752,7 @@ def _end_game(match: Match, game: Game, *, recorded: list[Segment] | None = None
         return None
     match.game_number += 1
     following = Game(match.variant, game.dice_source)
-    opening = _record(match, following.events)
-    if recorded is not None:
-        recorded += opening
+    recorded += _record(match, following.events)
     return following
 
 

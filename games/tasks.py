@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from importlib import import_module
 
 from celery import shared_task
 from django.conf import settings
@@ -117,3 +118,17 @@ def task_finish_closures() -> int:
     """Beat: end the play of closed or deactivated accounts that something still waits on
     (games.closing.finish_interrupted)."""
     return closing.finish_interrupted()
+
+
+@shared_task
+def task_forget_old_emails() -> int:
+    """Beat: delete the emails sent or dropped more than notifications.EMAILS_KEPT ago
+    (their whole bodies are kept until then); returns how many."""
+    return notifications.forget_old_emails()
+
+
+@shared_task
+def task_clear_expired_sessions() -> None:
+    """Beat: delete the expired sessions (what Django's clearsessions command does): an
+    expired session is never read again, but its row stays until deleted."""
+    import_module(settings.SESSION_ENGINE).SessionStore.clear_expired()

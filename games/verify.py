@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
 from .dice import roll_pair
-from .models import Match, Segment
+from .models import DiceTally, Match, Segment
 
 ROLLED = (Segment.Kind.OPENING, Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY)
 
@@ -24,17 +25,28 @@ def dice_statistics(rolls: Iterable[tuple[int, int]]) -> dict[str, object]:
 def _statistics(pairs: Counter[tuple[int, int]]) -> dict[str, object]:
     """:func:`dice_statistics` of the rolls counted in ``pairs`` (each pair of dice, how
     many times it was rolled)."""
-    rolls = pairs.total()
     faces: Counter[int] = Counter()
     for (a, b), times in pairs.items():
         faces[a] += times
         faces[b] += times
-    doubles = sum(times for (a, b), times in pairs.items() if a == b)
+    return _figures(
+        rolls=pairs.total(),
+        faces=[(face, faces[face]) for face in range(1, 7)],
+        doubles=sum(times for (a, b), times in pairs.items() if a == b),
+        acey_deuceys=sum(times for (a, b), times in pairs.items() if {a, b} == {1, 2}),
+    )
+
+
+def _figures(
+    *, rolls: int, faces: list[tuple[int, int]], doubles: int, acey_deuceys: int
+) -> dict[str, object]:
+    """What the dice pages show of ``rolls`` rolls: how many came up with each face (each
+    die counted), how many doubles and 1-2s, against how many were to be expected."""
     return {
         "rolls": rolls,
-        "faces": [(face, faces[face]) for face in range(1, 7)],
+        "faces": faces,
         "doubles": doubles,
-        "acey_deuceys": sum(times for (a, b), times in pairs.items() if {a, b} == {1, 2}),
+        "acey_deuceys": acey_deuceys,
         "doubles_expected": round(rolls / 6, 1),
         "acey_deuceys_expected": round(rolls / 18, 1),
         "doubles_share": doubles / max(1, rolls),
@@ -98,24 +110,16 @@ def _unplayed_reason(match: Match) -> dict[str, object] | None:
 
 @require_safe
 def player_dice(request: HttpRequest, username: str) -> HttpResponse:
-    """The dice one player has rolled in all their matches (rolled segments only)."""
-    from django.contrib.auth import get_user_model
-    from django.db.models import Count, Q
-
-    person = get_object_or_404(get_user_model(), username=username)
-    # Counted by the database, pair by pair: at most 36 rows come back, where every roll
-    # of a player of thousands of matches (a bot's) came back to be counted here.
-    pairs = (
-        Segment.objects.filter(
-            Q(match__white=person, player="white") | Q(match__black=person, player="black"),
-            kind__in=(Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY),
-        )
-        .values_list("dice")
-        .annotate(times=Count("pk"))
-        .order_by()
+    """The dice one player has rolled in all their matches (rolled segments only), as
+    their tally has counted them (games.tally): one row, read with the player."""
+    users = get_user_model().objects.select_related("dice_tally")
+    person = get_object_or_404(users, username=username)
+    # Someone who has never played has no tally: nothing rolled.
+    tally = getattr(person, "dice_tally", None) or DiceTally(user=person)
+    stats = _figures(
+        rolls=tally.rolls,
+        faces=tally.faces,
+        doubles=tally.doubles,
+        acey_deuceys=tally.acey_deuceys,
     )
-    counted: Counter[tuple[int, int]] = Counter()
-    for dice, times in pairs:
-        counted[(dice[0], dice[1])] += times
-    stats = _statistics(counted)
     return render(request, "games/player_dice.html", {"person": person, "stats": stats})

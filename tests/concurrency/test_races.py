@@ -13,10 +13,11 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.db.models import Q
 from django.utils import timezone
 
 from games import away, services
-from games.models import Challenge, Match, Segment
+from games.models import Challenge, DiceTally, Match, Segment
 from games.services import TurnAction, TurnError
 from tests.matches import opened_by_white
 
@@ -74,6 +75,24 @@ def test_two_different_plays_racing_one_wins_and_the_other_changes_nothing(match
     stored = Segment.objects.get(match=match, number=2)
     assert stored.play in {"in/22 in/19", "in/19 19/16"}
     assert Match.objects.get(pk=match.pk).position == stored.position
+
+
+def test_rolls_stored_at_once_in_two_matches_of_one_player_are_all_counted(
+    postgres_url, alice, bob, charlie
+):
+    first, second = opened_by_white(alice, bob), opened_by_white(alice, charlie)
+
+    results = race(_submit(first, alice, "in/22 in/19"), _submit(second, alice, "in/22 in/19"))
+
+    assert all(isinstance(result, Match) for result in results), results
+    # Her 6-3 in each, and any roll of hers played for her since.
+    rolled = Segment.objects.filter(
+        Q(match__white=alice, player="white") | Q(match__black=alice, player="black"),
+        kind__in=("roll", "acey_deucey"),
+    )
+    tally = DiceTally.objects.get(user=alice)
+    assert tally.rolls == rolled.count() >= 2
+    assert tally.sixes >= 2 and tally.threes >= 2
 
 
 def test_accepting_one_challenge_twice_at_once_makes_one_match(postgres_url, alice, bob, charlie):

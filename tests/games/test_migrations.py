@@ -124,6 +124,62 @@ def test_0015_gives_later_openings_and_automatic_doubles_the_position_after_them
     }
 
 
+def test_0021_tallies_the_rolls_stored_before_it(migrate, players):
+    alice, bob = players
+    apps = migrate("0022_admin_list_indexes")
+    match_model = apps.get_model("games", "Match")
+    segment_model = apps.get_model("games", "Segment")
+    alice_white = match_model.objects.create(
+        variant="american", points=1, position={}, white_id=alice, black_id=bob
+    )
+    alice_black = match_model.objects.create(
+        variant="greek", points=1, position={}, white_id=bob, black_id=alice
+    )
+    rows = [
+        # match, player, kind, dice: only a player's own rolls count
+        (alice_white, "", "opening", [5, 2]),
+        (alice_white, "white", "roll", [6, 3]),
+        (alice_white, "white", "acey_deucey", [2, 1]),
+        (alice_white, "white", "double", [6, 6]),  # named, not rolled
+        (alice_white, "white", "named_double", [6, 6]),
+        (alice_white, "black", "roll", [4, 4]),
+        (alice_black, "black", "roll", [6, 3]),
+        (alice_black, "black", "roll", [3, 6]),
+        (alice_black, "white", "roll", [1, 2]),
+    ]
+    for number, (match, player, kind, dice) in enumerate(rows, start=1):
+        segment_model.objects.create(
+            match=match,
+            number=number,
+            game_number=1,
+            player=player,
+            kind=kind,
+            dice=dice,
+            position={},
+        )
+
+    apps = migrate("0023_dice_tally")
+
+    tallies = {
+        tally["user_id"]: tally for tally in apps.get_model("games", "DiceTally").objects.values()
+    }
+    assert set(tallies) == {alice, bob}
+    assert tallies[alice] == {
+        "user_id": alice,
+        "rolls": 4,
+        "ones": 1,
+        "twos": 1,
+        "threes": 3,
+        "fours": 0,
+        "fives": 0,
+        "sixes": 3,
+        "doubles": 0,
+        "acey_deuceys": 1,
+    }
+    assert (tallies[bob]["rolls"], tallies[bob]["fours"], tallies[bob]["doubles"]) == (2, 2, 1)
+    assert tallies[bob]["acey_deuceys"] == 1
+
+
 def test_tournaments_0002_brings_a_far_sign_up_deadline_within_a_year(migrate, players):
     alice, _ = players
     apps = migrate("0001_initial", app="tournaments")

@@ -38,7 +38,7 @@ def in_a_tournament(match: Match) -> None:
 # A tournament's match costs no more: its tournament comes with the locked match (its turn
 # email names it).
 @pytest.mark.parametrize("tournament", [False, True], ids=["friendly", "tournament"])
-def test_a_turn_through_the_api_makes_eight_statements(
+def test_a_turn_through_the_api_makes_nine_statements(
     alice, bob, django_assert_num_queries, tournament
 ):
     match = opened_by_white(alice, bob)  # alice to play 6-3; bob rolls next
@@ -52,8 +52,9 @@ def test_a_turn_through_the_api_makes_eight_statements(
 
     # The key with its user; BEGIN (a savepoint inside the test's transaction); the match
     # locked, with its players; the segment stored; bob's return from any time away; his
-    # turn email queued; the match saved; COMMIT (the savepoint released).
-    with django_assert_num_queries(8):
+    # turn email queued; the match saved; alice's roll added to her dice tally; COMMIT
+    # (the savepoint released).
+    with django_assert_num_queries(9):
         response = post_json(api, url, {"segment": 1, "play": "in/22 in/19"})
 
     assert response.status_code == 200, response.content

@@ -1,0 +1,82 @@
+"""Each player's dice tally (games.tally), kept as rolls are stored, says what counting
+their segments says, and makes their dice page one query however much they have played."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.models import Q
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.engine import format_play
+from games.models import Match, Segment
+from games.services import TurnAction
+from games.verify import dice_statistics
+
+pytestmark = pytest.mark.django_db
+
+
+def recounted(user) -> dict[str, object]:
+    """The statistics of ``user``'s rolls counted afresh from the stored segments."""
+    rolled = Segment.objects.filter(
+        Q(match__white=user, player="white") | Q(match__black=user, player="black"),
+        kind__in=("roll", "acey_deucey"),
+    )
+    return dice_statistics([tuple(segment.dice) for segment in rolled])
+
+
+def play_on(match: Match, *, turns: int | None = None) -> Match:
+    """The players play the first legal play (or double) ``turns`` times, or to the end."""
+    while match.is_active and (turns is None or turns > 0):
+        game = services.load_game(match)
+        if match.phase == "name_double":
+            action = TurnAction(segment=match.segment_count, double=game.allowed_doubles()[0])
+        else:
+            action = TurnAction(
+                segment=match.segment_count, play=format_play(game.legal_plays()[0])
+            )
+        match = services.submit_segment(match.pk, user=match.to_move, action=action)
+        turns = None if turns is None else turns - 1
+    return match
+
+
+def start(white, black, variant: str, points: int = 1) -> Match:
+    return services.start_match(
+        white=white, black=black, variant=variant, points=points, days_per_move=2
+    )
+
+
+def test_the_tallies_agree_with_a_recount_after_several_matches(client, alice, bob, charlie):
+    # Games played out (forced plays, a game's end and the next one's opening stored with
+    # the play that ended it), one given up halfway, and one still being played.
+    play_on(start(alice, bob, "greek", points=3))
+    play_on(start(bob, alice, "american"))
+    resigned = play_on(start(charlie, alice, "greek"), turns=15)
+    services.resign(resigned.pk, user=charlie)
+    play_on(start(alice, charlie, "american"), turns=25)
+
+    pages = {
+        user: client.get(f"/players/{user}/dice/").context["stats"]
+        for user in (alice, bob, charlie)
+    }
+
+    assert pages == {user: recounted(user) for user in (alice, bob, charlie)}
+    assert all(stats["rolls"] > 0 for stats in pages.values())
+
+
+def test_a_players_dice_page_is_one_query_however_many_matches_they_have_played(client, alice, bob):
+    def page_queries() -> list[str]:
+        with CaptureQueriesContext(connection) as queries:
+            client.get("/players/alice/dice/")
+        return [query["sql"] for query in queries]
+
+    play_on(start(alice, bob, "greek"), turns=6)
+    one_match = page_queries()
+    for _ in range(3):
+        play_on(start(bob, alice, "greek"), turns=6)
+    four_matches = page_queries()
+
+    # The player with their tally.
+    assert len(one_match) == len(four_matches) == 1
+    assert "games_segment" not in four_matches[0]
