@@ -119,3 +119,23 @@ def fast_password_hashing():
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Refuse a test outside tests/browser that takes Playwright's fixtures, as one does by
+    naming a parameter ``page``. pytest-playwright gives such a test a session-wide
+    parameter (the browser's name), and pytest then runs every browser test beside the
+    first test that has it: among the database tests, the browser tests' live server
+    (which empties the database after each) took the bot users a migration made from the
+    tests run after them."""
+    strays = [
+        item.nodeid
+        for item in items
+        if "browser_name" in getattr(item, "fixturenames", ())
+        and not item.nodeid.startswith("tests/browser/")
+    ]
+    if strays:
+        raise pytest.UsageError(
+            "Playwright's fixtures outside tests/browser (a parameter named `page`?): "
+            + ", ".join(strays[:5])
+        )

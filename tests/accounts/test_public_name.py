@@ -33,19 +33,21 @@ def test_the_public_name_is_the_display_name_or_the_username_of_an_inactive_acco
     assert great_alice.public_name == "alice"
 
 
-@pytest.mark.parametrize(("page", "args"), PAGES)
-def test_each_public_page_names_a_player_by_their_display_name(client, great_alice, page, args):
-    response = client.get(reverse(page, args=args))
+@pytest.mark.parametrize(("url_name", "args"), PAGES)
+def test_each_public_page_names_a_player_by_their_display_name(client, great_alice, url_name, args):
+    response = client.get(reverse(url_name, args=args))
 
     assert "Alice the Great" in response.content.decode()
 
 
-@pytest.mark.parametrize(("page", "args"), PAGES)
-def test_no_public_page_shows_a_deactivated_accounts_display_name(client, great_alice, page, args):
+@pytest.mark.parametrize(("url_name", "args"), PAGES)
+def test_no_public_page_shows_a_deactivated_accounts_display_name(
+    client, great_alice, url_name, args
+):
     great_alice.is_active = False  # deactivated by the staff, its display name kept
     great_alice.save()
 
-    response = client.get(reverse(page, args=args))
+    response = client.get(reverse(url_name, args=args))
 
     content = response.content.decode()
     assert response.status_code == 200

@@ -66,8 +66,8 @@ def test_a_player_has_a_limited_number_of_challenges_waiting(alice, django_user_
     services.create_challenge(alice, private=True)
 
 
-def test_a_player_has_a_limited_number_of_matches_against_the_bots(alice, django_user_model):
-    bot = django_user_model.objects.filter(is_bot=True).first()
+def test_a_player_has_a_limited_number_of_matches_against_the_bots(alice):
+    bot = services.bot_users()[0]
     for _ in range(services.MAX_BOT_MATCHES):
         services.create_challenge(alice, opponent=bot)
     assert (

@@ -146,8 +146,8 @@ def test_an_account_closed_while_its_message_was_on_the_way_writes_nothing(match
     assert not Message.objects.filter(match=match).exists()
 
 
-def test_nobody_writes_to_a_bot(alice, django_user_model):
-    bot = django_user_model.objects.get(username="beginner-bot")
+def test_nobody_writes_to_a_bot(alice):
+    bot = next(user for user in services.bot_users() if user.username == "beginner-bot")
     match = opened_by_white(alice, bot)
 
     with pytest.raises(chat.ChatRefused, match="is a computer player"):

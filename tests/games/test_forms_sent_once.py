@@ -47,13 +47,13 @@ def test_each_bot_form_of_the_lobby_has_a_key_of_its_own_new_with_each_page(clie
 
 
 @pytest.mark.parametrize(
-    ("page", "forms"), [("lobby", 3), ("challenge_new", 1), ("tournament_new", 1)]
+    ("url_name", "forms"), [("lobby", 3), ("challenge_new", 1), ("tournament_new", 1)]
 )
-def test_the_pages_with_keys_are_never_cached(client, alice, page, forms):
+def test_the_pages_with_keys_are_never_cached(client, alice, url_name, forms):
     client.force_login(alice)
     services.bot_users()
 
-    response = client.get(reverse(page))
+    response = client.get(reverse(url_name))
 
     # From the browser's cache (Back), the page would send its old keys again: a bot
     # played again would go to the match it started before.

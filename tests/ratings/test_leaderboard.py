@@ -151,16 +151,16 @@ def test_the_provisional_ratings_follow_the_established_ones_from_page_to_page(
 
 
 @pytest.mark.parametrize("count", [5, 120])
-@pytest.mark.parametrize("page", [1, 2, 3])
+@pytest.mark.parametrize("number", [1, 2, 3])
 def test_it_uses_the_same_number_of_queries_for_any_number_of_players(
-    client, django_user_model, django_assert_num_queries, count, page
+    client, django_user_model, django_assert_num_queries, count, number
 ):
     # As many provisional ratings as established ones: page 2 of 120 holds both.
     _players(django_user_model, count)
     _players(django_user_model, count, rd=200, prefix="newbie")
 
     with django_assert_num_queries(2):
-        response = client.get(reverse("leaderboard", args=["american"]), {"page": page})
+        response = client.get(reverse("leaderboard", args=["american"]), {"page": number})
 
     assert response.status_code == 200
 
