@@ -1006,12 +1006,12 @@ def finish_match(match: Match, *, winner: str, ending: str) -> None:
     # play, which the match's record ends with (an export must replay through the engine,
     # whose record of a forfeited game keeps it). A game borne off has none.
     match.save()
-    rate_finished_match(match, now=now)
+    rating_changes = rate_finished_match(match, now=now)
     # A local import: games.tournaments.services imports this module.
     from .tournaments.services import match_finished as advance_tournament
 
     advance_tournament(match)
-    notifications.match_finished(match)
+    notifications.match_finished(match, rating_changes=rating_changes)
 
 
 def sweep_deadlines(now=None) -> dict[str, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games import closing
-from games.models import Match, PlayerRating
+from games.models import Match, Notification, PlayerRating
 from tests.matches import opened_by_white
 
 from .conftest import count_queries
@@ -40,8 +40,15 @@ def test_each_match_resigned_costs_a_fixed_list_of_statements(django_user_model,
 
     # Each: BEGIN (a savepoint inside the test's transaction); the match locked, with its
     # players and its tournament link; the game's result stored; the match saved; the two
-    # ratings locked, and each one's change stored and the rating saved; the changes read
-    # back for the email; the opponent's email looked for, then stored in a savepoint of
-    # its own (hers none: closing erased her address); COMMIT.
-    assert (three - one) / 2 == 15, (one, three)
+    # ratings locked, and each one's change stored and the rating saved; the opponent's
+    # email stored, quoting the change (hers none: closing erased her address); COMMIT.
+    assert (three - one) / 2 == 11, (one, three)
     assert Match.objects.finished().filter(ending=Match.Ending.RESIGNATION).count() == 4
+    emails = Notification.objects.filter(kind=Notification.Kind.FINISHED)
+    assert sorted(emails.values_list("user__username", flat=True)) == [
+        "player0",
+        "player0",
+        "player1",
+        "player2",
+    ]
+    assert all("rating: " in email.body for email in emails)  # its change, quoted
