@@ -79,21 +79,23 @@ def rate_finished_match(match: Match, *, now: datetime | None = None) -> list[Ra
         (white, before_white, after_white, white_won),
         (black, before_black, after_black, not white_won),
     ):
-        change = RatingChange.objects.create(
-            match=match,
-            user_id=row.user_id,
-            variant=match.variant,
-            rating_before=before.rating,
-            rating_after=after.rating,
-            rd_before=before.rd,
-            rd_after=after.rd,
-            created_at=now,
+        changes.append(
+            RatingChange(
+                match=match,
+                user_id=row.user_id,
+                variant=match.variant,
+                rating_before=before.rating,
+                rating_after=after.rating,
+                rd_before=before.rd,
+                rd_after=after.rd,
+                created_at=now,
+            )
         )
-        changes.append(change)
         row.rating, row.rd, row.volatility = after.rating, after.rd, after.volatility
         row.rated_at = now
         row.matches += 1
         row.wins += won
         row.losses += not won
         row.save()
-    return changes
+    # Both in one INSERT.
+    return RatingChange.objects.bulk_create(changes)

@@ -40,9 +40,9 @@ def test_each_match_resigned_costs_a_fixed_list_of_statements(django_user_model,
 
     # Each: BEGIN (a savepoint inside the test's transaction); the match locked, with its
     # players and its tournament link; the game's result stored; the match saved; the two
-    # ratings locked, and each one's change stored and the rating saved; the opponent's
-    # email stored, quoting the change (hers none: closing erased her address); COMMIT.
-    assert (three - one) / 2 == 11, (one, three)
+    # ratings locked, and each one saved; the two changes stored; the opponent's email
+    # stored, quoting the change (hers none: closing erased her address); COMMIT.
+    assert (three - one) / 2 == 10, (one, three)
     assert Match.objects.finished().filter(ending=Match.Ending.RESIGNATION).count() == 4
     emails = Notification.objects.filter(kind=Notification.Kind.FINISHED)
     assert sorted(emails.values_list("user__username", flat=True)) == [
