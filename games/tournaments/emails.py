@@ -157,11 +157,12 @@ def withdrawn_on_time(tournament: Tournament, user: User, *, match: Match) -> No
 
 
 def tournament_finished(tournament: Tournament) -> None:
-    """Everyone who played (and the organiser) hears who won."""
+    """Everyone who played (and the organiser) hears who won. In one INSERT: a tournament
+    finishes once, under its lock, so no key exists yet."""
     champion = tournament.champion
     subject = f"{tournament.name} is over" + (f": {champion} won" if champion else "")
-    for user in _everyone(tournament):
-        _queue(
+    _queue_new(
+        Email(
             user,
             KIND,
             f"tournament:{tournament.pk}:finished:{user.pk}",
@@ -173,15 +174,16 @@ def tournament_finished(tournament: Tournament) -> None:
                 "url": absolute_url(tournament.get_absolute_url()),
             },
         )
+        for user in _everyone(tournament)
+    )
 
 
 def tournament_cancelled(tournament: Tournament, *, reason: str, by: User | None = None) -> None:
     """Everyone who signed up (and the organiser) hears that ``tournament`` is off, and why;
-    except ``by``, whoever called it off (nobody, for the sweep's cancellation)."""
-    for user in _everyone(tournament):
-        if by is not None and user.pk == by.pk:
-            continue
-        _queue(
+    except ``by``, whoever called it off (nobody, for the sweep's cancellation). In one
+    INSERT: a tournament is called off once, under its lock, so no key exists yet."""
+    _queue_new(
+        Email(
             user,
             KIND,
             f"tournament:{tournament.pk}:cancelled:{user.pk}",
@@ -193,6 +195,9 @@ def tournament_cancelled(tournament: Tournament, *, reason: str, by: User | None
                 "url": absolute_url(tournament.get_absolute_url()),
             },
         )
+        for user in _everyone(tournament)
+        if by is None or user.pk != by.pk
+    )
 
 
 def _everyone(tournament: Tournament) -> list[User]:

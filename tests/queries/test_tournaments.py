@@ -1,12 +1,13 @@
-"""The SQL that starting a tournament costs, in the organiser's request (or the sweep's):
-a fixed list of statements for each match it starts."""
+"""The SQL that starting and calling off a tournament cost, in the organiser's request (or
+the sweep's): a fixed list of statements for each match started, and the emails to all
+its players in one statement."""
 
 from __future__ import annotations
 
 import pytest
 
 from games.models import Notification
-from games.tournaments import services
+from games.tournaments import emails, services
 from games.tournaments.brackets import Format
 from games.tournaments.models import Tournament, TournamentMatch
 from tests.tournaments_site.helpers import make_users, open_tournament
@@ -55,3 +56,30 @@ def test_each_player_without_a_first_match_costs_one_statement(alice):
     assert Notification.objects.filter(key__contains=":started:").count() == 1
     # One match fewer, and one email that the tournament has started without them.
     assert eight - seven == 11 - 1, (seven, eight)
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["open", "running"])
+def test_calling_a_tournament_off_costs_the_same_however_many_signed_up(alice, started):
+    small, large = _signed_up(alice, 4), _signed_up(alice, 32)
+    if started:
+        _started(small), _started(large)
+
+    four, thirty_two = (
+        count_queries(lambda t=t: services.cancel_tournament(t.pk, user=alice))
+        for t in (small, large)
+    )
+
+    assert four == thirty_two
+    assert Notification.objects.filter(key__contains=":cancelled:").count() == 4 + 32
+
+
+def test_the_end_of_a_tournament_is_told_to_everyone_in_one_statement(alice):
+    tournament = _signed_up(alice, 16)
+    _started(tournament)
+    tournament.refresh_from_db()
+
+    statements = count_queries(lambda: emails.tournament_finished(tournament))
+
+    # The entrants with their accounts; the organiser's (not one of them); the emails.
+    assert statements == 3
+    assert Notification.objects.filter(key__contains=":finished:").count() == 16 + 1
