@@ -33,7 +33,7 @@ from aceysite.forms import focus_first_error
 from aceysite.mail import failure_in_words
 from aceysite.text import sentence
 from games import away, blocks, closing
-from games.models import Match
+from games.models import Match, MatchQuerySet
 from games.ratings.profile import head_to_head, rating_chart_svg, variant_records
 
 from . import services, throttle
@@ -568,6 +568,21 @@ class PlayerMatch:
         )
 
 
+class FinishedMatches:
+    """A player's finished matches, latest first, as Paginator reads them: counted, and a
+    page read with the matches before it (MatchQuerySet.latest_finished), not sorted out
+    of the player's whole history."""
+
+    def __init__(self, matches: MatchQuerySet, player: User) -> None:
+        self.matches, self.player = matches, player
+
+    def count(self) -> int:
+        return self.matches.finished().involving(self.player).count()
+
+    def __getitem__(self, page: slice) -> MatchQuerySet:
+        return self.matches.latest_finished(self.player, page.stop, start=page.start)
+
+
 def _local_time(person: User) -> datetime | None:
     zone = person.zone
     return timezone.now().astimezone(zone) if zone is not None else None
@@ -601,9 +616,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         # only (User.public_name) and shows nothing it said of itself.
         person.about = person.country = ""
     matches = Match.objects.involving(person).select_related("white", "black")
-    finished = Paginator(
-        matches.finished().order_by("-finished_at", "-pk"), MATCHES_PER_PAGE
-    ).get_page(request.GET.get("page"))
+    finished = Paginator(FinishedMatches(matches, person), MATCHES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
     current = matches.active().order_by("deadline", "pk")
     context = {
         "person": person,

@@ -188,6 +188,11 @@ class Challenge(models.Model):
         return reverse("invite", args=[self.invite_token])
 
 
+#: A player's finished matches, latest first: of two that ended at the same moment (a
+#: sweep ends many), the later id first.
+LATEST_FINISHED = ("-finished_at", "-pk")
+
+
 class MatchQuerySet(models.QuerySet["Match"]):
     def involving(self, user: User) -> MatchQuerySet:
         return self.filter(Q(white=user) | Q(black=user))
@@ -197,6 +202,32 @@ class MatchQuerySet(models.QuerySet["Match"]):
 
     def finished(self) -> MatchQuerySet:
         return self.filter(status=Match.Status.FINISHED)
+
+    def latest_finished(self, user: User, stop: int, *, start: int = 0) -> MatchQuerySet:
+        """``user``'s finished matches, latest first (of two that ended at the same moment,
+        the later id first), from the ``start``-th latest up to the ``stop``-th (counted
+        from 0, ``stop`` left out), as this queryset selects them.
+
+        Picked from the ``stop`` latest of each colour, which hold the ``stop`` latest of
+        all, each read in order from its own index: the query costs the same however
+        many matches the player has finished before those. Filtered on either colour at
+        once, all of them would be read and sorted (PostgreSQL: 11 ms for 2,000).
+        """
+
+        def latest_as(colour: str) -> MatchQuerySet:
+            latest = (
+                Match.objects.finished()
+                .filter(**{colour: user})
+                .order_by(*LATEST_FINISHED)
+                .values("pk")[:stop]
+            )
+            # Wrapped: SQLite allows no LIMIT in a part of a UNION.
+            return Match.objects.filter(pk__in=latest).values("pk")
+
+        among = latest_as("white").union(latest_as("black"))
+        # The window's ids first, so that only its own matches are read whole.
+        window = Match.objects.filter(pk__in=among).order_by(*LATEST_FINISHED).values("pk")
+        return self.filter(pk__in=window[start:stop]).order_by(*LATEST_FINISHED)
 
     def awaiting(self, user: User) -> MatchQuerySet:
         """Active matches where it is ``user``'s turn, most urgent first."""
@@ -322,6 +353,17 @@ class Match(models.Model):
             models.Index(fields=["status", "deadline"]),
             models.Index(fields=["remind_at"]),
             models.Index(fields=["to_move", "status"]),
+            # A player's latest finished matches, read in order (latest_finished).
+            models.Index(
+                fields=["white", "finished_at", "id"],
+                condition=Q(status="finished"),
+                name="match_white_finished_idx",
+            ),
+            models.Index(
+                fields=["black", "finished_at", "id"],
+                condition=Q(status="finished"),
+                name="match_black_finished_idx",
+            ),
         ]
         constraints = [
             models.CheckConstraint(

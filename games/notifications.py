@@ -15,11 +15,12 @@ import logging
 import secrets
 import threading
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from email.policy import Policy
 from itertools import groupby
 from smtplib import SMTPResponseException, SMTPServerDisconnected
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
 
 from celery import current_app
@@ -38,7 +39,7 @@ from aceysite.mail import failure_in_words
 from games.engine import Position, absolute_point, format_dice, variant_named
 
 from . import blocks
-from .models import Challenge, Match, Message, Notification, Segment
+from .models import Challenge, Match, Message, Notification, RatingChange, Segment
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -154,19 +155,10 @@ def turn_email_note(user: User) -> str:
 
 def _queue(user: User, kind: str, key: str, subject: str, template: str, context: dict) -> None:
     """Store a game email to ``user`` keyed by its event, and send it after commit; unless
-    they want none of its kind, or have no address, or one they have not confirmed (a typo,
-    or someone else's: game mail must not go there; accounts.services)."""
-    if not user.email or user.is_bot or user.email_preference == user.EmailPreference.NONE:
+    they are to get none (:func:`_email_fields`)."""
+    fields = _email_fields(user, kind, subject, template, context)
+    if fields is None:
         return
-    if user.email_confirmed_at is None:
-        return
-    if kind == Notification.Kind.TURN and user.email_preference == user.EmailPreference.DIGEST:
-        return
-    # Times in the email in the addressee's own timezone (not the request's: a turn email
-    # is written during the opponent's request).
-    with timezone.override(user.zone or UTC):
-        body = render_to_string(template, {"user": user, "site_url": settings.SITE_URL, **context})
-    fields = {"user": user, "kind": kind, "subject": subject, "body": body}
     wait = 0
     if kind == Notification.Kind.TURN:
         wait = turn_email_delay()
@@ -183,6 +175,52 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
         )
     if created:
         _send_after_commit(notification.pk, wait=wait)
+
+
+class Email(NamedTuple):
+    """A game email for :func:`_queue_new`: :func:`_queue`'s arguments."""
+
+    user: User
+    kind: str
+    key: str
+    subject: str
+    template: str
+    context: dict
+
+
+def _queue_new(emails: Iterable[Email]) -> None:
+    """Store game emails whose keys cannot exist yet, in one INSERT, and send each after
+    commit (none to a player who is to get none: :func:`_email_fields`). For an event
+    that happens once, under a lock the caller holds (a match ending, say): the unique key
+    still guards it, failing the transaction rather than emailing twice, where
+    :func:`_queue` would look for the key first and store each email in a savepoint of
+    its own."""
+    rows = []
+    for email in emails:
+        fields = _email_fields(email.user, email.kind, email.subject, email.template, email.context)
+        if fields is not None:
+            rows.append(Notification(key=email.key, match=email.context.get("match"), **fields))
+    for notification in Notification.objects.bulk_create(rows):
+        _send_after_commit(notification.pk)
+
+
+def _email_fields(
+    user: User, kind: str, subject: str, template: str, context: dict
+) -> dict[str, object] | None:
+    """A game email's fields, written; None if ``user`` is to get none: they want none of
+    its kind, or have no address, or one they have not confirmed (a typo, or someone
+    else's: game mail must not go there; accounts.services)."""
+    if not user.email or user.is_bot or user.email_preference == user.EmailPreference.NONE:
+        return None
+    if user.email_confirmed_at is None:
+        return None
+    if kind == Notification.Kind.TURN and user.email_preference == user.EmailPreference.DIGEST:
+        return None
+    # Times in the email in the addressee's own timezone (not the request's: a turn email
+    # is written during the opponent's request).
+    with timezone.override(user.zone or UTC):
+        body = render_to_string(template, {"user": user, "site_url": settings.SITE_URL, **context})
+    return {"user": user, "kind": kind, "subject": subject, "body": body}
 
 
 def _send_after_commit(notification_id: int, *, wait: int = 0) -> None:
@@ -589,10 +627,13 @@ def challenge_declined(challenge: Challenge) -> None:
     )
 
 
-def match_finished(match: Match) -> None:
-    changes = {change.user_id: change for change in match.rating_changes.all()}
-    for user in (match.white, match.black):
-        _queue(
+def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
+    """Tell both players that ``match`` is over, and how their ratings moved:
+    ``rating_changes``, as rating it stored them (none for an unrated match). Both emails
+    in one INSERT: a match ends once, under its row's lock, so neither key exists yet."""
+    changes = {change.user_id: change for change in rating_changes}
+    _queue_new(
+        Email(
             user,
             Notification.Kind.FINISHED,
             f"finished:{match.pk}:{user.pk}",
@@ -607,6 +648,8 @@ def match_finished(match: Match) -> None:
                 "url": absolute_url(match.get_absolute_url()),
             },
         )
+        for user in (match.white, match.black)
+    )
 
 
 def digest_key(user_id: int, day: str) -> str:

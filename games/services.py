@@ -931,7 +931,7 @@ def queue_stuck_bot_turns(*, older_than: timedelta = timedelta(minutes=3)) -> in
 def resign(match_id: int, *, user: User) -> Match:
     """``user`` resigns the whole match (R9)."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
+        match = _locked_to_end(match_id)
         if not match.is_player(user):
             raise NotAllowed("you are not playing in this match")
         if not match.is_active:
@@ -948,7 +948,7 @@ def award_timeout(match_id: int, *, now=None) -> bool:
     Safe to call twice or concurrently: the locked re-check makes the second call a no-op.
     """
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
+        match = _locked_to_end(match_id)
         if (
             not match.is_active
             or match.deadline is None
@@ -960,6 +960,19 @@ def award_timeout(match_id: int, *, now=None) -> bool:
             return False
         _forfeit(match, loser=loser, ending=Match.Ending.TIMEOUT)
     return True
+
+
+def _locked_to_end(match_id: int) -> Match:
+    """The match, its row locked, with what ending it reads: its players (the result's
+    emails go to them) and its link to a tournament, if any (which hears the result). Ending
+    many at once (games.closing resigns every match of a closed account) would otherwise
+    read them match by match."""
+    return (
+        # Only the match row: PostgreSQL cannot lock the nullable side of an outer join.
+        Match.objects.select_for_update(of=("self",))
+        .select_related("white", "black", "tournament_match")
+        .get(pk=match_id)
+    )
 
 
 def _forfeit(match: Match, *, loser: str, ending: str) -> None:
@@ -993,12 +1006,12 @@ def finish_match(match: Match, *, winner: str, ending: str) -> None:
     # play, which the match's record ends with (an export must replay through the engine,
     # whose record of a forfeited game keeps it). A game borne off has none.
     match.save()
-    rate_finished_match(match, now=now)
+    rating_changes = rate_finished_match(match, now=now)
     # A local import: games.tournaments.services imports this module.
     from .tournaments.services import match_finished as advance_tournament
 
     advance_tournament(match)
-    notifications.match_finished(match)
+    notifications.match_finished(match, rating_changes=rating_changes)
 
 
 def sweep_deadlines(now=None) -> dict[str, int]:

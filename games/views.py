@@ -118,10 +118,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     context = {
         "my_turn": matches.awaiting(user),
         "waiting": matches.waiting_for_opponent(user),
-        "finished": matches.finished()
-        .involving(user)
-        .select_related("winner")
-        .order_by("-finished_at")[:10],
+        "finished": matches.select_related("winner").latest_finished(user, 10),
         "received": Challenge.objects.addressed_to(user).select_related("challenger"),
         "sent": Challenge.objects.issued_by(user).select_related("opponent"),
     }

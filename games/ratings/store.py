@@ -15,7 +15,7 @@ from django.utils import timezone
 from .glicko2 import PROVISIONAL_RD, SCALE, Rating, inflate_for_inactivity, rate_match
 
 if TYPE_CHECKING:
-    from games.models import Match, PlayerRating
+    from games.models import Match, PlayerRating, RatingChange
 
 #: One Glicko rating period for idle correspondence players: the RD grows per period.
 RATING_PERIOD = timedelta(days=30)
@@ -50,13 +50,14 @@ def display(rating: Rating) -> str:
     return f"{rating.rating:.0f}{'?' if rating.rd > PROVISIONAL_RD else ''}"
 
 
-def rate_finished_match(match: Match, *, now: datetime | None = None) -> None:
+def rate_finished_match(match: Match, *, now: datetime | None = None) -> list[RatingChange]:
     """Update both players' ratings for a finished rated match (a resignation or a
-    timeout is a loss), weighted by the match length, and store the changes."""
+    timeout is a loss), weighted by the match length, and store the changes; return them
+    (none for an unrated match), which the players' emails quote."""
     from games.models import PlayerRating, RatingChange
 
     if not match.rated or match.winner_id is None:
-        return
+        return []
     now = now or timezone.now()
     rows = {
         row.user_id: row
@@ -73,19 +74,22 @@ def rate_finished_match(match: Match, *, now: datetime | None = None) -> None:
     after_white, after_black = rate_match(
         before_white, before_black, white_won, points=match.points
     )
+    changes = []
     for row, before, after, won in (
         (white, before_white, after_white, white_won),
         (black, before_black, after_black, not white_won),
     ):
-        RatingChange.objects.create(
-            match=match,
-            user_id=row.user_id,
-            variant=match.variant,
-            rating_before=before.rating,
-            rating_after=after.rating,
-            rd_before=before.rd,
-            rd_after=after.rd,
-            created_at=now,
+        changes.append(
+            RatingChange(
+                match=match,
+                user_id=row.user_id,
+                variant=match.variant,
+                rating_before=before.rating,
+                rating_after=after.rating,
+                rd_before=before.rd,
+                rd_after=after.rd,
+                created_at=now,
+            )
         )
         row.rating, row.rd, row.volatility = after.rating, after.rd, after.volatility
         row.rated_at = now
@@ -93,3 +97,5 @@ def rate_finished_match(match: Match, *, now: datetime | None = None) -> None:
         row.wins += won
         row.losses += not won
         row.save()
+    # Both in one INSERT.
+    return RatingChange.objects.bulk_create(changes)

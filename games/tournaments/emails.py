@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from aceysite.links import absolute_url
 from games.models import Match, Notification
-from games.notifications import _queue
+from games.notifications import Email, _queue, _queue_new
 
 from .brackets import Format
 
@@ -30,40 +30,47 @@ BYE_MEANING_ELIMINATION = "You go through to the next round without playing."
 
 
 def match_ready(tournament: Tournament, match: Match, *, stage: str) -> None:
-    """Tell both players their tournament match (in round ``stage``) has started."""
-    for user in (match.white, match.black):
-        opponent = match.opponent_of(user)
-        _queue(
+    """Tell both players their tournament match (in round ``stage``) has started. In one
+    INSERT: the match is new, so neither key exists yet."""
+    _queue_new(
+        Email(
             user,
             KIND,
             f"tournament:{tournament.pk}:match:{match.pk}:{user.pk}",
-            f"{tournament.name}: your match against {opponent} has started",
+            f"{tournament.name}: your match against {match.opponent_of(user)} has started",
             "tournaments/email/match_ready.txt",
             {
                 "tournament": tournament,
                 "match": match,
-                "opponent": opponent,
+                "opponent": match.opponent_of(user),
                 "stage": stage,
                 "colour": match.color_of(user),
                 "url": absolute_url(match.get_absolute_url()),
                 "tournament_url": absolute_url(tournament.get_absolute_url()),
             },
         )
+        for user in (match.white, match.black)
+    )
 
 
 def tournament_started_without_match(tournament: Tournament, user: User) -> None:
-    """A player with a first-round bye: the tournament has started without them playing."""
-    _queue(
-        user,
-        KIND,
-        f"tournament:{tournament.pk}:started:{user.pk}",
-        f"{tournament.name} has started",
-        "tournaments/email/started.txt",
-        {
-            "tournament": tournament,
-            "meaning": bye_meaning(tournament),
-            "url": absolute_url(tournament.get_absolute_url()),
-        },
+    """A player with a first-round bye: the tournament has started without them playing.
+    One INSERT: a tournament starts once, under its lock, so the key does not exist yet."""
+    _queue_new(
+        [
+            Email(
+                user,
+                KIND,
+                f"tournament:{tournament.pk}:started:{user.pk}",
+                f"{tournament.name} has started",
+                "tournaments/email/started.txt",
+                {
+                    "tournament": tournament,
+                    "meaning": bye_meaning(tournament),
+                    "url": absolute_url(tournament.get_absolute_url()),
+                },
+            )
+        ]
     )
 
 
@@ -150,11 +157,12 @@ def withdrawn_on_time(tournament: Tournament, user: User, *, match: Match) -> No
 
 
 def tournament_finished(tournament: Tournament) -> None:
-    """Everyone who played (and the organiser) hears who won."""
+    """Everyone who played (and the organiser) hears who won. In one INSERT: a tournament
+    finishes once, under its lock, so no key exists yet."""
     champion = tournament.champion
     subject = f"{tournament.name} is over" + (f": {champion} won" if champion else "")
-    for user in _everyone(tournament):
-        _queue(
+    _queue_new(
+        Email(
             user,
             KIND,
             f"tournament:{tournament.pk}:finished:{user.pk}",
@@ -166,15 +174,16 @@ def tournament_finished(tournament: Tournament) -> None:
                 "url": absolute_url(tournament.get_absolute_url()),
             },
         )
+        for user in _everyone(tournament)
+    )
 
 
 def tournament_cancelled(tournament: Tournament, *, reason: str, by: User | None = None) -> None:
     """Everyone who signed up (and the organiser) hears that ``tournament`` is off, and why;
-    except ``by``, whoever called it off (nobody, for the sweep's cancellation)."""
-    for user in _everyone(tournament):
-        if by is not None and user.pk == by.pk:
-            continue
-        _queue(
+    except ``by``, whoever called it off (nobody, for the sweep's cancellation). In one
+    INSERT: a tournament is called off once, under its lock, so no key exists yet."""
+    _queue_new(
+        Email(
             user,
             KIND,
             f"tournament:{tournament.pk}:cancelled:{user.pk}",
@@ -186,6 +195,9 @@ def tournament_cancelled(tournament: Tournament, *, reason: str, by: User | None
                 "url": absolute_url(tournament.get_absolute_url()),
             },
         )
+        for user in _everyone(tournament)
+        if by is None or user.pk != by.pk
+    )
 
 
 def _everyone(tournament: Tournament) -> list[User]:

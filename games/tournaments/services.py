@@ -302,7 +302,11 @@ def match_finished(match: Match) -> None:
     was the tournament's last match: then it is a plain loss). So does a
     resignation by a player who is withdrawing (``withdraw`` marks their entry first).
     """
-    link = TournamentMatch.objects.filter(match_id=match.pk).first()
+    if Match.tournament_match.is_cached(match):
+        # Selected with the locked match (games.services): None if there is none.
+        link = getattr(match, "tournament_match", None)
+    else:
+        link = TournamentMatch.objects.filter(match_id=match.pk).first()
     if link is None or match.winner_id is None:
         return
     with transaction.atomic():

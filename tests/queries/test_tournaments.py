@@ -1,0 +1,85 @@
+"""The SQL that starting and calling off a tournament cost, in the organiser's request (or
+the sweep's): a fixed list of statements for each match started, and the emails to all
+its players in one statement."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Notification
+from games.tournaments import emails, services
+from games.tournaments.brackets import Format
+from games.tournaments.models import Tournament, TournamentMatch
+from tests.tournaments_site.helpers import make_users, open_tournament
+
+from .conftest import count_queries
+
+pytestmark = pytest.mark.django_db
+
+
+def _signed_up(organiser, players: int, **options) -> Tournament:
+    tournament = open_tournament(organiser, **options)
+    for player in make_users(players):
+        services.sign_up(tournament.pk, user=player)
+    return tournament
+
+
+def _started(tournament: Tournament) -> int:
+    """The statements starting ``tournament`` makes."""
+    organiser = tournament.organiser
+    return count_queries(lambda: services.start_tournament(tournament.pk, user=organiser))
+
+
+@pytest.mark.parametrize("format", [Format.SINGLE_ELIMINATION, Format.ROUND_ROBIN])
+def test_each_match_a_start_makes_costs_a_fixed_list_of_statements(alice, format):
+    small, large = _signed_up(alice, 8, format=format), _signed_up(alice, 16, format=format)
+
+    eight, sixteen = _started(small), _started(large)
+
+    matches = [TournamentMatch.objects.filter(tournament=t).count() for t in (small, large)]
+    assert matches == [4, 8]
+    # Each: BEGIN and COMMIT (savepoints inside the start's transaction); the players
+    # locked; the match stored, and its link to the tournament; the players' dice tallies
+    # opened; its opening roll; the player to move's return from any time away; their
+    # turn email; the match saved; both players' emails that it has started, in one
+    # INSERT.
+    assert (sixteen - eight) / 4 == 11, (eight, sixteen)
+
+
+def test_each_player_without_a_first_match_costs_one_statement(alice):
+    # Seven players in a round robin: one sits each round out.
+    odd = _signed_up(alice, 7, format=Format.ROUND_ROBIN)
+    even = _signed_up(alice, 8, format=Format.ROUND_ROBIN)
+
+    seven, eight = _started(odd), _started(even)
+
+    assert Notification.objects.filter(key__contains=":started:").count() == 1
+    # One match fewer, and one email that the tournament has started without them.
+    assert eight - seven == 11 - 1, (seven, eight)
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["open", "running"])
+def test_calling_a_tournament_off_costs_the_same_however_many_signed_up(alice, started):
+    small, large = _signed_up(alice, 4), _signed_up(alice, 32)
+    if started:
+        _started(small), _started(large)
+
+    four, thirty_two = (
+        count_queries(lambda t=t: services.cancel_tournament(t.pk, user=alice))
+        for t in (small, large)
+    )
+
+    assert four == thirty_two
+    assert Notification.objects.filter(key__contains=":cancelled:").count() == 4 + 32
+
+
+def test_the_end_of_a_tournament_is_told_to_everyone_in_one_statement(alice):
+    tournament = _signed_up(alice, 16)
+    _started(tournament)
+    tournament.refresh_from_db()
+
+    statements = count_queries(lambda: emails.tournament_finished(tournament))
+
+    # The entrants with their accounts; the organiser's (not one of them); the emails.
+    assert statements == 3
+    assert Notification.objects.filter(key__contains=":finished:").count() == 16 + 1
