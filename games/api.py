@@ -37,7 +37,15 @@ from . import away, blocks, chat, idempotency, services
 from .engine import format_play
 from .engine.game import Phase
 from .forms import MAX_WHOLE_NUMBER, whole_number
-from .models import DAYS_PER_MOVE, MATCH_LENGTHS, Challenge, Match, Message, Segment
+from .models import (
+    DAYS_PER_MOVE,
+    LATEST_FINISHED,
+    MATCH_LENGTHS,
+    Challenge,
+    Match,
+    Message,
+    Segment,
+)
 
 MAX_BODY = 64 * 1024
 MAX_PLAY_LENGTH = 200
@@ -867,17 +875,22 @@ def _finished_page(user: User, *, before: int | None = None) -> tuple[list[int],
     """The ids of one page of ``user``'s finished matches, the latest first, from the one
     that ended just before match ``before`` (from the latest without it); and whether
     older ones wait. One query, two with ``before``, however long the player's history."""
+    if before is None:
+        # The first page, which every `me` reads: from each colour's own index, not the
+        # whole history sorted (Match.objects.latest_finished).
+        latest = Match.objects.latest_finished(user, FINISHED_PER_PAGE + 1)
+        ids = list(latest.values_list("pk", flat=True))
+        return ids[:FINISHED_PER_PAGE], len(ids) > FINISHED_PER_PAGE
     ended = Match.objects.finished().involving(user)
-    if before is not None:
-        # The cursor is a match id, as a client has it, and not the time it ended (which
-        # the client may not have, nor write as the database does); the id also orders
-        # the matches that ended in the same moment (a sweep ends many at once).
-        cursor = ended.filter(pk=before).values_list("finished_at", flat=True).first()
-        if cursor is None:
-            raise ApiError(400, f"{_BEFORE_IS}, not {before}")
-        ended = ended.filter(Q(finished_at__lt=cursor) | Q(finished_at=cursor, pk__lt=before))
+    # The cursor is a match id, as a client has it, and not the time it ended (which the
+    # client may not have, nor write as the database does); the id also orders the
+    # matches that ended in the same moment (a sweep ends many at once).
+    cursor = ended.filter(pk=before).values_list("finished_at", flat=True).first()
+    if cursor is None:
+        raise ApiError(400, f"{_BEFORE_IS}, not {before}")
+    ended = ended.filter(Q(finished_at__lt=cursor) | Q(finished_at=cursor, pk__lt=before))
     ids = list(
-        ended.order_by("-finished_at", "-pk").values_list("pk", flat=True)[: FINISHED_PER_PAGE + 1]
+        ended.order_by(*LATEST_FINISHED).values_list("pk", flat=True)[: FINISHED_PER_PAGE + 1]
     )
     return ids[:FINISHED_PER_PAGE], len(ids) > FINISHED_PER_PAGE
 

@@ -9,6 +9,8 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import Position
@@ -67,3 +69,21 @@ def test_it_reads_the_latest_of_each_colour_through_its_index(alice):
 
     for colour in ("white", "black"):
         assert f"SEARCH U0 USING INDEX match_{colour}_finished_idx ({colour}_id=?)" in plan
+
+
+def test_the_apis_first_page_of_finished_matches_reads_each_colours_index(alice, client):
+    # `me`, which a bot reads before each move, holds that page: its query must not sort the
+    # player's whole history either.
+    if connection.vendor != "sqlite":
+        pytest.skip("on a handful of rows, PostgreSQL's planner rightly reads the table")
+    client.force_login(alice)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(reverse("api_me")).status_code == 200
+    [sql] = [query["sql"] for query in captured.captured_queries if "UNION" in query["sql"]]
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
+        plan = " ".join(row[-1] for row in cursor.fetchall())
+
+    for colour in ("white", "black"):
+        assert f"USING INDEX match_{colour}_finished_idx ({colour}_id=?)" in plan
