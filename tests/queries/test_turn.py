@@ -52,7 +52,7 @@ def test_a_turn_through_the_api_makes_nine_statements(
 
     # The key with its user; BEGIN (a savepoint inside the test's transaction); the match
     # locked, with its players; the segment stored; bob's return from any time away; his
-    # turn email queued; the match saved; alice's roll added to her dice tally; COMMIT
+    # turn email queued; the match saved; his new roll added to his dice tally; COMMIT
     # (the savepoint released).
     with django_assert_num_queries(9):
         response = post_json(api, url, {"segment": 1, "play": "in/22 in/19"})
