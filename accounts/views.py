@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.csp import CSP
+from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csp import csp_override
@@ -183,15 +184,22 @@ class PasswordChangeView(_FocusFirstField, auth_views.PasswordChangeView):
 
 def _say_keys_revoked(request: HttpRequest, count: int) -> None:
     """Tell the player, on the page after a new password, that it revoked their API keys:
-    the programs using them (their bot) are shut out until given a new one."""
+    the programs using them (their bot) are shut out until given a new one. The message
+    links to where keys are made (Django's message storage keeps it marked safe)."""
     if not count:
         return
-    keys = "Your API key was revoked" if count == 1 else f"Your {count} API keys were revoked"
-    messages.info(
-        request,
-        f"{keys} with the old password: make new ones in your settings for the programs"
-        " that use them.",
-    )
+    if count == 1:
+        keys, make = (
+            "Your API key was",
+            "make a new one in your {link} for the program that uses it",
+        )
+    else:
+        keys, make = (
+            f"Your {count} API keys were",
+            "make new ones in your {link} for the programs that use them",
+        )
+    link = format_html('<a href="{}#tokens-h">settings</a>', reverse("settings"))
+    messages.info(request, format_html(f"{keys} revoked with the old password: {make}.", link=link))
 
 
 class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
