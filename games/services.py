@@ -249,7 +249,8 @@ def _refuse_a_second_challenge_to(
 def _refuse_too_many_challenges_to(challenger: User, opponent: User) -> None:
     """Refuse (:class:`TooManyChallenges`) a challenge from ``challenger`` to ``opponent``
     once :data:`MAX_CHALLENGES_TO_A_PLAYER_A_DAY` not accepted were sent them in the last
-    day, whether they still wait, were withdrawn or were declined."""
+    24 hours (a rolling window, not the calendar day: the refusal says so), whether they
+    still wait, were withdrawn or were declined."""
     now = timezone.now()
     sent = (
         Challenge.objects.filter(
@@ -266,7 +267,8 @@ def _refuse_too_many_challenges_to(challenger: User, opponent: User) -> None:
     wait = oldest[0] + timedelta(days=1) - now
     raise TooManyChallenges(
         f"you have sent {opponent.username} {MAX_CHALLENGES_TO_A_PLAYER_A_DAY} challenges"
-        f" today: you can challenge them again in {notifications.time_left_in_words(wait)}",
+        f" in the last 24 hours: you can challenge them again"
+        f" in {notifications.time_left_in_words(wait)}",
         retry_after=max(1, math.ceil(wait.total_seconds())),
     )
 
