@@ -83,14 +83,11 @@ def _signup_refused(request: HttpRequest, next_url: str) -> HttpResponse:
     :mod:`accounts.throttle` allows: the form as sent (but the passwords), unchecked,
     since its errors would tell whether an account has the address."""
     form = SignupForm(initial={name: request.POST.get(name, "") for name in ("username", "email")})
-    context = {"form": form, "next": next_url, "refused": SIGNUPS_REFUSED}
+    # The page takes the focus to the refusal (its alert), not back to the username, so
+    # that a phone shows it and a screen reader reads it.
+    form.fields["username"].widget.attrs.pop("autofocus", None)
+    context = {"form": form, "next": next_url, "refused": True}
     return render(request, "accounts/signup.html", context, status=429)
-
-
-SIGNUPS_REFUSED = (
-    "Too many sign-ups from your network in the last hour: please try again in an hour. If"
-    " you have an account already, log in."
-)
 
 
 def _safe_next(request: HttpRequest, url: str) -> str:
