@@ -80,6 +80,17 @@ class NotAllowed(TurnError):
     status = 403
 
 
+class StillAway(NotAllowed):
+    """The player to move is taking time away (games.away): they come back before they
+    play. The message points at the settings page; the API points at its own endpoint
+    instead (``reason``, then how: games.api)."""
+
+    reason = "you are taking time away: come back first"
+
+    def __init__(self) -> None:
+        super().__init__(f"{self.reason} (Settings, Time away)")
+
+
 class LimitReached(TurnError):
     """More of something than one player may have at once: open challenges, matches
     against the bots. Nothing was done. HTTP 409, not 429: waiting will not help, making
@@ -610,7 +621,7 @@ def _check_turn(match: Match, user: User, segment: int) -> None:
         raise NotAllowed("it is not your turn")
     if user.is_away():
         # Their clocks stand still; playing on would give them clocks nobody else has.
-        raise NotAllowed("you are taking time away: come back first (Settings, Time away)")
+        raise StillAway
 
 
 def _apply(game: Game, action: TurnAction) -> None:
