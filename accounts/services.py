@@ -550,18 +550,19 @@ def confirm_email_after_reset(user: User) -> None:
         user.email_confirmed_at = now
 
 
-def shut_out_others(user: User, *, reset: bool) -> int:
+def shut_out_others(user: User, *, reset: bool, by_staff: bool = False) -> int:
     """What a new password does besides ending the sessions elsewhere (Django's, which
     hold a hash of the password): revoke every API key of the account and tell its
     address (:func:`tell_password_changed`). ``reset``: the password was set through an
-    emailed link, else changed on the settings page. Returns how many keys were revoked,
-    for the page that follows to say.
+    emailed link, else changed on the settings page; ``by_staff``: set (or disabled) by
+    the site's staff, in the admin or with ``manage.py changepassword``. Returns how many
+    keys were revoked, for the page that follows to say.
 
     A key outlives any session: one made by whoever had the account (its password, or
     an address they signed up with before its owner reset the password from it) must not
     keep them in once the password they knew is gone."""
     revoked = revoke_api_keys(user)
-    tell_password_changed(user, reset=reset, keys_revoked=revoked)
+    tell_password_changed(user, reset=reset, by_staff=by_staff, keys_revoked=revoked)
     return revoked
 
 
@@ -572,13 +573,17 @@ def revoke_api_keys(user: User) -> int:
     return revoked
 
 
-def tell_password_changed(user: User, *, reset: bool, keys_revoked: int = 0) -> None:
+def tell_password_changed(
+    user: User, *, reset: bool, by_staff: bool = False, keys_revoked: int = 0
+) -> None:
     """Tell the account's address that its password was changed (``reset``: set through
-    an emailed link), when, that its ``keys_revoked`` API keys were revoked, and what to
-    do if it was not its owner; sent once the change is committed. Someone who took the
-    account and changed its password must not lock the owner out unnoticed."""
+    an emailed link; ``by_staff``: set or disabled by the site's staff), when, that its
+    ``keys_revoked`` API keys were revoked, and what to do if it was not its owner; sent
+    once the change is committed. Someone who took the account and changed its password
+    must not lock the owner out unnoticed."""
     if not user.email:
         return
+    disabled = not user.has_usable_password()
     # In the player's own time, as their game emails give it.
     with timezone.override(user.zone or UTC):
         body = render_to_string(
@@ -586,6 +591,8 @@ def tell_password_changed(user: User, *, reset: bool, keys_revoked: int = 0) -> 
             {
                 "user": user,
                 "reset": reset,
+                "by_staff": by_staff,
+                "disabled": disabled,
                 "keys_revoked": keys_revoked,
                 "when": timezone.now(),
                 "reset_url": absolute_url(reverse("password_reset")),
@@ -593,7 +600,11 @@ def tell_password_changed(user: User, *, reset: bool, keys_revoked: int = 0) -> 
                 "site_url": settings.SITE_URL,
             },
         )
-    subject = f"Your Acey-Deucey password was {'reset' if reset else 'changed'}"
+    if by_staff:
+        done = "disabled" if disabled else "changed"
+        subject = f"Your Acey-Deucey password was {done} by the site's staff"
+    else:
+        subject = f"Your Acey-Deucey password was {'reset' if reset else 'changed'}"
     # robust: the password is changed already; a mail server error must not make the
     # page say otherwise (it is logged).
     transaction.on_commit(

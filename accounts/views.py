@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.csp import CSP
+from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csp import csp_override
@@ -82,14 +83,11 @@ def _signup_refused(request: HttpRequest, next_url: str) -> HttpResponse:
     :mod:`accounts.throttle` allows: the form as sent (but the passwords), unchecked,
     since its errors would tell whether an account has the address."""
     form = SignupForm(initial={name: request.POST.get(name, "") for name in ("username", "email")})
-    context = {"form": form, "next": next_url, "refused": SIGNUPS_REFUSED}
+    # The page takes the focus to the refusal (its alert), not back to the username, so
+    # that a phone shows it and a screen reader reads it.
+    form.fields["username"].widget.attrs.pop("autofocus", None)
+    context = {"form": form, "next": next_url, "refused": True}
     return render(request, "accounts/signup.html", context, status=429)
-
-
-SIGNUPS_REFUSED = (
-    "Too many sign-ups from your network in the last hour: please try again in an hour. If"
-    " you have an account already, log in."
-)
 
 
 def _safe_next(request: HttpRequest, url: str) -> str:
@@ -183,15 +181,22 @@ class PasswordChangeView(_FocusFirstField, auth_views.PasswordChangeView):
 
 def _say_keys_revoked(request: HttpRequest, count: int) -> None:
     """Tell the player, on the page after a new password, that it revoked their API keys:
-    the programs using them (their bot) are shut out until given a new one."""
+    the programs using them (their bot) are shut out until given a new one. The message
+    links to where keys are made (Django's message storage keeps it marked safe)."""
     if not count:
         return
-    keys = "Your API key was revoked" if count == 1 else f"Your {count} API keys were revoked"
-    messages.info(
-        request,
-        f"{keys} with the old password: make new ones in your settings for the programs"
-        " that use them.",
-    )
+    if count == 1:
+        keys, make = (
+            "Your API key was",
+            "make a new one in your {link} for the program that uses it",
+        )
+    else:
+        keys, make = (
+            f"Your {count} API keys were",
+            "make new ones in your {link} for the programs that use them",
+        )
+    link = format_html('<a href="{}#tokens-h">settings</a>', reverse("settings"))
+    messages.info(request, format_html(f"{keys} revoked with the old password: {make}.", link=link))
 
 
 class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):

@@ -105,6 +105,8 @@ SITE_NAME = env("SITE_NAME", "Acey-Deucey by post")
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")
 
 INSTALLED_APPS = [
+    # First: its changepassword command takes the place of django.contrib.auth's.
+    "accounts",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -112,7 +114,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
-    "accounts",
     "games",
     "games.tournaments",
 ]

@@ -257,6 +257,10 @@ def _answer(view: View, request: HttpRequest, *args: Any, **kwargs: Any) -> Json
         return view(request, *args, **kwargs)
     except ApiError as error:
         return error.response()
+    except services.StillAway as away_refusal:
+        # A program comes back through the API, not the settings page the message names.
+        way_back = f"POST {reverse('api_me_away_end')}"
+        return _error(away_refusal.status, f"{away_refusal.reason} ({way_back})")
     except services.TurnError as error:
         retry_after = getattr(error, "retry_after", None)  # a limit reached (429)
         headers = {"Retry-After": str(retry_after)} if retry_after else None

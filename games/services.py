@@ -80,6 +80,17 @@ class NotAllowed(TurnError):
     status = 403
 
 
+class StillAway(NotAllowed):
+    """The player to move is taking time away (games.away): they come back before they
+    play. The message points at the settings page; the API points at its own endpoint
+    instead (``reason``, then how: games.api)."""
+
+    reason = "you are taking time away: come back first"
+
+    def __init__(self) -> None:
+        super().__init__(f"{self.reason} (Settings, Time away)")
+
+
 class LimitReached(TurnError):
     """More of something than one player may have at once: open challenges, matches
     against the bots. Nothing was done. HTTP 409, not 429: waiting will not help, making
@@ -249,7 +260,8 @@ def _refuse_a_second_challenge_to(
 def _refuse_too_many_challenges_to(challenger: User, opponent: User) -> None:
     """Refuse (:class:`TooManyChallenges`) a challenge from ``challenger`` to ``opponent``
     once :data:`MAX_CHALLENGES_TO_A_PLAYER_A_DAY` not accepted were sent them in the last
-    day, whether they still wait, were withdrawn or were declined."""
+    24 hours (a rolling window, not the calendar day: the refusal says so), whether they
+    still wait, were withdrawn or were declined."""
     now = timezone.now()
     sent = (
         Challenge.objects.filter(
@@ -266,7 +278,8 @@ def _refuse_too_many_challenges_to(challenger: User, opponent: User) -> None:
     wait = oldest[0] + timedelta(days=1) - now
     raise TooManyChallenges(
         f"you have sent {opponent.username} {MAX_CHALLENGES_TO_A_PLAYER_A_DAY} challenges"
-        f" today: you can challenge them again in {notifications.time_left_in_words(wait)}",
+        f" in the last 24 hours: you can challenge them again"
+        f" in {notifications.time_left_in_words(wait)}",
         retry_after=max(1, math.ceil(wait.total_seconds())),
     )
 
@@ -608,7 +621,7 @@ def _check_turn(match: Match, user: User, segment: int) -> None:
         raise NotAllowed("it is not your turn")
     if user.is_away():
         # Their clocks stand still; playing on would give them clocks nobody else has.
-        raise NotAllowed("you are taking time away: come back first (Settings, Time away)")
+        raise StillAway
 
 
 def _apply(game: Game, action: TurnAction) -> None:

@@ -199,7 +199,7 @@ def test_a_play_sent_while_away_is_refused_with_the_reason_on_the_page(client, a
     )
 
     assert response.status_code == 403
-    assert "You are taking time away: come back first" in response.text
+    assert "You are taking time away: come back first (Settings, Time away)." in response.text
     assert match.segments.count() == 1
 
 

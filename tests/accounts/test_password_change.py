@@ -117,8 +117,11 @@ def test_the_page_after_the_change_says_the_keys_were_revoked(client, alice):
         URL, {"old_password": PASSWORD, "new_password1": NEW, "new_password2": NEW}, follow=True
     )
 
-    assert "Your 2 API keys were revoked" in page.text
-    assert reverse("settings") in page.text
+    settings_link = f'<a href="{reverse("settings")}#tokens-h">settings</a>'
+    assert (
+        "Your 2 API keys were revoked with the old password: make new ones in your"
+        f" {settings_link} for the programs that use them."
+    ) in page.text
 
 
 def test_the_page_after_the_change_says_nothing_of_keys_the_player_had_none_of(client, alice):

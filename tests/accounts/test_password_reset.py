@@ -215,7 +215,11 @@ def test_the_page_after_a_reset_says_the_keys_were_revoked(client, alice):
         follow=True,
     )
 
-    assert "Your API key was revoked" in done.text
+    settings_link = f'<a href="{reverse("settings")}#tokens-h">settings</a>'
+    assert (
+        "Your API key was revoked with the old password: make a new one in your"
+        f" {settings_link} for the program that uses it."
+    ) in done.text
 
 
 def test_the_request_queues_the_same_task_whether_or_not_an_account_has_the_address(

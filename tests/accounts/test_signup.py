@@ -231,3 +231,26 @@ def test_a_sign_up_refused_for_its_form_counts_too(client, alice):
 
     assert refused.status_code == 429
     assert "already exists" not in refused.text  # the form is not checked
+
+
+def test_a_refused_sign_up_links_to_log_in_and_takes_the_focus_to_the_refusal(client):
+    for n in range(throttle.MAX_SIGNUPS_PER_IP):
+        client.logout()
+        client.post(
+            reverse("signup"),
+            signup_data(f"player{n}", f"p{n}@example.com"),
+            REMOTE_ADDR="10.0.0.7",
+        )
+    client.logout()
+
+    refused = client.post(
+        reverse("signup"),
+        {**signup_data("one-too-many", "more@example.com"), "next": "/invite/abc/"},
+        REMOTE_ADDR="10.0.0.7",
+    )
+
+    assert refused.status_code == 429
+    login = f'<a href="{reverse("login")}?next=/invite/abc/">log in</a>'
+    assert f"If you have an account already, {login}." in refused.text
+    assert re.findall(r"<(\w+)[^>]*\bautofocus\b", refused.text) == ["p"]
+    assert 'id="signup-refused" tabindex="-1" autofocus' in refused.text

@@ -77,6 +77,9 @@ def test_coming_back_lets_me_play_again(alice, alice_api, match):
     response = post_json(alice_api, BACK)
 
     assert refused.status_code == 403
+    assert refused.json() == {
+        "error": "you are taking time away: come back first (POST /api/v1/me/away/end/)"
+    }
     assert response.status_code == 200
     assert response.json()["away_until"] is None
     assert response.json()["days_left"] == settings.AWAY_DAYS_PER_YEAR - 1  # a day begun

@@ -114,7 +114,9 @@ def test_a_player_sends_another_a_few_challenges_a_day_withdrawn_ones_counted(al
     _challenge_and_withdraw(alice, bob, A_DAY)
     emails = len(mail.outbox)
 
-    with pytest.raises(services.TooManyChallenges, match="sent bob 3 challenges today") as no:
+    with pytest.raises(
+        services.TooManyChallenges, match="sent bob 3 challenges in the last 24 hours"
+    ) as no:
         services.create_challenge(alice, opponent=bob)
 
     assert no.value.status == 429
@@ -170,8 +172,8 @@ def test_the_challenge_form_refuses_one_too_many_in_a_sentence(client, alice, bo
 
     assert response.status_code == 200
     assert (
-        "You have sent bob 3 challenges today: you can challenge them again in about 24 hours."
-        in response.text
+        "You have sent bob 3 challenges in the last 24 hours:"
+        " you can challenge them again in about 24 hours." in response.text
     )
     assert Challenge.objects.filter(challenger=alice).count() == A_DAY
 
@@ -184,7 +186,7 @@ def test_the_rematch_button_refuses_one_too_many_in_a_sentence(client, alice, bo
     response = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
 
     assert response.redirect_chain == [(match.get_absolute_url(), 302)]
-    assert "You have sent bob 3 challenges today" in response.text
+    assert "You have sent bob 3 challenges in the last 24 hours" in response.text
 
 
 def test_the_api_refuses_one_too_many_with_429_and_retry_after(alice, bob):
@@ -195,4 +197,6 @@ def test_the_api_refuses_one_too_many_with_429_and_retry_after(alice, bob):
 
     assert response.status_code == 429
     assert 23 * 3600 < int(response["Retry-After"]) <= 24 * 3600
-    assert response.json()["error"].startswith("you have sent bob 3 challenges today")
+    assert response.json()["error"].startswith(
+        "you have sent bob 3 challenges in the last 24 hours"
+    )
