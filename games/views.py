@@ -596,8 +596,8 @@ def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _shown_conversation(request: HttpRequest, match: Match) -> chat.Conversation | None:
-    """The viewer's latest messages (chat.SHOWN), or all of them when the page is asked
-    for them (``?messages=all``, the link above the latest)."""
+    """The viewer's latest messages (chat.SHOWN, or back to the first they have not read),
+    or all of them when the page is asked for them (``?messages=all``, the link above)."""
     latest = None if request.GET.get("messages") == "all" else chat.SHOWN
     return chat.conversation(match, request.user, latest=latest)
 
