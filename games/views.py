@@ -213,8 +213,8 @@ def _get_challenge_for_user(
 
 #: Accepting a challenge this player may not see (Challenge.is_visible_to), or none.
 CHALLENGE_GONE = (
-    "That challenge is no longer open: another player may have taken it, or its challenger"
-    " withdrawn it."
+    "That challenge is no longer open: another player may have taken it, its challenger"
+    " withdrawn it, or it expired."
 )
 
 
@@ -265,10 +265,10 @@ def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
     token = request.POST.get("token", "")
     challenge = Challenge.objects.filter(pk=challenge_id).first()
     if challenge is None or not challenge.is_visible_to(request.user, invite_token=token):
-        # Most often a lobby challenge another player took a moment before, or one its
-        # challenger withdrew, pressed on a lobby drawn before: "Page not found" told the
-        # player nothing. The same words for one that never was: whose a challenge is, and
-        # how it ended, stay its players' to know.
+        # Most often a lobby challenge another player took a moment before, one its
+        # challenger withdrew, or one expired, pressed on a lobby drawn before: "Page not
+        # found" told the player nothing. The same words for each, and for one that never
+        # was: whose a challenge is, and how it ended, stay its players' to know.
         messages.error(request, CHALLENGE_GONE)
         return redirect("lobby")
     try:
