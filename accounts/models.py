@@ -300,15 +300,22 @@ class User(AbstractUser):
         ]
 
     def __str__(self) -> str:
-        return self.display_name or self.username
+        """The name every page shows for the player (``{{ user }}``)."""
+        return self.shown_display_name or self.username
+
+    @property
+    def shown_display_name(self) -> str:
+        """The display name others are shown: "" once the account is closed or deactivated
+        by the staff, as it is something its owner said of themselves. (Closing erases it,
+        games.closing; the staff's deactivating keeps it, for an account let back in.)"""
+        return self.display_name if self.is_active else ""
 
     @property
     def public_name(self) -> str:
-        """The name the player's public pages show (their profile, rating chart and dice):
-        their display name, or username without one; only the username once the account is
-        closed or deactivated by the staff, as the display name is something its owner
-        said of themselves."""
-        return str(self) if self.is_active else self.username
+        """The name the player's public pages show: their display name, or username
+        without one; only the username once the account is closed or deactivated. The
+        same as ``str(user)``, named for the templates that call it."""
+        return str(self)
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         # The keys follow the names, so that the check for a name in use is one indexed

@@ -668,7 +668,8 @@ def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) 
         raise ApiError(
             404,
             f"there is no challenge #{challenge_id} for you to accept: none by that number,"
-            " or it is someone else's (as a lobby challenge is once another player has taken it)",
+            " or it is someone else's (as a lobby challenge is once it no longer waits: taken by"
+            " another player, withdrawn or expired)",
         )
     try:
         match = services.accept_challenge(challenge.pk, user=user, invite_token=token)

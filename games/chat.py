@@ -17,7 +17,8 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import BigIntegerField, F, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 
 from . import blocks, services
@@ -38,6 +39,10 @@ AFTER_THE_END = timedelta(days=7)
 #: The messages the match page shows, the latest; the earlier ones of a long conversation
 #: are a link away. All of 3,000 made an 840 KB page, drawn again with each message sent.
 SHOWN = 50
+#: The most the match page shows at once, when it goes back further than the latest SHOWN
+#: to show every message the viewer has not read (eight days of both players writing all
+#: they may): what does not fit is shown after, and only what is shown is marked read.
+MOST_SHOWN = 300
 
 # Control characters other than the line feed and tab (a NUL would fail PostgreSQL's text
 # type; the others only hide or garble what a reader sees), the zero-width space, and the
@@ -84,7 +89,8 @@ class Conversation:
     can_write: bool
     #: Why not, when the viewer is a player who may not ("" otherwise).
     closed_because: str
-    #: Whether newer messages were left out (``conversation(limit=...)``).
+    #: Whether newer messages were left out (``conversation(limit=...)``, or unread ones
+    #: beyond MOST_SHOWN with ``latest``).
     more: bool = False
     #: Whether earlier messages were left out (``conversation(latest=...)``).
     earlier: bool = False
@@ -177,7 +183,10 @@ def conversation(
     ``after``: only the messages after the one with that id; ``limit``: at most that
     many of them, the oldest first (``more`` says whether there were others);
     ``latest``: only the newest that many (``earlier`` says whether there were others),
-    in order. ``match`` must come with ``white`` and ``black`` loaded.
+    in order; or, when the viewer has not read further back than that, all from the first
+    they have not read, at most MOST_SHOWN of them (``more`` says whether newer were left
+    out). The page marks what it shows read, and must not mark read what it leaves out.
+    ``match`` must come with ``white`` and ``black`` loaded.
     """
     if not viewer.is_authenticated or not match.is_player(viewer):
         return None
@@ -187,14 +196,37 @@ def conversation(
         return Conversation([], opponent, False, reason)
     found = match.messages.filter(pk__gt=after).select_related("author")
     if latest is not None:
-        # The newest first, to stop after them; shown the oldest first.
-        newest = list(found.order_by("-pk")[: latest + 1])
-        earlier = len(newest) > latest
-        return Conversation(newest[:latest][::-1], opponent, not reason, reason, earlier=earlier)
+        shown, earlier, more = _latest_or_unread(
+            found, latest=latest, read_to=read_to(match, viewer)
+        )
+        return Conversation(shown, opponent, not reason, reason, more, earlier)
     found = found.order_by("pk")
     messages = list(found if limit is None else found[: limit + 1])
     more = limit is not None and len(messages) > limit
     return Conversation(messages[:limit], opponent, not reason, reason, more)
+
+
+def _latest_or_unread(
+    messages: QuerySet[Message], *, latest: int, read_to: int
+) -> tuple[list[Message], bool, bool]:
+    """The newest ``latest`` of ``messages``, or all after ``read_to`` when they go back
+    further, at most MOST_SHOWN, the oldest first; whether earlier ones were left out, and
+    whether newer ones were. One query."""
+    newest_first = messages.order_by("-pk").values("pk")
+    # Where to start: at the message just before the latest, or at the newest one read,
+    # whichever is older; at the first (0) when there is no such message.
+    before_latest = Coalesce(Subquery(newest_first[latest : latest + 1]), Value(0))
+    newest_read = Coalesce(Subquery(newest_first.filter(pk__lte=read_to)[:1]), Value(0))
+    start = Least(before_latest, newest_read, output_field=BigIntegerField())
+    # The one before the messages shown comes too, to tell that there are earlier ones;
+    # and one more than fit, to tell that there are newer.
+    found = list(messages.filter(pk__gte=start).order_by("pk")[: MOST_SHOWN + 2])
+    # The first found is the one before those shown when it is read and not one of the
+    # latest (more follow it than those). Otherwise the start was 0: all are shown.
+    earlier = len(found) > latest and found[0].pk <= read_to
+    if earlier:
+        found = found[1:]
+    return found[:MOST_SHOWN], earlier, len(found) > MOST_SHOWN
 
 
 def is_open(match: Match, viewer: User) -> bool:

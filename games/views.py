@@ -213,8 +213,8 @@ def _get_challenge_for_user(
 
 #: Accepting a challenge this player may not see (Challenge.is_visible_to), or none.
 CHALLENGE_GONE = (
-    "That challenge is no longer open: another player may have taken it, or its challenger"
-    " withdrawn it."
+    "That challenge is no longer open: another player may have taken it, its challenger"
+    " withdrawn it, or it expired."
 )
 
 
@@ -265,10 +265,10 @@ def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
     token = request.POST.get("token", "")
     challenge = Challenge.objects.filter(pk=challenge_id).first()
     if challenge is None or not challenge.is_visible_to(request.user, invite_token=token):
-        # Most often a lobby challenge another player took a moment before, or one its
-        # challenger withdrew, pressed on a lobby drawn before: "Page not found" told the
-        # player nothing. The same words for one that never was: whose a challenge is, and
-        # how it ended, stay its players' to know.
+        # Most often a lobby challenge another player took a moment before, one its
+        # challenger withdrew, or one expired, pressed on a lobby drawn before: "Page not
+        # found" told the player nothing. The same words for each, and for one that never
+        # was: whose a challenge is, and how it ended, stay its players' to know.
         messages.error(request, CHALLENGE_GONE)
         return redirect("lobby")
     try:
@@ -596,8 +596,8 @@ def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _shown_conversation(request: HttpRequest, match: Match) -> chat.Conversation | None:
-    """The viewer's latest messages (chat.SHOWN), or all of them when the page is asked
-    for them (``?messages=all``, the link above the latest)."""
+    """The viewer's latest messages (chat.SHOWN, or back to the first they have not read),
+    or all of them when the page is asked for them (``?messages=all``, the link above)."""
     latest = None if request.GET.get("messages") == "all" else chat.SHOWN
     return chat.conversation(match, request.user, latest=latest)
 

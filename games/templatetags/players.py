@@ -21,7 +21,7 @@ register = template.Library()
 @register.simple_tag
 def username_beside(player: User | None) -> SafeString | str:
     """`` <span class="muted">(<bdi>username</bdi>)</span>`` after a display name (with
-    its leading space), or nothing."""
-    if player is None or not player.display_name:
+    its leading space), or nothing (as for a deactivated account's: User.shown_display_name)."""
+    if player is None or not player.shown_display_name:
         return ""
     return format_html(' <span class="muted">(<bdi>{}</bdi>)</span>', player.username)

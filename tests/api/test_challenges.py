@@ -307,6 +307,8 @@ def test_an_expired_lobby_challenge_is_answered_as_a_withdrawn_one(alice, alice_
     cancel = post_json(alice_api, reverse("api_challenge_cancel", args=[expired.pk]))
 
     assert answers == {expired.pk: (404, 404), withdrawn.pk: (404, 404)}
+    refused = post_json(bob_api, reverse("api_challenge_accept", args=[expired.pk])).json()
+    assert "taken by another player, withdrawn or expired" in refused["error"]
     assert lobby == []
     assert own["status"] == "expired"
     assert cancel.status_code == 409 and "has expired" in cancel.json()["error"]
@@ -338,7 +340,7 @@ def test_a_lobby_challenge_taken_meanwhile_is_a_404_for_the_late_accepter(
     # Alice's and Bob's now, as its detail says: the same answer as for a made-up id, but
     # one that says a lobby challenge once taken is no longer there for anyone else.
     assert first.status_code == 200
-    assert late.status_code == 404 and "another player has taken it" in late.json()["error"]
+    assert late.status_code == 404 and "taken by another player" in late.json()["error"]
     assert "match" not in late.json()  # not Charlie's match
 
 

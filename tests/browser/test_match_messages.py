@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from games import chat
-from games.models import Message
+from games.models import Match, Message
 
 from .helpers import act, axe_violations, held_request, log_in
 
@@ -62,12 +62,14 @@ def test_a_player_writes_and_the_opponent_reads(page: Page, browser: Browser, li
 
 def test_a_long_conversation_shows_the_latest_and_all_a_link_away(page: Page, live_server, match):
     ago = timezone.now() - timedelta(days=2)
-    Message.objects.bulk_create(
+    made = Message.objects.bulk_create(
         Message(
             match=match, author=(match.white, match.black)[n % 2], text=f"note {n}", created_at=ago
         )
         for n in range(chat.SHOWN + 10)
     )
+    # Read long since: the page shows the latest, not back to the first unread.
+    Match.objects.filter(pk=match.pk).update(white_read_to=made[-1].pk, black_read_to=made[-1].pk)
     page.set_viewport_size(PHONE)
     log_in(page, live_server.url, "alice")
     page.goto(live_server.url + match.get_absolute_url())

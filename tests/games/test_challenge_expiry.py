@@ -83,7 +83,11 @@ def test_accepting_an_expired_challenge_is_refused_as_a_withdrawn_one_is(client,
     page = client.get(challenge.get_absolute_url())
 
     assert answer.redirect_chain == [(reverse("lobby"), 302)]
-    assert "That challenge is no longer open" in answer.text
+    # The same words as for one taken or withdrawn, which name expiry too.
+    assert (
+        "That challenge is no longer open: another player may have taken it, its challenger"
+        " withdrawn it, or it expired." in answer.text
+    )
     assert not Match.objects.exists()
     assert page.status_code == 404
 

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
 from games import chat, services
 from games.models import Match, Message
 from tests.matches import opened_by_white
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 pytestmark = pytest.mark.django_db
 
@@ -171,16 +176,21 @@ def test_the_match_page_shows_the_players_their_messages_only(client, match, ali
     assert "Good luck" not in watching and 'id="messages"' not in watching
 
 
-def _written(match: Match, count: int) -> list[int]:
-    """``count`` messages in ``match``, one player's then the other's, written two days ago
-    (beyond the day's limit, which they do not count in): their ids, the oldest first."""
+def _written(match: Match, count: int, *, by: User | None = None, read: bool = True) -> list[int]:
+    """``count`` messages in ``match``, one player's then the other's (or all ``by`` one),
+    written two days ago (beyond the day's limit, which they do not count in), and, if
+    ``read``, read by both since: their ids, the oldest first."""
     ago = timezone.now() - timedelta(days=2)
-    players = (match.white, match.black)
+    players = (by, by) if by else (match.white, match.black)
     made = Message.objects.bulk_create(
         Message(match=match, author=players[n % 2], text=f"note {n}.", created_at=ago)
         for n in range(count)
     )
-    return [message.pk for message in made]
+    ids = [message.pk for message in made]
+    Match.objects.filter(pk=match.pk).update(message_count=F("message_count") + count)
+    if read and ids:
+        Match.objects.filter(pk=match.pk).update(white_read_to=ids[-1], black_read_to=ids[-1])
+    return ids
 
 
 def _shown(page: str) -> list[str]:
@@ -209,6 +219,52 @@ def test_a_short_conversation_is_shown_whole_without_a_link(client, match, alice
 
     assert len(_shown(page)) == chat.SHOWN
     assert "Show all the messages" not in page
+
+
+def _unread(match: Match, player: User) -> int:
+    return Match.objects.with_unread_messages(player).get(pk=match.pk).unread_messages
+
+
+def _new_on(page: str) -> list[str]:
+    """The texts of the messages a page marks new, in order."""
+    return re.findall(r'<span class="chat-new">.*?<p dir="auto">(.*?)</p></li>', page)
+
+
+@pytest.mark.parametrize("read_before", [0, 30])
+def test_the_match_page_goes_back_to_the_first_unread_message(
+    client, match, alice, bob, read_before
+):
+    _written(match, read_before)
+    bobs = _written(match, 40, by=bob, read=False)
+    _written(match, 20, by=alice, read=False)
+    assert _unread(match, alice) == 40
+    client.force_login(alice)
+
+    page = client.get(match.get_absolute_url()).text
+
+    # Bob's 40 unread and Alice's 20 after them: more than the latest 50, all shown.
+    assert len(_shown(page)) == 60
+    assert _new_on(page) == [f"note {n}." for n in range(40)]
+    assert ("Show all the messages" in page) == bool(read_before)
+    assert _unread(match, alice) == 0
+    assert chat.read_to(_loaded(match), alice) > bobs[-1]
+
+
+def test_unread_messages_too_many_to_show_are_left_unread_until_shown(client, match, alice, bob):
+    _written(match, 5)
+    bobs = _written(match, chat.MOST_SHOWN + 10, by=bob, read=False)
+    client.force_login(alice)
+
+    page = client.get(match.get_absolute_url()).text
+
+    # The first of them, from the first unread: the newer are left unread, not skipped.
+    assert _new_on(page) == [f"note {n}." for n in range(chat.MOST_SHOWN)]
+    assert f"The first {chat.MOST_SHOWN} messages since you last looked." in page
+    assert f"?after={bobs[chat.MOST_SHOWN - 1]}" in page  # the poll brings the rest
+    assert _unread(match, alice) == 10
+    everything = client.get(match.get_absolute_url(), {"messages": "all"}).text
+    assert len(_new_on(everything)) == 10
+    assert _unread(match, alice) == 0
 
 
 def test_a_message_sent_with_htmx_brings_back_the_latest_messages_only(client, match, bob):

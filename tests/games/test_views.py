@@ -918,8 +918,8 @@ def test_accepting_a_lobby_challenge_no_longer_open_says_so_in_the_lobby(
 
     assert answer.redirect_chain == [(reverse("lobby"), 302)]
     assert (
-        "That challenge is no longer open: another player may have taken it, or its"
-        " challenger withdrawn it." in answer.text
+        "That challenge is no longer open: another player may have taken it, its challenger"
+        " withdrawn it, or it expired." in answer.text
     )
     assert not Match.objects.filter(black=charlie).exists()
     assert not Match.objects.filter(white=charlie).exists()

@@ -86,18 +86,25 @@ def test_a_match_resigned_or_lost_on_time_takes_as_many_queries_as_one_borne_off
         get_ok(client, forfeited.get_absolute_url())()
 
 
-def _written(match: Match, count: int) -> None:
-    """``count`` messages between the players, written before today's limit counts."""
+def _written(match: Match, count: int) -> list[int]:
+    """``count`` messages between the players, written before today's limit counts: their
+    ids, the oldest first."""
     ago = timezone.now() - timedelta(days=2)
-    Message.objects.bulk_create(
+    made = Message.objects.bulk_create(
         Message(match=match, author=(match.white, match.black)[n % 2], text="hi", created_at=ago)
         for n in range(count)
     )
+    return [message.pk for message in made]
 
 
+def _unread_from(match: Match, read_to: int) -> None:
+    Match.objects.filter(pk=match.pk).update(white_read_to=read_to, black_read_to=read_to)
+
+
+@pytest.mark.parametrize("unread", ["latest", "all"])
 @pytest.mark.parametrize("request_made", ["page", "message sent", "poll"])
 def test_the_messages_take_as_many_queries_for_a_long_conversation(
-    request_made, client, alice, bob, django_user_model, django_assert_num_queries
+    request_made, unread, client, alice, bob, django_user_model, django_assert_num_queries
 ):
     short, long = opened_by_white(alice, bob), opened_by_white(bob, alice)
     _written(short, 2)
@@ -117,10 +124,19 @@ def test_the_messages_take_as_many_queries_for_a_long_conversation(
 
     for match in (short, long):  # warm up: sessions, caches
         request(match)
-        Match.objects.filter(pk=match.pk).update(white_read_to=0, black_read_to=0)
+    _unread_from(short, 0)
+    # Unread: fewer than the latest, which the page shows, or all, which it goes back to.
+    # (The poll brings the first, from 0, and marks them read either way.)
+    newest = Message.objects.filter(match=long).order_by("-pk").values_list("pk", flat=True)
+    _unread_from(
+        long, newest[chat.SHOWN - 1] if unread == "latest" and request_made != "poll" else 0
+    )
     short_queries = count_queries(lambda: request(short))
-    Match.objects.filter(pk=short.pk).update(white_read_to=0, black_read_to=0)
+    _unread_from(short, 0)
 
     with django_assert_num_queries(short_queries):
         shown = request(long)
-    assert shown == chat.SHOWN
+    if unread == "latest" or request_made == "poll":
+        assert shown == chat.SHOWN
+    else:
+        assert shown == len(Message.objects.filter(match=long))
