@@ -153,9 +153,11 @@ def seat(n: int) -> Pairing:
 
 
 def unsent_emails() -> int:
+    """The emails still to send: not sent, nor dropped as no longer needed (the seeding's
+    challenges, accepted at once, drop their own)."""
     from games.models import Notification
 
-    return Notification.objects.filter(sent_at=None).count()
+    return Notification.objects.filter(sent_at=None, cancelled_at=None).count()
 
 
 def wait_for_emails(timeout: float) -> float:
