@@ -138,14 +138,32 @@ def test_a_forced_segment_in_the_history_keeps_its_mark_and_link_whole(
     assert box is not None and all(b["x"] + b["width"] <= box["x"] + box["width"] for b in links)
 
 
+#: Each table of the leaderboard holds one of each (username, display name, rating deviation):
+#: an established player and a provisional one.
+LEADERBOARD_NAMES = {
+    # The longest display names, in words.
+    "spaced": [
+        ("steady", f"{GREEK_NAME[:50]} steady", 60),
+        ("newbie", f"{GREEK_NAME[:50]} newbie", 250),
+    ],
+    # Names without a space: a display name, and a username shown as it is.
+    "unbroken": [
+        ("steady", UNBROKEN_NAME, 60),
+        (UNBROKEN_USERNAME, "", 60),
+        ("newbie", UNBROKEN_NAME, 250),
+        (UNBROKEN_USERNAME[:-1], "", 250),
+    ],
+}
+
+
+@pytest.mark.parametrize("names", LEADERBOARD_NAMES)
 def test_both_tables_of_the_leaderboard_fit_a_phones_screen(
-    page: Page, live_server, django_user_model
+    page: Page, live_server, django_user_model, names
 ):
-    # An established player and a provisional one, each with the longest display name.
-    for name, rd in (("steady", 60), ("newbie", 250)):
-        user = django_user_model.objects.create_user(name, f"{name}@example.com")
-        user.display_name = f"{GREEK_NAME[:50]} {name}"
-        user.save()
+    for username, display_name, rd in LEADERBOARD_NAMES[names]:
+        user = django_user_model.objects.create_user(
+            username, f"{username[:20]}{rd}@example.com", display_name=display_name
+        )
         PlayerRating.objects.create(
             user=user, variant="american", rating=1500, rd=rd, matches=3, wins=2, losses=1
         )
@@ -155,9 +173,9 @@ def test_both_tables_of_the_leaderboard_fit_a_phones_screen(
 
     for label in ("American established ratings", "American provisional ratings"):
         region = page.get_by_role("region", name=label)
-        cells = region.locator("th, td")
+        expect(region.get_by_role("link").first).to_be_visible()
         assert region.evaluate("box => box.scrollWidth <= box.clientWidth"), label
-        assert _off_screen(cells, region) == [], label
+        assert _off_screen(region.locator("th, td"), region) == [], label
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
@@ -234,33 +252,6 @@ def test_forced_follows_its_play_when_the_play_takes_two_lines(
     )
     below_it = abs(mark["x"] - lines[0][0]) < 2 and 0 <= mark["y"] - bottom < 8
     assert after_it or below_it, (lines, mark)
-
-
-def test_names_without_spaces_wrap_in_both_tables_of_the_leaderboard(
-    page: Page, live_server, django_user_model
-):
-    # Each table holds one of each: an established player and a provisional one.
-    for username, display_name, rd in (
-        ("steady", UNBROKEN_NAME, 60),
-        (UNBROKEN_USERNAME, "", 60),
-        ("newbie", UNBROKEN_NAME, 250),
-        (UNBROKEN_USERNAME[:-1], "", 250),
-    ):
-        user = django_user_model.objects.create_user(
-            username, f"{username[:20]}{rd}@example.com", display_name=display_name
-        )
-        PlayerRating.objects.create(
-            user=user, variant="american", rating=1500, rd=rd, matches=3, wins=2, losses=1
-        )
-    page.set_viewport_size(PHONE)
-
-    page.goto(f"{live_server.url}/leaderboard/american/")
-
-    for label in ("American established ratings", "American provisional ratings"):
-        region = page.get_by_role("region", name=label)
-        expect(region.get_by_role("link", name=UNBROKEN_NAME)).to_be_visible()
-        assert region.evaluate("box => box.scrollWidth <= box.clientWidth"), label
-        assert _off_screen(region.locator("th, td"), region) == [], label
 
 
 def _table_widths(page: Page) -> dict[str, tuple[int, int]]:
