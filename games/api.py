@@ -379,6 +379,13 @@ def _query_number(request: HttpRequest, name: str, *, refusal: str) -> int | Non
     return number
 
 
+def first_of[T](rows: QuerySet[Any, T], size: int) -> tuple[list[T], bool]:
+    """The first ``size`` of ``rows``, and whether more follow: one more is read to tell,
+    rather than all of them counted (a page of the lobby, or of the API's lists)."""
+    found = list(rows[: size + 1])
+    return found[:size], len(found) > size
+
+
 def _page_url(request: HttpRequest, url_name: str, **query: int) -> str:
     """The full address of the endpoint ``url_name`` with ``query``: a next page's."""
     return request.build_absolute_uri(f"{reverse(url_name)}?{urlencode(query)}")
@@ -575,8 +582,7 @@ def _challenge_page(
     """The first CHALLENGES_PER_PAGE of ``challenges`` numbered above ``after``, and
     whether more wait. Any number will do for ``after``, not only an open challenge's:
     the last of a page may have been accepted or withdrawn since it was read."""
-    page = list(challenges.filter(pk__gt=after)[: CHALLENGES_PER_PAGE + 1])
-    return page[:CHALLENGES_PER_PAGE], len(page) > CHALLENGES_PER_PAGE
+    return first_of(challenges.filter(pk__gt=after), CHALLENGES_PER_PAGE)
 
 
 def _challenges_next(
@@ -884,8 +890,7 @@ def _finished_page(user: User, *, before: int | None = None) -> tuple[list[int],
         # The first page, which every `me` reads: from each colour's own index, not the
         # whole history sorted (Match.objects.latest_finished).
         latest = Match.objects.latest_finished(user, FINISHED_PER_PAGE + 1)
-        ids = list(latest.values_list("pk", flat=True))
-        return ids[:FINISHED_PER_PAGE], len(ids) > FINISHED_PER_PAGE
+        return first_of(latest.values_list("pk", flat=True), FINISHED_PER_PAGE)
     ended = Match.objects.finished().involving(user)
     # The cursor is a match id, as a client has it, and not the time it ended (which the
     # client may not have, nor write as the database does); the id also orders the
@@ -894,10 +899,9 @@ def _finished_page(user: User, *, before: int | None = None) -> tuple[list[int],
     if cursor is None:
         raise ApiError(400, f"{_BEFORE_IS}, not {before}")
     ended = ended.filter(Q(finished_at__lt=cursor) | Q(finished_at=cursor, pk__lt=before))
-    ids = list(
-        ended.order_by(*LATEST_FINISHED).values_list("pk", flat=True)[: FINISHED_PER_PAGE + 1]
+    return first_of(
+        ended.order_by(*LATEST_FINISHED).values_list("pk", flat=True), FINISHED_PER_PAGE
     )
-    return ids[:FINISHED_PER_PAGE], len(ids) > FINISHED_PER_PAGE
 
 
 def _finished_next(request: HttpRequest, page: list[int], more: bool) -> str | None:

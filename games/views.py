@@ -147,12 +147,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
     if before is not None:
         waiting = waiting.filter(pk__lt=before)
-    # One more than a page, to know whether older ones wait: no count of them all.
-    page = list(waiting[: LOBBY_PER_PAGE + 1])
-    challenges = page[:LOBBY_PER_PAGE]
+    challenges, more = api.first_of(waiting, LOBBY_PER_PAGE)
     context = {
         "challenges": challenges,
-        "older": challenges[-1].pk if len(page) > LOBBY_PER_PAGE else None,
+        "older": challenges[-1].pk if more else None,
         "paged": before is not None,
         "lobby_days": LOBBY_CHALLENGE_DAYS,
         "bots": BotPlayer.objects.select_related("user").order_by("user__username"),
