@@ -573,9 +573,7 @@ def revoke_api_keys(user: User) -> int:
     return revoked
 
 
-def tell_password_changed(
-    user: User, *, reset: bool, by_staff: bool = False, keys_revoked: int = 0
-) -> None:
+def tell_password_changed(user: User, *, reset: bool, by_staff: bool, keys_revoked: int) -> None:
     """Tell the account's address that its password was changed (``reset``: set through
     an emailed link; ``by_staff``: set or disabled by the site's staff), when, that its
     ``keys_revoked`` API keys were revoked, and what to do if it was not its owner; sent
@@ -639,27 +637,21 @@ def ask_for_password_reset(email: str) -> None:
 def send_password_reset(user_id: int | None) -> bool:
     """Send the account ``user_id`` a link to choose a new password, made now; whether it
     went. Nothing goes to an account that is gone, closed or has no address since it was
-    asked for, nor to one without a usable password, as Django's reset form would not. A
-    link the mail server would not take is logged as a warning, without a traceback: its
-    frames hold the link (and an error would email them to ADMINS)."""
+    asked for, nor to one without a usable password, as Django's reset form would not."""
     user = User.objects.filter(pk=user_id, is_active=True).exclude(email="").first()
     if user is None or not user.has_usable_password():
         return False
-    try:
-        send_password_reset_link(user)
-    except OSError as error:  # smtplib's errors are OSErrors
-        logger.warning("A password reset link was not sent: %s", failure_in_words(error))
-        return False
-    return True
+    return send_password_reset_link(user, failed="A password reset link was not sent")
 
 
 def send_password_reset_link(
-    user: User, *, template: str = "registration/password_reset_email.txt"
-) -> None:
+    user: User, *, template: str = "registration/password_reset_email.txt", failed: str
+) -> bool:
     """Email ``user``'s address a link to choose a new password (Django's reset token: it
     works once, for PASSWORD_RESET_TIMEOUT, and not after a login), written in
-    ``template``. Raises what the mail backend raises: the caller says what failing
-    means."""
+    ``template``; whether it went. A link the mail server would not take is logged as a
+    warning, ``failed`` and why, without a traceback: its frames hold the link (and an
+    error would email them to ADMINS)."""
     context = {
         "user": user,
         "uid": urlsafe_base64_encode(force_bytes(user.pk)),
@@ -670,7 +662,12 @@ def send_password_reset_link(
     }
     subject = render_to_string("registration/password_reset_subject.txt", context)
     body = render_to_string(template, context)
-    send_now("password reset link", "".join(subject.splitlines()), body, user.email)
+    try:
+        send_now("password reset link", "".join(subject.splitlines()), body, user.email)
+    except OSError as error:  # smtplib's errors are OSErrors
+        logger.warning("%s: %s", failed, failure_in_words(error))
+        return False
+    return True
 
 
 def reset_link_lifetime() -> str:

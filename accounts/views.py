@@ -13,7 +13,6 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db import transaction
@@ -48,7 +47,7 @@ from .forms import (
     ThrottledAuthenticationForm,
     ThrottledPasswordChangeForm,
 )
-from .models import LAST_USED_RESOLUTION, ApiToken, User, name_as_read
+from .models import LAST_USED_RESOLUTION, ApiToken, User
 
 MATCHES_PER_PAGE = 25
 
@@ -200,7 +199,7 @@ def _say_keys_revoked(request: HttpRequest, count: int) -> None:
 
 
 class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
-    form_class = PasswordResetForm  # its field only: the link goes from a task
+    # Django's form, for its field only: the link goes from a task, not its save().
 
     def form_valid(self, form: Form) -> HttpResponse:
         """Have the link sent (by a task: :func:`accounts.services.ask_for_password_reset`)
@@ -211,16 +210,16 @@ class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
         over_limit = throttle.count_password_reset(email=email, ip=ip)
         if over_limit is None:
             services.ask_for_password_reset(email)
-            return redirect(self.get_success_url())
-        # The address itself stays out of the logs: a keyed hash tells repeats apart.
-        logger.warning(
-            "Password reset not sent: too many requests for the %s (address %s, IP %s)",
-            "address" if over_limit == "email" else "IP",
-            salted_hmac(
-                "accounts.password_reset", email.casefold(), algorithm="sha256"
-            ).hexdigest()[:12],
-            ip,
-        )
+        else:
+            # The address itself stays out of the logs: a keyed hash tells repeats apart.
+            logger.warning(
+                "Password reset not sent: too many requests for the %s (address %s, IP %s)",
+                "address" if over_limit == "email" else "IP",
+                salted_hmac(
+                    "accounts.password_reset", email.casefold(), algorithm="sha256"
+                ).hexdigest()[:12],
+                ip,
+            )
         return redirect(self.get_success_url())
 
 
@@ -466,21 +465,13 @@ def email_change_undo(request: HttpRequest, user_id: int, secret: str) -> HttpRe
     try:
         if request.method == "POST":
             user = services.undo_email_change(user_id, secret)
-            try:
-                # Not the usual "ignore this if you did not ask": the old password is
-                # gone, and this link is the way back in.
-                services.send_password_reset_link(
-                    user, template="accounts/email/undo_password_reset.txt"
-                )
-                sent = True
-            except OSError as error:  # smtplib's errors are OSErrors
-                # No traceback: its frames hold the link (and an ERROR would email them to
-                # ADMINS). The page says the link was not sent.
-                logger.warning(
-                    "The password reset link after an undo was not sent: %s",
-                    failure_in_words(error),
-                )
-                sent = False
+            # Not the usual "ignore this if you did not ask": the old password is gone, and
+            # this link is the way back in. The page says whether it went.
+            sent = services.send_password_reset_link(
+                user,
+                template="accounts/email/undo_password_reset.txt",
+                failed="The password reset link after an undo was not sent",
+            )
             return render(request, template, {"undone": user, "reset_sent": sent})
         person = services.undo_pending(user_id, secret)
     except services.EmailChangeError as error:
@@ -579,10 +570,11 @@ class FinishedMatches:
     of the player's whole history."""
 
     def __init__(self, matches: MatchQuerySet, player: User) -> None:
+        # ``matches``: the player's, as Match.objects.involving(player) selects them.
         self.matches, self.player = matches, player
 
     def count(self) -> int:
-        return self.matches.finished().involving(self.player).count()
+        return self.matches.finished().count()
 
     def __getitem__(self, page: slice) -> MatchQuerySet:
         return self.matches.latest_finished(self.player, page.stop, start=page.start)
@@ -612,7 +604,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if person is None:
         # /players/Alice/ for alice: names are told apart in any case (sign-up refuses
         # Alice beside alice), so the address names her too, and is sent to her own.
-        person = User.objects.filter(username_key=name_as_read(username)).first()
+        person = services.username_holder(username)
         if person is None or person.username.casefold() != username.casefold():
             raise Http404("no such player")
         return redirect("profile", person.username, permanent=True)

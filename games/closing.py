@@ -34,6 +34,7 @@ from django.db.models import F, Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from accounts.services import revoke_api_keys
 from aceysite.mail import send_or_log
 
 from . import services
@@ -243,7 +244,7 @@ def _deactivate(user: User) -> None:
         account.email_preference = account.EmailPreference.NONE
         account.set_unusable_password()
         account.save()
-        account.api_tokens.all().delete()
+        revoke_api_keys(account)
         # What they wrote to opponents is theirs, and may say who they are; so do the
         # emails to them, sent or not (their bodies greet them by name). A sender that
         # claims one meanwhile finds the address erased and sends nothing.
