@@ -310,13 +310,6 @@ class User(AbstractUser):
         games.closing; the staff's deactivating keeps it, for an account let back in.)"""
         return self.display_name if self.is_active else ""
 
-    @property
-    def public_name(self) -> str:
-        """The name the player's public pages show: their display name, or username
-        without one; only the username once the account is closed or deactivated. The
-        same as ``str(user)``, named for the templates that call it."""
-        return str(self)
-
     def save(self, *args: Any, **kwargs: Any) -> None:
         # The keys follow the names, so that the check for a name in use is one indexed
         # lookup of each (accounts.services.name_in_use), whatever the database's own idea

@@ -610,7 +610,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         return redirect("profile", person.username, permanent=True)
     if not person.is_active:
         # Closed, or deactivated by the staff: the page names the account by its username
-        # only (User.public_name) and shows nothing it said of itself.
+        # only (str(User)) and shows nothing it said of itself.
         person.about = person.country = ""
     matches = Match.objects.involving(person).select_related("white", "black")
     finished = Paginator(FinishedMatches(matches, person), MATCHES_PER_PAGE).get_page(

@@ -157,7 +157,7 @@ def rating_chart_svg(person: User, variant: str) -> bytes:
         truncate_label=-1,
         margin_right=60,
         js=[],  # a static image: no scripts of pygal's (its config script: _no_scripts)
-        title=f"{person.public_name} — {Variant(variant).label} rating",
+        title=f"{person} — {Variant(variant).label} rating",
         # The image is shrunk to fit a phone (366 of its 480 px): labels of pygal's 10 px
         # would be read at 7.5, these at 12.
         style=pygal.style.CleanStyle(

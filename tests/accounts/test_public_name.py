@@ -1,4 +1,4 @@
-"""The name a player's pages show (User.public_name, str(user)): their profile, their
+"""The name a player's pages show (str(user)): their profile, their
 rating chart's title and their dice page, and wherever others' pages name them. A closed
 account, or one the staff deactivated, is shown by its username only: its display name is
 something its owner said of themselves."""
@@ -30,11 +30,11 @@ def great_alice(alice):
 def test_the_public_name_is_the_display_name_or_the_username_of_an_inactive_account(
     great_alice, bob
 ):
-    assert (great_alice.public_name, bob.public_name) == ("Alice the Great", "bob")
+    assert (str(great_alice), str(bob)) == ("Alice the Great", "bob")
 
     great_alice.is_active = False
 
-    assert great_alice.public_name == "alice"
+    assert str(great_alice) == "alice"
 
 
 @pytest.mark.parametrize(("url_name", "args"), PAGES)
