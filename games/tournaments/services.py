@@ -302,11 +302,7 @@ def match_finished(match: Match) -> None:
     was the tournament's last match: then it is a plain loss). So does a
     resignation by a player who is withdrawing (``withdraw`` marks their entry first).
     """
-    if Match.tournament_match.is_cached(match):
-        # Selected with the locked match (games.services): None if there is none.
-        link = getattr(match, "tournament_match", None)
-    else:
-        link = TournamentMatch.objects.filter(match_id=match.pk).first()
+    link = _link_of(match)
     if link is None or match.winner_id is None:
         return
     with transaction.atomic():
@@ -459,10 +455,7 @@ def stage_of(match: Match) -> Stage | None:
     page and its turn emails: a player should know a loss ends their tournament, and find
     the bracket. None for a match outside tournaments. One query; none when ``match`` came
     with ``select_related("tournament_match__tournament")`` (a turn's locked match does)."""
-    if Match.tournament_match.is_cached(match):
-        link = getattr(match, "tournament_match", None)  # None: selected, and there is none
-    else:
-        link = TournamentMatch.objects.select_related("tournament").filter(match=match).first()
+    link = _link_of(match, "tournament")
     if link is None:
         return None
     draw = link.tournament.draw()
@@ -472,6 +465,15 @@ def stage_of(match: Match) -> Stage | None:
         slot = None
     title = round_title(draw, slot.bracket, slot.round) if draw and slot else ""
     return Stage(link.tournament, title)
+
+
+def _link_of(match: Match, *related: str) -> TournamentMatch | None:
+    """``match``'s link to the tournament it plays in (with ``related`` loaded), or None: no
+    query when it was selected with the match (games.services does, with the match it
+    locks), where a cached None means there is none."""
+    if Match.tournament_match.is_cached(match):
+        return getattr(match, "tournament_match", None)
+    return TournamentMatch.objects.select_related(*related).filter(match=match).first()
 
 
 def round_title(draw: Draw, bracket: Bracket, number: int) -> str:
