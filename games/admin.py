@@ -39,9 +39,7 @@ class MatchAdmin(ReadOnlyAdmin):
 
     @admin.display(description="server seed")
     def seed(self, match: Match) -> str:
-        if match.is_active:
-            return f"secret until the match ends (SHA-256 {match.seed_hash})"
-        return match.server_seed
+        return match.revealed_seed or f"secret until the match ends (SHA-256 {match.seed_hash})"
 
 
 @admin.register(Challenge)

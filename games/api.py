@@ -451,7 +451,7 @@ def match_state(match: Match, *, since: int = 0, fresh: list[Segment] | None = N
         # Fair dice (games.dice): the seed's SHA-256 from the start, the seed itself once
         # the match is over, to recompute every roll (the dice page gives the formula).
         "seed_sha256": match.seed_hash,
-        "seed": None if match.is_active else match.server_seed,
+        "seed": match.revealed_seed,
         "dice_url": reverse("match_dice", args=[match.pk]),
     }
     if match.is_active:

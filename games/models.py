@@ -425,6 +425,12 @@ class Match(models.Model):
     def seed_hash(self) -> str:
         return seed_hash(self.server_seed)
 
+    @property
+    def revealed_seed(self) -> str | None:
+        """The server seed once the match is over (anyone may then check its rolls); None
+        while it is played, as it would tell the rolls to come."""
+        return None if self.is_active else self.server_seed
+
 
 class Segment(models.Model):
     """One stored step of a match: an opening roll, a played segment or a named double."""

@@ -57,7 +57,7 @@ def match_record(match: Match) -> MatchRecord:
         # the commitment always, the seed only once the match is over, as the dice page
         # and the API give them (in play it would tell every roll to come).
         seed_sha256=match.seed_hash,
-        seed=None if match.is_active else match.server_seed,
+        seed=match.revealed_seed,
     )
 
 

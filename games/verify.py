@@ -57,10 +57,10 @@ def _figures(
 def match_dice(request: HttpRequest, match_id: int) -> HttpResponse:
     """Every roll of the match; once it is over, each recomputed from the revealed seed."""
     match = get_object_or_404(Match.objects.select_related("white", "black"), pk=match_id)
-    revealed = not match.is_active
+    seed = match.revealed_seed
     rows = []
     for roll, (segment, player, dice) in enumerate(_rolls(match), start=1):
-        expected = roll_pair(match.server_seed, roll) if revealed else None
+        expected = roll_pair(seed, roll) if seed is not None else None
         rows.append(
             {
                 "roll": roll,
@@ -75,7 +75,7 @@ def match_dice(request: HttpRequest, match_id: int) -> HttpResponse:
     context = {
         "match": match,
         "rows": rows,
-        "revealed": revealed,
+        "revealed": seed is not None,
         "all_ok": all(row["ok"] for row in rows),
         "openings": len(rows) - len(played),
         "unplayed": _unplayed_reason(match),
