@@ -12,41 +12,29 @@ from django.views.decorators.http import require_safe
 
 from .dice import roll_pair
 from .models import DiceTally, Match, Segment
+from .tally import tally_of
 
 ROLLED = (Segment.Kind.OPENING, Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY)
 
 
 def dice_statistics(rolls: Iterable[tuple[int, int]]) -> dict[str, object]:
     """Faces, doubles and 1-2s among ``rolls`` (opening rolls are single dice per player,
-    so callers pass only the segments' rolls for doubles and 1-2s)."""
-    return _statistics(Counter((a, b) for a, b in rolls))
+    so callers pass only the segments' rolls for doubles and 1-2s), counted as a player's
+    dice tally counts them (games.tally.tally_of)."""
+    counted = sum((tally_of(dice) for dice in rolls), Counter[str]())
+    return _figures(DiceTally(**counted))
 
 
-def _statistics(pairs: Counter[tuple[int, int]]) -> dict[str, object]:
-    """:func:`dice_statistics` of the rolls counted in ``pairs`` (each pair of dice, how
-    many times it was rolled)."""
-    faces: Counter[int] = Counter()
-    for (a, b), times in pairs.items():
-        faces[a] += times
-        faces[b] += times
-    return _figures(
-        rolls=pairs.total(),
-        faces=[(face, faces[face]) for face in range(1, 7)],
-        doubles=sum(times for (a, b), times in pairs.items() if a == b),
-        acey_deuceys=sum(times for (a, b), times in pairs.items() if {a, b} == {1, 2}),
-    )
-
-
-def _figures(
-    *, rolls: int, faces: list[tuple[int, int]], doubles: int, acey_deuceys: int
-) -> dict[str, object]:
-    """What the dice pages show of ``rolls`` rolls: how many came up with each face (each
-    die counted), how many doubles and 1-2s, against how many were to be expected."""
+def _figures(tally: DiceTally) -> dict[str, object]:
+    """What the dice pages show of the rolls ``tally`` counts: how many came up with each
+    face (each die counted), how many doubles and 1-2s, against how many were to be
+    expected."""
+    rolls, doubles = tally.rolls, tally.doubles
     return {
         "rolls": rolls,
-        "faces": faces,
+        "faces": tally.faces,
         "doubles": doubles,
-        "acey_deuceys": acey_deuceys,
+        "acey_deuceys": tally.acey_deuceys,
         "doubles_expected": round(rolls / 6, 1),
         "acey_deuceys_expected": round(rolls / 18, 1),
         "doubles_share": doubles / max(1, rolls),
@@ -116,10 +104,5 @@ def player_dice(request: HttpRequest, username: str) -> HttpResponse:
     person = get_object_or_404(users, username=username)
     # Someone who has never played has no tally: nothing rolled.
     tally = getattr(person, "dice_tally", None) or DiceTally(user=person)
-    stats = _figures(
-        rolls=tally.rolls,
-        faces=tally.faces,
-        doubles=tally.doubles,
-        acey_deuceys=tally.acey_deuceys,
-    )
+    stats = _figures(tally)
     return render(request, "games/player_dice.html", {"person": person, "stats": stats})
