@@ -473,7 +473,9 @@ def _link_of(match: Match, *related: str) -> TournamentMatch | None:
     locks), where a cached None means there is none."""
     if Match.tournament_match.is_cached(match):
         return getattr(match, "tournament_match", None)
-    return TournamentMatch.objects.select_related(*related).filter(match=match).first()
+    links = TournamentMatch.objects.filter(match=match)
+    # (select_related() with nothing named would load every relation.)
+    return (links.select_related(*related) if related else links).first()
 
 
 def round_title(draw: Draw, bracket: Bracket, number: int) -> str:
