@@ -1117,9 +1117,9 @@ def _forfeit(match: Match, names: dict[str, str]) -> dict[str, str] | None:
     closes its history and the screen reader's last sentence: such a match stops after a
     turn that does not say why it ended. None for a match in play, or one whose last game
     was borne off (its last play says so). ``{"loser": name, "lost": "ran out of time"}``."""
-    if match.is_active or match.winner_id is None or match.ending not in FORFEITS:
+    loser = match.loser_color
+    if match.is_active or loser is None or match.ending not in FORFEITS:
         return None
-    loser = "black" if match.winner_id == match.white_id else "white"
     return {"loser": names[loser], "lost": FORFEITS[match.ending]}
 
 

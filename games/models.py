@@ -422,6 +422,14 @@ class Match(models.Model):
         return f"{self.score_white}\u2013{self.score_black}"
 
     @property
+    def loser_color(self) -> str | None:
+        """The colour of the player who lost a decided match, however it ended (borne off,
+        resigned, run out of time); None while nobody has won."""
+        if self.winner_id is None:
+            return None
+        return "black" if self.winner_id == self.white_id else "white"
+
+    @property
     def seed_hash(self) -> str:
         return seed_hash(self.server_seed)
 

@@ -90,10 +90,10 @@ def _rolls(match: Match) -> list[tuple[Segment | None, str, tuple[int, int]]]:
 
 def _unplayed_reason(match: Match) -> dict[str, object] | None:
     """Why a forfeited match's last roll was not played: who resigned or ran out of time."""
-    if match.is_active or match.ending == Match.Ending.BORNE_OFF or match.winner_id is None:
+    loser = match.loser_color
+    if match.is_active or match.ending == Match.Ending.BORNE_OFF or loser is None:
         return None
-    loser = match.black if match.winner_id == match.white_id else match.white
-    return {"loser": loser, "timeout": match.ending == Match.Ending.TIMEOUT}
+    return {"loser": match.player(loser), "timeout": match.ending == Match.Ending.TIMEOUT}
 
 
 @require_safe

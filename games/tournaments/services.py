@@ -303,7 +303,8 @@ def match_finished(match: Match) -> None:
     resignation by a player who is withdrawing (``withdraw`` marks their entry first).
     """
     link = _link_of(match)
-    if link is None or match.winner_id is None:
+    loser_color = match.loser_color
+    if link is None or loser_color is None:
         return
     with transaction.atomic():
         tournament = _locked(link.tournament_id)
@@ -315,7 +316,7 @@ def match_finished(match: Match) -> None:
         if slot.is_decided:
             return
         decided_before = _decided_ids(draw)
-        loser = match.black if match.winner_id == match.white_id else match.white
+        loser = match.player(loser_color)
         timed_out = match.ending == Match.Ending.TIMEOUT
         leaving = Entry.objects.filter(tournament=tournament, user=loser)
         # The draw hears of the withdrawal with the result, not after it: the result may
