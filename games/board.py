@@ -782,11 +782,11 @@ def _news(
         # (its turns are not drawn), or this is the match's first game.
         previous = games[-2] if len(games) > 1 else None
         if previous and previous.result:
-            result = previous.result
-            if previous.winner == viewer:  # "you won", as the score after it says "you"
-                result = "you" + result.removeprefix(names[viewer])
+            # "you won", as the score after it says "you".
+            winner = "you" if previous.winner == viewer else previous.winner_name
             score_words = _score_words(score, names, viewer) if score else ""
-            unseen.append(("", [{"said": f"Game {previous.number}: {result}.{score_words}"}]))
+            said = f"Game {previous.number}: {winner} {previous.won}.{score_words}"
+            unseen.append(("", [{"said": said}]))
     sentences = []
     for player, segments in reversed(unseen):
         if not segments:
@@ -1051,9 +1051,17 @@ class HistoryGame:
     number: int
     first: int
     last: int
-    result: str = ""  # e.g. "alice won 3 points (borne off)"; empty while it is played
     turns: list[dict[str, Any]] | None = None
-    winner: str = ""  # the winner's colour, once it is over
+    # How it ended, in parts, so that a sentence may name the winner its own way ("you");
+    # all empty while it is played.
+    winner: str = ""  # the winner's colour
+    winner_name: str = ""
+    won: str = ""  # e.g. "won 3 points (borne off)"
+
+    @property
+    def result(self) -> str:
+        """How the game ended, e.g. "alice won 3 points (borne off)"; empty while played."""
+        return f"{self.winner_name} {self.won}" if self.won else ""
 
     @property
     def summary(self) -> str:
@@ -1085,16 +1093,7 @@ def history_games(
         # Likewise a game ended meanwhile, which the match row still shows in play.
         if not match.is_active or result.game_number < match.game_number
     }
-    games = [
-        HistoryGame(
-            span["game_number"],
-            span["first"],
-            span["last"],
-            _result_text(results.get(span["game_number"]), names),
-            winner=(results[span["game_number"]].winner if span["game_number"] in results else ""),
-        )
-        for span in spans
-    ]
+    games = [_history_game(span, results.get(span["game_number"]), names) for span in spans]
     if not games:
         return []
     wanted = {games[-1].number} | {game.number for game in games if game.number in shown}
@@ -1134,12 +1133,17 @@ def _player_names(match: Match) -> dict[str, str]:
     return {"white": str(match.white), "black": str(match.black)}
 
 
-def _result_text(result: GameResult | None, names: dict[str, str]) -> str:
-    if result is None:
-        return ""
-    points = f"{result.points} point{'' if result.points == 1 else 's'}"
-    ending = result.get_ending_display()
-    return f"{names.get(result.winner, result.winner)} won {points} ({ending})"
+def _history_game(
+    span: dict[str, int], result: GameResult | None, names: dict[str, str]
+) -> HistoryGame:
+    """One game of the history from its ``span`` of segments and its ``result``, if over."""
+    game = HistoryGame(span["game_number"], span["first"], span["last"])
+    if result is not None:
+        points = f"{result.points} point{'' if result.points == 1 else 's'}"
+        game.winner = result.winner
+        game.winner_name = names.get(result.winner, result.winner)
+        game.won = f"won {points} ({result.get_ending_display()})"
+    return game
 
 
 def history(

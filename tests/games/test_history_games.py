@@ -227,3 +227,16 @@ def test_the_history_goes_no_further_than_the_match_row_it_is_drawn_with(alice, 
 
     assert games[-1].last == as_read.segment_count == 1
     assert [s["number"] for s in state_history] == [1]
+
+
+def test_each_game_keeps_its_result_in_parts_the_sentence_is_made_of(match):
+    games = history_games(match, {"white": "alice", "black": "bob"})
+
+    first, latest = games[0], games[-1]
+    assert (first.winner, first.winner_name, first.won) == (
+        "white",
+        "alice",
+        "won 3 points (borne off)",
+    )
+    assert first.result == "alice won 3 points (borne off)"
+    assert (latest.winner, latest.winner_name, latest.won, latest.result) == ("", "", "", "")

@@ -76,6 +76,24 @@ def test_the_end_of_the_game_the_players_move_won_is_told_before_the_next_games_
     )
 
 
+def test_the_loser_and_a_spectator_hear_the_winner_named_when_the_next_game_opens(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 5], points=25), alice, "in/19 in/20", dice=[4, 1])
+    match = play(match, bob, "in/21 in/24", dice=[6, 5])
+    points = [0] * 24
+    points[0] = 2  # alice's last two checkers, on her 1-point
+    for index in range(18, 23):
+        points[index] = -3  # bob's 15, at home
+    match = set_position(match, "white", points, off={"white": 13, "black": 0})
+    # alice bears off and wins game 1; bob wins game 2's opening roll, to play his 6-3.
+    match = play(match, alice, "1/off 1/off", dice=[2, 5, 6, 3])
+
+    to_bob = board_context(match, viewer=bob, steps=[])["news"]
+    to_spectator = board_context(match, viewer=None, steps=[])["news"]
+
+    assert to_bob == "Game 1: alice won 15 points (borne off). The score is you 0, alice 15."
+    assert to_spectator == "Game 1: alice won 15 points (borne off)."
+
+
 def test_a_greek_player_is_told_of_the_blot_they_may_name_before_submitting(alice, bob):
     match = start(alice, bob, [5, 2, 6, 3], variant="greek")
 
