@@ -312,7 +312,10 @@ def board_context(
     if with_history:
         opened = {game, replayed.game_number if replayed else None} - {None}
         games = history_games(match, names, current=replay, shown=opened)
-    named_for_you = bool(dice) and named_double and _double_named_for(match, games, color)
+    # Asked of the player to move only, whose colour ``side`` then is.
+    named_for_you = (
+        to_move and bool(dice) and named_double and _double_named_for(match, games, side)
+    )
 
     # A replay shows the score as it stood then: the games finished before the replayed
     # one (a query, in a replay only).
@@ -631,16 +634,14 @@ def _your_dice(dice: list[int], named_double: bool, *, for_you: bool = False) ->
     return f"you {'named' if named_double else 'rolled'} {format_dice(dice)}"
 
 
-def _double_named_for(match: Match, games: list[HistoryGame], viewer: str | None) -> bool:
-    """Whether the named double now to play is ``viewer``'s and was named for them (the
-    only one allowed, R8.2), from the drawn history or, when none is drawn (a click's
-    board), from the stored double."""
-    if viewer is None or match.to_move_id != getattr(match, f"{viewer}_id"):
-        return False
+def _double_named_for(match: Match, games: list[HistoryGame], mover: str) -> bool:
+    """Whether the named double that ``mover``, the player to move, now plays was named for
+    them (the only one allowed, R8.2), from the drawn history or, when none is drawn (a
+    click's board), from the stored double."""
     turns = games[-1].turns if games else None
     if turns:
         doubles = [segment for segment in turns[-1]["segments"] if segment["kind"] == "double"]
-        return turns[-1]["player"] == viewer and bool(doubles) and doubles[-1]["automatic"]
+        return turns[-1]["player"] == mover and bool(doubles) and doubles[-1]["automatic"]
     automatic = (
         match.segments.filter(kind="double")
         .order_by("-number")

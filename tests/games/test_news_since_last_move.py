@@ -227,6 +227,24 @@ def test_r8_a_double_named_for_the_player_is_shown_beside_the_dice(client, alice
     assert "named for you: the only double you could name</span>" in dice
 
 
+@pytest.mark.parametrize("with_history", [True, False])
+def test_r8_only_the_player_to_move_is_shown_a_double_named_for_them(alice, bob, with_history):
+    match = greek_double_named_for_alice(alice, bob)
+
+    boards = {
+        viewer: board_context(match, viewer=user, steps=[], with_history=with_history)
+        for viewer, user in (("alice", alice), ("bob", bob), ("spectator", None))
+    }
+
+    assert {viewer: board["double_named_for_you"] for viewer, board in boards.items()} == {
+        "alice": True,
+        "bob": False,
+        "spectator": False,
+    }
+    assert boards["alice"]["dice_text"] == "5-5 (named for you)"
+    assert boards["bob"]["dice_text"] == boards["spectator"]["dice_text"] == "5-5 (named double)"
+
+
 def test_r8_a_double_named_for_the_player_is_said_once_in_the_live_region(client, alice, bob):
     match = greek_double_named_for_alice(alice, bob)
     client.force_login(alice)
