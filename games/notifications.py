@@ -550,9 +550,12 @@ def deadline_reminder(match: Match, *, now: datetime | None = None) -> None:
 
 
 def _tournament_of(match: Match) -> Tournament | None:
-    from games.tournaments.models import Tournament
+    """The tournament ``match`` plays in, if any (no query when the match came with it: the
+    reminder sweep selects it with the match it claims)."""
+    # A local import: games.tournaments.services imports games.services, which imports this.
+    from games.tournaments.services import tournament_of
 
-    return Tournament.objects.filter(tournament_matches__match=match).first()
+    return tournament_of(match)
 
 
 def challenge_key(challenge_id: int) -> str:

@@ -1039,8 +1039,12 @@ def sweep_deadlines(now=None) -> dict[str, int]:
         with transaction.atomic():
             due = Match.objects.filter(pk=match.pk, remind_at__isnull=False, remind_at__lte=now)
             if due.update(remind_at=None):
-                match.refresh_from_db()
-                notifications.deadline_reminder(match, now=now)
+                # Read again under the lock the claim took, with whom the email names and
+                # its tournament, if any (games.notifications.deadline_reminder).
+                claimed = Match.objects.select_related(
+                    "to_move", "white", "black", "tournament_match__tournament"
+                ).get(pk=match.pk)
+                notifications.deadline_reminder(claimed, now=now)
                 reminders += 1
     return {"timeouts": timeouts, "reminders": reminders}
 

@@ -468,6 +468,15 @@ def stage_of(match: Match) -> Stage | None:
     return Stage(link.tournament, title)
 
 
+def tournament_of(match: Match) -> Tournament | None:
+    """The tournament ``match`` plays in, or None, for its deadline reminder: a loss on time
+    withdraws the loser from it. One query; none when ``match`` came with
+    ``select_related("tournament_match__tournament")`` (the reminder sweep's claimed match
+    does)."""
+    link = _link_of(match, "tournament")
+    return None if link is None else link.tournament
+
+
 def _link_of(match: Match, *related: str) -> TournamentMatch | None:
     """``match``'s link to the tournament it plays in (with ``related`` loaded), or None: no
     query when it was selected with the match (games.services does, with the match it
