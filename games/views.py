@@ -374,7 +374,17 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
     }
     if board["playing"]:
         _give_back_refused_turn(context, typed_play, typed_blot, blot_refused=blot_refused)
+    context["form_has_blot"] = _form_has_blot(board, context["typed_blot"])
     return context
+
+
+def _form_has_blot(board: dict, typed_blot: str) -> bool:
+    """Whether the turn's form has a ``name_blot`` field: the one shown for naming a greek
+    blot, or a hidden one keeping a number typed before the first click through the clicks
+    that hide its field, for the choice the whole play brings (a 1-2, which names none,
+    does not carry it). The board is outside the form: its clicks include the field then
+    (match_click keeps it), and only then, or HTMX logs an error for each click."""
+    return bool(board["blot_field"] or (typed_blot and not board["can_submit"]))
 
 
 def _give_back_refused_turn(

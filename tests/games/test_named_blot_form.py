@@ -118,3 +118,46 @@ def test_a_blot_number_typed_before_the_play_is_clicked_is_kept_for_its_choice(
 
     assert '<option value="19" selected>Your 19-point</option>' in whole.text
     assert 'type="hidden" name="name_blot"' not in whole.text
+
+
+def _includes_blot(page: str) -> bool:
+    """Whether the board's clicks send the form's blot field along."""
+    found = re.search(r'<g class="targets"[^>]*>', page)
+    assert found, "no clickable board"
+    return "hx-include=\"[name='name_blot']\"" in found.group(0)
+
+
+@pytest.mark.parametrize(
+    ("steps", "typed", "field"),
+    [
+        ("", "", 'id="name-blot" type="number"'),  # nothing clicked: the number field
+        ("24-18", "19", 'type="hidden" name="name_blot" value="19"'),  # typed, then clicked
+        ("24-18", "", None),  # clicked, nothing typed: no field until the play is whole
+    ],
+)
+def test_the_boards_clicks_send_the_blot_field_when_the_form_has_one(
+    client, alice, match, steps, typed, field
+):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("match_click", args=[match.pk]),
+        {"segment": match.segment_count, "steps": steps, "name_blot": typed},
+    )
+
+    assert response.context["form_has_blot"] == (field is not None)
+    assert _includes_blot(response.text) == (field is not None)
+    if field is None:
+        assert 'name="name_blot"' not in response.text
+    else:
+        assert field in response.text
+
+
+def test_an_american_board_never_sends_a_blot_field(client, alice, bob):
+    match = opened_by_white(alice, bob)
+    client.force_login(alice)
+
+    page = client.get(match.get_absolute_url())
+
+    assert page.context["form_has_blot"] is False
+    assert not _includes_blot(page.text)
