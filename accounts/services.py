@@ -582,14 +582,20 @@ def tell_password_changed(user: User, *, reset: bool, by_staff: bool, keys_revok
     if not user.email:
         return
     disabled = not user.has_usable_password()
+    # A change the staff made has a notice of its own: its owner did not make it, and what
+    # they are to do next differs.
+    template = (
+        "accounts/email/password_changed_by_staff.txt"
+        if by_staff
+        else "accounts/email/password_changed.txt"
+    )
     # In the player's own time, as their game emails give it.
     with timezone.override(user.zone or UTC):
         body = render_to_string(
-            "accounts/email/password_changed.txt",
+            template,
             {
                 "user": user,
                 "reset": reset,
-                "by_staff": by_staff,
                 "disabled": disabled,
                 "keys_revoked": keys_revoked,
                 "when": timezone.now(),
