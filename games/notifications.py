@@ -627,6 +627,23 @@ def challenge_declined(challenge: Challenge) -> None:
     )
 
 
+def challenge_expired(challenge: Challenge, *, days: int) -> None:
+    """Tell the challenger their challenge expired, nobody having taken it up within
+    ``days``; call it in the transaction that expires it. One email a challenge, whoever
+    calls it twice.
+
+    Kind CHALLENGE, as the news of one declined: a kind of its own would need a migration.
+    """
+    _queue(
+        challenge.challenger,
+        Notification.Kind.CHALLENGE,
+        f"expired:{challenge.pk}",
+        "Your challenge in the lobby has expired",
+        "games/email/expired.txt",
+        {"challenge": challenge, "days": days, "url": absolute_url(reverse("challenge_new"))},
+    )
+
+
 def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
     """Tell both players that ``match`` is over, and how their ratings moved:
     ``rating_changes``, as rating it stored them (none for an unrated match). Both emails

@@ -54,6 +54,8 @@ from .ratings.store import rate_finished_match
 from .tally import count_rolls, open_tallies
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from accounts.models import User
 
     from .tournaments.models import Tournament
@@ -1047,16 +1049,37 @@ def sweep_deadlines(now=None) -> dict[str, int]:
 
 def expire_lobby_challenges(now=None) -> int:
     """The periodic sweep: close as expired the lobby challenges nobody has taken up within
-    LOBBY_CHALLENGE_DAYS; returns how many. An expired challenge behaves as a withdrawn one
-    (Challenge.is_visible_to): gone from the lobby, and refused to whoever would accept it."""
+    LOBBY_CHALLENGE_DAYS, and tell each challenger; returns how many. An expired challenge
+    behaves as a withdrawn one (Challenge.is_visible_to): gone from the lobby, and refused
+    to whoever would accept it."""
     now = now or timezone.now()
-    # One UPDATE whose every condition is on the challenge's own row: one being accepted or
-    # withdrawn at this moment (locked by accept_challenge or _close_challenge) is waited
-    # for, then found no longer open and left as it was made.
     waiting_too_long = Challenge.objects.filter(
         status=Challenge.Status.OPEN,
         opponent=None,
         private=False,
         created_at__lte=now - timedelta(days=LOBBY_CHALLENGE_DAYS),
-    )
-    return waiting_too_long.update(status=Challenge.Status.EXPIRED, updated_at=now)
+    ).values_list("pk", flat=True)
+    return sum(_expire_challenge(pk, now=now) for pk in list(waiting_too_long))
+
+
+def _expire_challenge(challenge_id: int, *, now: datetime) -> bool:
+    """Close one challenge found waiting too long as expired, and email its challenger;
+    False if it is no longer open."""
+    with transaction.atomic():
+        # The players first, then the challenge, the order accept_challenge takes: the
+        # email stored refers to the challenger's row, which an accept holds locked while
+        # it waits for the challenge's (the other order deadlocked).
+        lock_players(
+            *Challenge.objects.values_list("challenger_id", "opponent_id").get(pk=challenge_id)
+        )
+        # Claimed by one UPDATE on the row's own status: one being accepted or withdrawn at
+        # this moment is waited for, then found no longer open and left as it was made; so
+        # is one a sweep running beside this one expired first, which emailed its challenger.
+        claimed = Challenge.objects.filter(pk=challenge_id, status=Challenge.Status.OPEN).update(
+            status=Challenge.Status.EXPIRED, updated_at=now
+        )
+        if not claimed:
+            return False
+        challenge = Challenge.objects.select_related("challenger").get(pk=challenge_id)
+        notifications.challenge_expired(challenge, days=LOBBY_CHALLENGE_DAYS)
+    return True

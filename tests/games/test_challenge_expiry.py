@@ -8,11 +8,12 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
 from games import services, tasks
-from games.models import LOBBY_CHALLENGE_DAYS, Challenge, Match
+from games.models import LOBBY_CHALLENGE_DAYS, Challenge, Match, Notification
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +61,43 @@ def test_the_sweep_is_beats_hourly_task(alice):
     assert tasks.task_expire_lobby_challenges() == 0
     scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert "games.tasks.task_expire_lobby_challenges" in scheduled
+
+
+def test_its_challenger_is_emailed_once_whatever_sweeps_run(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    challenge = _made_ago(services.create_challenge(alice, points=3), LIFETIME + timedelta(hours=1))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        first = services.expire_lobby_challenges()
+    with django_capture_on_commit_callbacks(execute=True):
+        second = services.expire_lobby_challenges()
+
+    assert (first, second) == (1, 0)
+    [message] = mail.outbox
+    assert message.to == [alice.email]
+    assert message.subject == "Your challenge in the lobby has expired"
+    made = timezone.localtime(challenge.created_at).strftime("%-d %B %Y")
+    assert (
+        "Your challenge in the lobby (American (US Navy), 3 points, 2 days per move, rated),"
+        f" posted on {made}, has expired: nobody took it up within {LOBBY_CHALLENGE_DAYS} days."
+        in message.body
+    )
+    assert f"Post a new challenge: {settings.SITE_URL}/challenges/new/" in message.body
+    assert Notification.objects.get(user=alice).key == f"expired:{challenge.pk}"
+
+
+def test_no_email_of_an_expired_challenge_to_a_challenger_who_wants_none(
+    alice, django_capture_on_commit_callbacks
+):
+    alice.email_preference = alice.EmailPreference.NONE
+    alice.save()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        _expired(alice)
+
+    assert mail.outbox == []
+    assert not Notification.objects.exists()
 
 
 def test_an_expired_challenge_leaves_the_lobby_and_its_challengers_list(client, alice, bob):
