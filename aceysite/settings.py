@@ -267,10 +267,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.task_forget_idempotency_keys",
         "schedule": crontab(minute=30),
     },
-    # Hourly: a lobby challenge expires within the hour after its days are up
-    # (games.models.LOBBY_CHALLENGE_DAYS).
-    "expire-lobby-challenges": {
-        "task": "games.tasks.task_expire_lobby_challenges",
+    # Hourly: a challenge expires within the hour after its days are up
+    # (games.models.CHALLENGE_DAYS).
+    "expire-challenges": {
+        "task": "games.tasks.task_expire_challenges",
         "schedule": crontab(minute=50),
     },
     # What nothing else deletes: expired sessions, and emails sent or dropped long ago

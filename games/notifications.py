@@ -21,7 +21,7 @@ from email.policy import Policy
 from itertools import groupby
 from smtplib import SMTPResponseException, SMTPServerDisconnected
 from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from celery import current_app
 from django.conf import settings
@@ -628,19 +628,29 @@ def challenge_declined(challenge: Challenge) -> None:
 
 
 def challenge_expired(challenge: Challenge, *, days: int) -> None:
-    """Tell the challenger their challenge expired, nobody having taken it up within
+    """Tell the challenger their challenge expired, nobody having accepted it within
     ``days``; call it in the transaction that expires it. One email a challenge, whoever
-    calls it twice.
+    calls it twice. Its opponent, if it named one, is not told.
 
     Kind CHALLENGE, as the news of one declined: a kind of its own would need a migration.
     """
+    opponent = challenge.opponent
+    if opponent is not None:
+        offer = "rematch offer" if challenge.rematch_of_id else "challenge"
+        subject = f"Your {offer} to {opponent} has expired"
+        # The form filled in with the same player, to try them again.
+        new = f"{reverse('challenge_new')}?{urlencode({'opponent': opponent.username})}"
+    else:
+        where = "private invite" if challenge.private else "challenge in the lobby"
+        subject = f"Your {where} has expired"
+        new = reverse("challenge_new")
     _queue(
         challenge.challenger,
         Notification.Kind.CHALLENGE,
         f"expired:{challenge.pk}",
-        "Your challenge in the lobby has expired",
+        subject,
         "games/email/expired.txt",
-        {"challenge": challenge, "days": days, "url": absolute_url(reverse("challenge_new"))},
+        {"challenge": challenge, "days": days, "url": absolute_url(new)},
     )
 
 

@@ -40,8 +40,8 @@ from games.engine.notation import parse_play
 from . import away, blocks, notifications
 from .dice import SeededDice, new_seed
 from .models import (
+    CHALLENGE_DAYS,
     DAYS_PER_MOVE,
-    LOBBY_CHALLENGE_DAYS,
     MATCH_LENGTHS,
     REMINDER_AT,
     Challenge,
@@ -379,7 +379,7 @@ def _no_longer_open(challenge: Challenge) -> StaleSegment:
     expired."""
     if challenge.status == Challenge.Status.EXPIRED:
         return StaleSegment(
-            f"this challenge has expired: nobody took it up within {LOBBY_CHALLENGE_DAYS} days"
+            f"this challenge has expired: nobody took it up within {CHALLENGE_DAYS} days"
         )
     return StaleSegment(f"this challenge has already been {challenge.status}")
 
@@ -1047,18 +1047,15 @@ def sweep_deadlines(now=None) -> dict[str, int]:
     return {"timeouts": timeouts, "reminders": reminders}
 
 
-def expire_lobby_challenges(now=None) -> int:
-    """The periodic sweep: close as expired the lobby challenges nobody has taken up within
-    LOBBY_CHALLENGE_DAYS, and tell each challenger; returns how many. An expired challenge
-    behaves as a withdrawn one (Challenge.is_visible_to): gone from the lobby, and refused
-    to whoever would accept it."""
+def expire_challenges(now=None) -> int:
+    """The periodic sweep: close as expired the challenges nobody has accepted within
+    CHALLENGE_DAYS (in the lobby, to a player, or by invite link), and tell each
+    challenger; returns how many. An expired challenge behaves as a withdrawn one
+    (Challenge.is_visible_to): gone from the lobby and from its opponent's list, and
+    refused to whoever would accept it. Its opponent is not told: to them it is a
+    challenge they did not answer, gone as a withdrawn one goes."""
     now = now or timezone.now()
-    waiting_too_long = Challenge.objects.filter(
-        status=Challenge.Status.OPEN,
-        opponent=None,
-        private=False,
-        created_at__lte=now - timedelta(days=LOBBY_CHALLENGE_DAYS),
-    ).values_list("pk", flat=True)
+    waiting_too_long = Challenge.objects.unanswered_too_long(now).values_list("pk", flat=True)
     return sum(_expire_challenge(pk, now=now) for pk in list(waiting_too_long))
 
 
@@ -1069,9 +1066,14 @@ def _expire_challenge(challenge_id: int, *, now: datetime) -> bool:
         # The players first, then the challenge, the order accept_challenge takes: the
         # email stored refers to the challenger's row, which an accept holds locked while
         # it waits for the challenge's (the other order deadlocked).
-        lock_players(
-            *Challenge.objects.values_list("challenger_id", "opponent_id").get(pk=challenge_id)
+        players = (
+            Challenge.objects.filter(pk=challenge_id)
+            .values_list("challenger_id", "opponent_id")
+            .first()
         )
+        if players is None:
+            return False  # deleted since it was found (its challenger's account with it)
+        lock_players(*players)
         # Claimed by one UPDATE on the row's own status: one being accepted or withdrawn at
         # this moment is waited for, then found no longer open and left as it was made; so
         # is one a sweep running beside this one expired first, which emailed its challenger.
@@ -1080,6 +1082,6 @@ def _expire_challenge(challenge_id: int, *, now: datetime) -> bool:
         )
         if not claimed:
             return False
-        challenge = Challenge.objects.select_related("challenger").get(pk=challenge_id)
-        notifications.challenge_expired(challenge, days=LOBBY_CHALLENGE_DAYS)
+        challenge = Challenge.objects.select_related("challenger", "opponent").get(pk=challenge_id)
+        notifications.challenge_expired(challenge, days=CHALLENGE_DAYS)
     return True

@@ -293,7 +293,7 @@ def test_an_expired_lobby_challenge_is_answered_as_a_withdrawn_one(alice, alice_
     withdrawn = services.create_challenge(alice)
     services.cancel_challenge(withdrawn.pk, user=alice)
     Challenge.objects.filter(pk=expired.pk).update(created_at=timezone.now() - timedelta(days=31))
-    assert services.expire_lobby_challenges() == 1
+    assert services.expire_challenges() == 1
 
     answers = {
         challenge.pk: (

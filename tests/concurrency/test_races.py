@@ -117,7 +117,7 @@ def test_an_accept_racing_the_expiry_sweep_takes_the_challenge_or_finds_it_expir
 
     accepted, expired = race(
         lambda: services.accept_challenge(challenge.pk, user=bob),
-        services.expire_lobby_challenges,
+        services.expire_challenges,
     )
 
     challenge.refresh_from_db()
@@ -132,7 +132,7 @@ def test_two_expiry_sweeps_at_once_expire_a_challenge_once_and_email_once(postgr
     challenge = services.create_challenge(alice)
     Challenge.objects.filter(pk=challenge.pk).update(created_at=timezone.now() - timedelta(days=31))
 
-    results = race(services.expire_lobby_challenges, services.expire_lobby_challenges)
+    results = race(services.expire_challenges, services.expire_challenges)
 
     assert sorted(results) == [0, 1]
     assert Notification.objects.filter(key=f"expired:{challenge.pk}").count() == 1
