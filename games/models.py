@@ -569,8 +569,8 @@ class Notification(models.Model):
     The outbox makes sending safe to retry: a task claims the row atomically before
     sending and marks it sent afterwards, and ``key`` keeps one event from queueing the
     same email twice. ``claimed_until`` holds the row from every sender until then: a
-    sender's claim, a failed send's retry delay, or a turn email's wait
-    (settings.TURN_EMAIL_DELAY_SECONDS).
+    sender's claim, a failed send's retry delay, or a turn or challenge email's wait
+    (settings.TURN_EMAIL_DELAY_SECONDS, settings.CHALLENGE_EMAIL_DELAY_SECONDS).
     """
 
     class Kind(models.TextChoices):
