@@ -227,6 +227,12 @@ EMAIL_RETRY_BASE_SECONDS = envint("ACEY_EMAIL_RETRY_BASE", "30")
 # turn. 0 sends at once, unconditionally. Read by the web (the wait) and the worker (the
 # check). Eager mode (no broker: local development) sends at once.
 TURN_EMAIL_DELAY_SECONDS = envint("ACEY_TURN_EMAIL_DELAY", "300")
+# The email offering a challenge to its opponent waits this long, and when its time comes
+# goes out only if the challenge still waits: one withdrawn at once (a slip, an option
+# chosen wrong) sends nothing. 0 sends at once (then only a challenge withdrawn before the
+# worker takes its email sends none). Read where challenges are made (the web); eager mode
+# sends at once.
+CHALLENGE_EMAIL_DELAY_SECONDS = envint("ACEY_CHALLENGE_EMAIL_DELAY", "120")
 # How long a sender holds a claimed email; after a sender dies mid-send the resend sweep
 # picks the email up once this has passed. Longer than any send (SMTP_TIMEOUT) can take.
 EMAIL_CLAIM_SECONDS = envint("ACEY_EMAIL_CLAIM_SECONDS", "300")
@@ -267,10 +273,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.task_forget_idempotency_keys",
         "schedule": crontab(minute=30),
     },
-    # Hourly: a lobby challenge expires within the hour after its days are up
-    # (games.models.LOBBY_CHALLENGE_DAYS).
-    "expire-lobby-challenges": {
-        "task": "games.tasks.task_expire_lobby_challenges",
+    # Hourly: a challenge expires within the hour after its days are up
+    # (games.models.CHALLENGE_DAYS).
+    "expire-challenges": {
+        "task": "games.tasks.task_expire_challenges",
         "schedule": crontab(minute=50),
     },
     # What nothing else deletes: expired sessions, and emails sent or dropped long ago

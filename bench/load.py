@@ -102,6 +102,9 @@ def server_environment(*, database_url: str, broker_url: str, queue: str, smtp_p
         # Every turn's email is sent at once, whoever answers first: the bench measures a
         # turn with its email (by default a turn answered within minutes sends none).
         "ACEY_TURN_EMAIL_DELAY": "0",
+        # The rematches' offers, accepted at once, dropped at once too: held, they would
+        # count as email still to send until their wait was over.
+        "ACEY_CHALLENGE_EMAIL_DELAY": "0",
     }
 
 

@@ -562,6 +562,8 @@ def _challenge(challenge: Challenge) -> JsonObject:
         "status": challenge.status,
         "match": challenge.match_id,
         "created_at": challenge.created_at.isoformat(),
+        # When it expires unanswered (models.CHALLENGE_DAYS); null once settled.
+        "expires_at": challenge.expires_at.isoformat() if challenge.expires_at else None,
     }
 
 

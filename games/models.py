@@ -35,10 +35,12 @@ class Variant(models.TextChoices):
 
 MATCH_LENGTHS = (1, 3, 5, 7, 11, 15, 25)
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
-#: Days a challenge waits in the lobby for someone to take it up. After them the sweep
-#: (games.services.expire_lobby_challenges) closes it as expired, which behaves as a
-#: withdrawn one does: abandoned challenges would otherwise pile up there for ever.
-LOBBY_CHALLENGE_DAYS = 30
+#: Days a challenge waits for someone to accept it: in the lobby, for the player it names,
+#: or for the friend given its invite link. After them the sweep
+#: (games.services.expire_challenges) closes it as expired, which behaves as a withdrawn
+#: one does: abandoned challenges would otherwise pile up in the lobby, and hang in the
+#: lists of both players, for ever.
+CHALLENGE_DAYS = 30
 #: The share of a turn's time after which the player to move is sent a reminder
 #: (games.services) and the pages say their time is short (Match.time_is_short).
 REMINDER_AT = 0.8
@@ -66,6 +68,12 @@ class ChallengeQuerySet(models.QuerySet["Challenge"]):
     def issued_by(self, user: User) -> ChallengeQuerySet:
         return self.filter(status=Challenge.Status.OPEN, challenger=user)
 
+    def unanswered_too_long(self, now: datetime) -> ChallengeQuerySet:
+        """Open challenges made CHALLENGE_DAYS or more before ``now``: the expiry sweep's."""
+        return self.filter(
+            status=Challenge.Status.OPEN, created_at__lte=now - timedelta(days=CHALLENGE_DAYS)
+        )
+
     def apart_from(self, user: User) -> ChallengeQuerySet:
         """Without the challenges of players ``user`` has blocked or is blocked by
         (games.blocks): the lobby does not show either one the other's."""
@@ -88,7 +96,7 @@ class Challenge(models.Model):
         ACCEPTED = "accepted"
         DECLINED = "declined"
         CANCELLED = "cancelled"
-        # A lobby challenge nobody took up within LOBBY_CHALLENGE_DAYS.
+        # Nobody accepted it within CHALLENGE_DAYS.
         EXPIRED = "expired"
 
     challenger = models.ForeignKey(
@@ -131,6 +139,11 @@ class Challenge(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [
+            # The expiry sweep (games.services.expire_challenges), hourly: the few open
+            # challenges made before a date, not every challenge ever made before it.
+            models.Index(
+                fields=["created_at"], name="challenge_open_by_age", condition=Q(status="open")
+            ),
             # The lobby (open_in_lobby), a page at a time in either order of id (the site's
             # newest first, the API's oldest first): only the challenges waiting there, a
             # few thousand, of every challenge ever made. Without it PostgreSQL read the
@@ -166,11 +179,11 @@ class Challenge(models.Model):
 
     @property
     def expires_at(self) -> datetime | None:
-        """When a challenge waiting in the lobby expires (LOBBY_CHALLENGE_DAYS after it was
-        made); None for any other."""
-        if self.status != self.Status.OPEN or self.opponent_id is not None or self.private:
+        """When an open challenge expires unanswered (CHALLENGE_DAYS after it was made);
+        None for one settled."""
+        if self.status != self.Status.OPEN:
             return None
-        return self.created_at + timedelta(days=LOBBY_CHALLENGE_DAYS)
+        return self.created_at + timedelta(days=CHALLENGE_DAYS)
 
     def players_away(self) -> list[User]:
         """The challenger and opponent who are taking time away (games.away)."""
@@ -564,8 +577,8 @@ class Notification(models.Model):
     The outbox makes sending safe to retry: a task claims the row atomically before
     sending and marks it sent afterwards, and ``key`` keeps one event from queueing the
     same email twice. ``claimed_until`` holds the row from every sender until then: a
-    sender's claim, a failed send's retry delay, or a turn email's wait
-    (settings.TURN_EMAIL_DELAY_SECONDS).
+    sender's claim, a failed send's retry delay, or a turn or challenge email's wait
+    (settings.TURN_EMAIL_DELAY_SECONDS, settings.CHALLENGE_EMAIL_DELAY_SECONDS).
     """
 
     class Kind(models.TextChoices):

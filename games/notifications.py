@@ -21,7 +21,7 @@ from email.policy import Policy
 from itertools import groupby
 from smtplib import SMTPResponseException, SMTPServerDisconnected
 from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from celery import current_app
 from django.conf import settings
@@ -124,9 +124,20 @@ def user_from_unsubscribe_token(token: str) -> int | None:
 def turn_email_delay() -> int:
     """Seconds a turn email waits before it is sent, if the player has not moved by then
     (settings.TURN_EMAIL_DELAY_SECONDS); 0 when tasks run in-process (no worker to wait)."""
+    return _delay(settings.TURN_EMAIL_DELAY_SECONDS)
+
+
+def challenge_email_delay() -> int:
+    """Seconds the email offering a challenge waits before it is sent, if the challenge
+    still waits by then (settings.CHALLENGE_EMAIL_DELAY_SECONDS); 0 when tasks run
+    in-process."""
+    return _delay(settings.CHALLENGE_EMAIL_DELAY_SECONDS)
+
+
+def _delay(seconds: int) -> int:
     if current_app.conf.task_always_eager:
-        return 0
-    return max(0, settings.TURN_EMAIL_DELAY_SECONDS)
+        return 0  # no worker to wait: the email would be sent at once anyway
+    return max(0, seconds)
 
 
 def turn_email_wait() -> str:
@@ -159,12 +170,11 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
     fields = _email_fields(user, kind, subject, template, context)
     if fields is None:
         return
-    wait = 0
+    wait = _wait_of(kind, key)
+    if wait:
+        # Held from every sender (the resend sweep too) until its time comes.
+        fields["claimed_until"] = timezone.now() + timedelta(seconds=wait)
     if kind == Notification.Kind.TURN:
-        wait = turn_email_delay()
-        if wait:
-            # Held from every sender (the resend sweep too) until its time comes.
-            fields["claimed_until"] = timezone.now() + timedelta(seconds=wait)
         # Its key holds the segment count, which only grows under the match row's lock:
         # it cannot exist yet, so one INSERT will do (the unique key still guards it).
         notification = Notification.objects.create(key=key, match=context["match"], **fields)
@@ -175,6 +185,17 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
         )
     if created:
         _send_after_commit(notification.pk, wait=wait)
+
+
+def _wait_of(kind: str, key: str) -> int:
+    """Seconds the email of ``kind`` keyed ``key`` waits before it is sent: a turn email,
+    and a challenge's offer (not the news that one was declined or expired), each dropped
+    when its time comes if no longer needed (:func:`send_notification`)."""
+    if kind == Notification.Kind.TURN:
+        return turn_email_delay()
+    if kind == Notification.Kind.CHALLENGE and _challenge_in(key) is not None:
+        return challenge_email_delay()
+    return 0
 
 
 class Email(NamedTuple):
@@ -630,6 +651,33 @@ def challenge_declined(challenge: Challenge) -> None:
     )
 
 
+def challenge_expired(challenge: Challenge, *, days: int) -> None:
+    """Tell the challenger their challenge expired, nobody having accepted it within
+    ``days``; call it in the transaction that expires it. One email a challenge, whoever
+    calls it twice. Its opponent, if it named one, is not told.
+
+    Kind CHALLENGE, as the news of one declined: a kind of its own would need a migration.
+    """
+    opponent = challenge.opponent
+    if opponent is not None:
+        offer = "rematch offer" if challenge.rematch_of_id else "challenge"
+        subject = f"Your {offer} to {opponent} has expired"
+        # The form filled in with the same player, to try them again.
+        new = f"{reverse('challenge_new')}?{urlencode({'opponent': opponent.username})}"
+    else:
+        where = "private invite" if challenge.private else "challenge in the lobby"
+        subject = f"Your {where} has expired"
+        new = reverse("challenge_new")
+    _queue(
+        challenge.challenger,
+        Notification.Kind.CHALLENGE,
+        f"expired:{challenge.pk}",
+        subject,
+        "games/email/expired.txt",
+        {"challenge": challenge, "days": days, "url": absolute_url(new)},
+    )
+
+
 def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
     """Tell both players that ``match`` is over, and how their ratings moved:
     ``rating_changes``, as rating it stored them (none for an unrated match). Both emails
@@ -797,7 +845,7 @@ def _log_unclaimed(notification_id: int) -> None:
     else:
         log.info(
             "email %s (%s) not sent now: held until %s (being sent, or waiting for a retry"
-            " or for a turn email's delay)",
+            " or for a turn or challenge email's delay)",
             notification_id,
             row["kind"],
             row["claimed_until"].isoformat(timespec="seconds"),

@@ -40,8 +40,8 @@ from games.engine.notation import parse_play
 from . import away, blocks, notifications
 from .dice import SeededDice, new_seed
 from .models import (
+    CHALLENGE_DAYS,
     DAYS_PER_MOVE,
-    LOBBY_CHALLENGE_DAYS,
     MATCH_LENGTHS,
     REMINDER_AT,
     Challenge,
@@ -54,6 +54,8 @@ from .ratings.store import rate_finished_match
 from .tally import count_rolls, open_tallies
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from accounts.models import User
 
     from .tournaments.models import Tournament
@@ -377,7 +379,7 @@ def _no_longer_open(challenge: Challenge) -> StaleSegment:
     expired."""
     if challenge.status == Challenge.Status.EXPIRED:
         return StaleSegment(
-            f"this challenge has expired: nobody took it up within {LOBBY_CHALLENGE_DAYS} days"
+            f"this challenge has expired: nobody took it up within {CHALLENGE_DAYS} days"
         )
     return StaleSegment(f"this challenge has already been {challenge.status}")
 
@@ -1049,18 +1051,41 @@ def sweep_deadlines(now=None) -> dict[str, int]:
     return {"timeouts": timeouts, "reminders": reminders}
 
 
-def expire_lobby_challenges(now=None) -> int:
-    """The periodic sweep: close as expired the lobby challenges nobody has taken up within
-    LOBBY_CHALLENGE_DAYS; returns how many. An expired challenge behaves as a withdrawn one
-    (Challenge.is_visible_to): gone from the lobby, and refused to whoever would accept it."""
+def expire_challenges(now=None) -> int:
+    """The periodic sweep: close as expired the challenges nobody has accepted within
+    CHALLENGE_DAYS (in the lobby, to a player, or by invite link), and tell each
+    challenger; returns how many. An expired challenge behaves as a withdrawn one
+    (Challenge.is_visible_to): gone from the lobby and from its opponent's list, and
+    refused to whoever would accept it. Its opponent is not told: to them it is a
+    challenge they did not answer, gone as a withdrawn one goes."""
     now = now or timezone.now()
-    # One UPDATE whose every condition is on the challenge's own row: one being accepted or
-    # withdrawn at this moment (locked by accept_challenge or _close_challenge) is waited
-    # for, then found no longer open and left as it was made.
-    waiting_too_long = Challenge.objects.filter(
-        status=Challenge.Status.OPEN,
-        opponent=None,
-        private=False,
-        created_at__lte=now - timedelta(days=LOBBY_CHALLENGE_DAYS),
-    )
-    return waiting_too_long.update(status=Challenge.Status.EXPIRED, updated_at=now)
+    waiting_too_long = Challenge.objects.unanswered_too_long(now).values_list("pk", flat=True)
+    return sum(_expire_challenge(pk, now=now) for pk in list(waiting_too_long))
+
+
+def _expire_challenge(challenge_id: int, *, now: datetime) -> bool:
+    """Close one challenge found waiting too long as expired, and email its challenger;
+    False if it is no longer open."""
+    with transaction.atomic():
+        # The players first, then the challenge, the order accept_challenge takes: the
+        # email stored refers to the challenger's row, which an accept holds locked while
+        # it waits for the challenge's (the other order deadlocked).
+        players = (
+            Challenge.objects.filter(pk=challenge_id)
+            .values_list("challenger_id", "opponent_id")
+            .first()
+        )
+        if players is None:
+            return False  # deleted since it was found (its challenger's account with it)
+        lock_players(*players)
+        # Claimed by one UPDATE on the row's own status: one being accepted or withdrawn at
+        # this moment is waited for, then found no longer open and left as it was made; so
+        # is one a sweep running beside this one expired first, which emailed its challenger.
+        claimed = Challenge.objects.filter(pk=challenge_id, status=Challenge.Status.OPEN).update(
+            status=Challenge.Status.EXPIRED, updated_at=now
+        )
+        if not claimed:
+            return False
+        challenge = Challenge.objects.select_related("challenger", "opponent").get(pk=challenge_id)
+        notifications.challenge_expired(challenge, days=CHALLENGE_DAYS)
+    return True

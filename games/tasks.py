@@ -39,10 +39,10 @@ def task_sweep_deadlines() -> dict[str, int]:
 
 
 @shared_task
-def task_expire_lobby_challenges() -> int:
-    """Beat: close the lobby challenges nobody has taken up in time
-    (games.models.LOBBY_CHALLENGE_DAYS); returns how many."""
-    return services.expire_lobby_challenges()
+def task_expire_challenges() -> int:
+    """Beat: close the challenges nobody has accepted in time
+    (games.models.CHALLENGE_DAYS); returns how many."""
+    return services.expire_challenges()
 
 
 @shared_task

@@ -7,6 +7,7 @@ work, and HTMX requests get a named partial of the same page template.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -20,6 +21,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import (
@@ -38,8 +40,8 @@ from . import api, blocks, chat, idempotency, services
 from .board import board_context, game_turns, parse_steps
 from .forms import ChallengeForm, TurnForm, whole_number
 from .models import (
+    CHALLENGE_DAYS,
     DAYS_PER_MOVE,
-    LOBBY_CHALLENGE_DAYS,
     MATCH_LENGTHS,
     BotPlayer,
     Challenge,
@@ -87,7 +89,7 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         "confirmations_per_hour": throttle.MAX_EMAIL_CONFIRMATIONS_PER_PLAYER,
         "max_open_challenges": services.MAX_OPEN_CHALLENGES,
         "challenges_to_a_player_a_day": services.MAX_CHALLENGES_TO_A_PLAYER_A_DAY,
-        "lobby_days": LOBBY_CHALLENGE_DAYS,
+        "challenge_days": CHALLENGE_DAYS,
         "max_bot_matches": services.MAX_BOT_MATCHES,
         "max_key_length": idempotency.MAX_KEY_LENGTH,
         "key_hours": int(idempotency.KEY_LIFETIME.total_seconds() // 3600),
@@ -152,7 +154,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "challenges": challenges,
         "older": challenges[-1].pk if more else None,
         "paged": before is not None,
-        "lobby_days": LOBBY_CHALLENGE_DAYS,
+        "challenge_days": CHALLENGE_DAYS,
         "bots": BotPlayer.objects.select_related("user").order_by("user__username"),
     }
     return render(request, "games/lobby.html", context)
@@ -191,7 +193,11 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Challenge sent.")
             return redirect(challenge)
     focus_first_error(form)
-    context = {"form": form, "lobby_days": LOBBY_CHALLENGE_DAYS}
+    context = {
+        "form": form,
+        "challenge_days": CHALLENGE_DAYS,
+        "expires_if_sent_now": timezone.now() + timedelta(days=CHALLENGE_DAYS),
+    }
     return render(request, "games/challenge_new.html", context)
 
 
@@ -224,7 +230,7 @@ def challenge_detail(request: HttpRequest, challenge_id: int) -> HttpResponse:
         "challenge": challenge,
         "invite_url": request.build_absolute_uri(challenge.invite_path()),
         "refusal": _acceptance_refusal(request, challenge),
-        "lobby_days": LOBBY_CHALLENGE_DAYS,
+        "challenge_days": CHALLENGE_DAYS,
     }
     return render(request, "games/challenge.html", context)
 
@@ -239,6 +245,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
         "challenge": challenge,
         "via_invite": True,
         "refusal": _acceptance_refusal(request, challenge),
+        "challenge_days": CHALLENGE_DAYS,
     }
     return render(request, "games/challenge.html", context)
 

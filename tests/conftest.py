@@ -83,11 +83,12 @@ def celery_runs_tasks_in_process():
 
 @pytest.fixture(autouse=True)
 def turn_emails_at_once():
-    """Turn emails go out at once (tests/games/test_turn_email_delay.py tests the wait).
+    """Turn and challenge emails go out at once (tests/games/test_turn_email_delay.py and
+    test_challenge_flood.py test the waits).
 
     Not through pytest-django's ``settings`` fixture: a test may name a parameter
     ``settings`` of its own."""
-    with override_settings(TURN_EMAIL_DELAY_SECONDS=0):
+    with override_settings(TURN_EMAIL_DELAY_SECONDS=0, CHALLENGE_EMAIL_DELAY_SECONDS=0):
         yield
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
-from games.models import Challenge, Match
+from games.models import CHALLENGE_DAYS, Challenge, Match
 
 from .conftest import post_json
 
@@ -256,6 +256,7 @@ def test_it_lists_the_challenges_to_me_from_me_and_in_the_lobby(alice, bob, char
         "status": "open",
         "match": None,
         "created_at": from_bob.created_at.isoformat(),
+        "expires_at": (from_bob.created_at + timedelta(days=CHALLENGE_DAYS)).isoformat(),
     }
 
 
@@ -293,7 +294,7 @@ def test_an_expired_lobby_challenge_is_answered_as_a_withdrawn_one(alice, alice_
     withdrawn = services.create_challenge(alice)
     services.cancel_challenge(withdrawn.pk, user=alice)
     Challenge.objects.filter(pk=expired.pk).update(created_at=timezone.now() - timedelta(days=31))
-    assert services.expire_lobby_challenges() == 1
+    assert services.expire_challenges() == 1
 
     answers = {
         challenge.pk: (
@@ -310,7 +311,7 @@ def test_an_expired_lobby_challenge_is_answered_as_a_withdrawn_one(alice, alice_
     refused = post_json(bob_api, reverse("api_challenge_accept", args=[expired.pk])).json()
     assert "taken by another player, withdrawn or expired" in refused["error"]
     assert lobby == []
-    assert own["status"] == "expired"
+    assert (own["status"], own["expires_at"]) == ("expired", None)
     assert cancel.status_code == 409 and "has expired" in cancel.json()["error"]
     assert not Match.objects.exists()
 

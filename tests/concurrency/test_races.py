@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import away, services
-from games.models import Challenge, DiceTally, Match, Segment
+from games.models import Challenge, DiceTally, Match, Notification, Segment
 from games.services import TurnAction, TurnError
 from tests.matches import opened_by_white
 
@@ -117,7 +117,7 @@ def test_an_accept_racing_the_expiry_sweep_takes_the_challenge_or_finds_it_expir
 
     accepted, expired = race(
         lambda: services.accept_challenge(challenge.pk, user=bob),
-        services.expire_lobby_challenges,
+        services.expire_challenges,
     )
 
     challenge.refresh_from_db()
@@ -126,6 +126,16 @@ def test_an_accept_racing_the_expiry_sweep_takes_the_challenge_or_finds_it_expir
     else:
         assert isinstance(accepted, TurnError), accepted
         assert (challenge.status, expired, Match.objects.count()) == ("expired", 1, 0)
+
+
+def test_two_expiry_sweeps_at_once_expire_a_challenge_once_and_email_once(postgres_url, alice):
+    challenge = services.create_challenge(alice)
+    Challenge.objects.filter(pk=challenge.pk).update(created_at=timezone.now() - timedelta(days=31))
+
+    results = race(services.expire_challenges, services.expire_challenges)
+
+    assert sorted(results) == [0, 1]
+    assert Notification.objects.filter(key=f"expired:{challenge.pk}").count() == 1
 
 
 def test_resign_racing_a_move_leaves_a_consistent_match(match, alice, bob):

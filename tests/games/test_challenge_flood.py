@@ -1,6 +1,7 @@
 """A player cannot flood another's inbox by challenging, withdrawing and challenging again:
-the offer of a challenge settled before its email went is not sent, and a challenger may
-send the same player only so many challenges a day."""
+the offer of a challenge waits a little (settings.CHALLENGE_EMAIL_DELAY_SECONDS) and is not
+sent if the challenge was settled meanwhile, and a challenger may send the same player only
+so many challenges a day."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.urls import reverse
+from django.utils import timezone
 
+from aceysite.celery import app as celery_app
 from games import notifications, services
 from games.models import Challenge, Notification
 from tests.api.conftest import post_json, token_client
@@ -97,6 +100,92 @@ def test_the_news_of_a_declined_challenge_is_sent_though_it_no_longer_waits(
 
     assert notifications.send_notification(declined.pk) is True
     assert [m.subject for m in mail.outbox] == ["bob declined your challenge"]
+
+
+# -- the offer's wait ---------------------------------------------------------------------------
+
+DELAY = 120
+
+
+@pytest.fixture
+def worker_backed(settings):
+    """Tasks published to a worker, not run in-process, with the wait set."""
+    settings.CHALLENGE_EMAIL_DELAY_SECONDS = DELAY
+    celery_app.conf.task_always_eager = False  # the autouse fixture puts it back
+
+
+def _its_time_has_come(email: Notification) -> None:
+    Notification.objects.filter(pk=email.pk).update(
+        claimed_until=timezone.now() - timedelta(seconds=1),
+        created_at=timezone.now() - timedelta(seconds=DELAY + 60),
+    )
+
+
+def test_the_offer_of_a_challenge_is_held_from_every_sender_for_the_delay(
+    worker_backed, alice, bob, django_capture_on_commit_callbacks
+):
+    before = timezone.now()
+    challenge = _offered(alice, bob, django_capture_on_commit_callbacks)
+    email = _offer_email(challenge)
+
+    assert email.claimed_until >= before + timedelta(seconds=DELAY)
+    assert notifications.send_notification(email.pk) is False
+    Notification.objects.filter(pk=email.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    assert notifications.unsent() == []  # the resend sweep leaves it alone too
+    assert mail.outbox == []
+
+
+def test_a_challenge_withdrawn_within_the_delay_sends_nothing(
+    worker_backed, alice, bob, django_capture_on_commit_callbacks
+):
+    challenge = _offered(alice, bob, django_capture_on_commit_callbacks)
+    # A sender free at once (without the wait, the email went before the withdrawal).
+    at_once = notifications.send_notification(_offer_email(challenge).pk)
+    with django_capture_on_commit_callbacks(execute=False):
+        services.cancel_challenge(challenge.pk, user=alice)
+    _its_time_has_come(_offer_email(challenge))
+    when_due = notifications.send_notification(_offer_email(challenge).pk)
+
+    assert (at_once, when_due) == (False, False)
+
+    email = _offer_email(challenge)
+    assert email.sent_at is None and email.cancelled_at is not None
+    assert mail.outbox == []
+
+
+def test_a_challenge_left_open_is_offered_once_when_its_time_comes(
+    worker_backed, alice, bob, django_capture_on_commit_callbacks
+):
+    challenge = _offered(alice, bob, django_capture_on_commit_callbacks)
+    _its_time_has_come(_offer_email(challenge))
+
+    first = notifications.send_notification(_offer_email(challenge).pk)
+    second = notifications.send_notification(_offer_email(challenge).pk)
+
+    assert (first, second) == (True, False)
+    [message] = mail.outbox
+    assert message.to == [bob.email] and message.subject == "alice challenges you to Acey-Deucey"
+
+
+def test_the_news_of_a_challenge_declined_is_not_held(
+    worker_backed, alice, bob, django_capture_on_commit_callbacks
+):
+    challenge = _offered(alice, bob, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=False):
+        services.decline_challenge(challenge.pk, user=bob)
+    declined = Notification.objects.get(user=alice)
+
+    assert declined.claimed_until is None
+    assert notifications.send_notification(declined.pk) is True
+
+
+def test_the_offer_is_not_held_when_tasks_run_in_process(settings):
+    settings.CHALLENGE_EMAIL_DELAY_SECONDS = DELAY
+
+    celery_app.conf.task_always_eager = True
+    assert notifications.challenge_email_delay() == 0
+    celery_app.conf.task_always_eager = False
+    assert notifications.challenge_email_delay() == DELAY
 
 
 # -- a few challenges a day to one player ----------------------------------------------------

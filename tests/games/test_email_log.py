@@ -102,7 +102,7 @@ def test_it_logs_why_a_turn_email_is_dropped(
         (
             "INFO",
             f"email {email.pk} (turn) not sent now: held until {held} (being sent, or"
-            " waiting for a retry or for a turn email's delay)",
+            " waiting for a retry or for a turn or challenge email's delay)",
         ),
         (
             "INFO",
