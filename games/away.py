@@ -3,8 +3,10 @@ up to ``settings.AWAY_DAYS_PER_YEAR`` days a calendar year.
 
 While a player is away:
 
-- each match waiting for their move keeps the time it had left: its deadline and its 80%
-  reminder move on by the time away;
+- each match waiting for their move keeps the time it had left: its deadline moves on by
+  the time away, and its 80% reminder is due again by the new deadline (on their return
+  if they come back with less than a fifth of the time per move left, even if it went out
+  before they left);
 - a match whose turn passes to them starts their clock when they are back;
 - no timeout is awarded against them.
 
@@ -154,17 +156,20 @@ def _lock(user: User) -> tuple[User, list[Match]]:
 
 
 def _move_clocks(user: User, matches: list[Match], *, beyond: datetime, by: timedelta) -> None:
-    """Move by ``by`` the deadline and reminder of each of ``matches`` that waits for
-    ``user`` with a deadline later than ``beyond``."""
+    """Move by ``by`` the deadline of each of ``matches`` that waits for ``user`` with a
+    deadline later than ``beyond``, and set its reminder by the new deadline."""
     waiting = [
         match
         for match in matches
         if match.to_move_id == user.pk and match.deadline and match.deadline > beyond
     ]
+    # When the clocks run again: the planned return on leaving, now on coming back early.
+    runs_from = beyond + by
     for match in waiting:
         match.deadline += by
-        if match.remind_at is not None:  # None: the reminder has been sent
-            match.remind_at += by
+        # Set again even if the reminder went before they left: a player back with little
+        # time left is reminded on their return, not left to lose on time unwarned.
+        match.set_reminder(clock_runs_from=runs_from)
     Match.objects.bulk_update(waiting, ["deadline", "remind_at"])
 
 

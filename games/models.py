@@ -411,6 +411,16 @@ class Match(models.Model):
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
 
+    def set_reminder(self, *, clock_runs_from: datetime) -> None:
+        """Set when the reminder email goes for the turn due by ``self.deadline``, whose
+        clock runs from ``clock_runs_from``: once REMINDER_AT of the time per move has
+        passed, when the time left becomes short (:attr:`time_is_short`). A clock that
+        starts short already, one given back after time away (games.away), reminds as it
+        starts: never while the player is away, and always before they lose on time."""
+        assert self.deadline is not None
+        short = self.deadline - timedelta(days=self.days_per_move) * (1 - REMINDER_AT)
+        self.remind_at = max(short, clock_runs_from)
+
     @property
     def time_is_short(self) -> bool:
         """Whether the player to move has less than a fifth of a turn's time left: from when

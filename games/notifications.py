@@ -553,10 +553,13 @@ def deadline_reminder(match: Match, *, now: datetime | None = None) -> None:
     if user is None or match.deadline is None:
         return
     opponent = match.opponent_of(user)
+    # One reminder per deadline, not per turn: time away moves the deadline and sets the
+    # reminder again (games.away), which must not find the first one's key taken.
+    due_by = int(match.deadline.timestamp())
     _queue(
         user,
         Notification.Kind.REMINDER,
-        f"reminder:{match.pk}:{match.segment_count}",
+        f"reminder:{match.pk}:{match.segment_count}:{due_by}",
         f"Reminder: your move against {opponent} is due soon",
         "games/email/reminder.txt",
         {

@@ -43,7 +43,6 @@ from .models import (
     CHALLENGE_DAYS,
     DAYS_PER_MOVE,
     MATCH_LENGTHS,
-    REMINDER_AT,
     Challenge,
     GameResult,
     Match,
@@ -686,7 +685,7 @@ def _play_on(
         now = timezone.now()
         starts = now if match.to_move.is_bot else away.clock_start(match.to_move_id, now)
         match.deadline = starts + allowed
-        match.remind_at = starts + allowed * REMINDER_AT
+        match.set_reminder(clock_runs_from=starts)
         notifications.turn_passed(match, recorded=recorded, dance_left=_dance_left_to_player(game))
         _queue_bot_turn(match)
     match.save()

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games import away, services
 from games.away import AwayError
-from games.models import Absence, Match
+from games.models import Absence, Match, Notification
 from games.services import TurnAction
 from tests.matches import opened_by_white
 
@@ -228,3 +228,64 @@ def test_the_year_is_counted_in_utc_whatever_the_current_timezone(alice, setting
     with timezone.override("Asia/Tokyo"):
         assert away.days_left(alice, now=new_years_eve) == 27
         assert away.days_left(alice, now=new_years_eve + timedelta(hours=2)) == 30
+
+
+def _reminders(match: Match) -> list[str]:
+    """The bodies of the reminders emailed about ``match``, oldest first."""
+    sent = Notification.objects.filter(match=match, kind=Notification.Kind.REMINDER)
+    return list(sent.order_by("pk").values_list("body", flat=True))
+
+
+def test_a_player_reminded_before_going_away_is_reminded_again_once_back(alice, bob):
+    match = opened_by_white(alice, bob, days_per_move=1)
+    start = match.deadline - timedelta(days=1)
+    reminded = start + timedelta(hours=20)  # 4 h left
+    assert services.sweep_deadlines(now=reminded)["reminders"] == 1
+    back = reminded + timedelta(days=5)
+
+    away.go_away(alice, until=back, now=reminded)
+
+    # Her 4 h left are under a fifth of a day (4 h 48 min): the reminder goes on her return,
+    # not while she is away, and before her time runs out.
+    assert _clocks(match) == (back + timedelta(hours=4), back)
+    assert services.sweep_deadlines(now=back - timedelta(minutes=1))["reminders"] == 0
+    assert services.sweep_deadlines(now=back)["reminders"] == 1
+    assert len(_reminders(match)) == 2
+    assert "is due in about 4 hours" in _reminders(match)[1]
+
+
+def test_a_player_reminded_before_going_away_is_reminded_again_on_coming_back_early(alice, bob):
+    match = opened_by_white(alice, bob, days_per_move=1)
+    reminded = match.remind_at
+    assert services.sweep_deadlines(now=reminded)["reminders"] == 1
+    away.go_away(alice, until=reminded + timedelta(days=5), now=reminded)
+    back = reminded + timedelta(days=1)
+
+    away.come_back(alice, now=back)
+
+    assert _clocks(match) == (back + timedelta(hours=4, minutes=48), back)
+    assert services.sweep_deadlines(now=back)["reminders"] == 1
+    assert len(_reminders(match)) == 2
+
+
+def test_a_reminder_not_yet_sent_keeps_to_the_last_fifth_of_the_turn(alice, bob):
+    match = opened_by_white(alice, bob, days_per_move=1)
+    now = match.deadline - timedelta(hours=10)  # 10 h left: 5 h 12 min before the reminder
+    back = now + timedelta(days=3)
+
+    away.go_away(alice, until=back, now=now)
+
+    assert _clocks(match) == (back + timedelta(hours=10), back + timedelta(hours=5, minutes=12))
+    assert services.sweep_deadlines(now=back + timedelta(hours=5))["reminders"] == 0
+    assert services.sweep_deadlines(now=back + timedelta(hours=5, minutes=12))["reminders"] == 1
+
+
+def test_a_turn_passing_to_a_player_who_is_away_is_reminded_after_their_return(alice, bob):
+    match = opened_by_white(alice, bob, days_per_move=1)
+    now = timezone.now()
+    back = now + timedelta(days=2)
+    away.go_away(bob, until=back, now=now)
+    services.submit_segment(match.pk, user=alice, action=TurnAction(segment=1, play="in/22 in/19"))
+
+    assert services.sweep_deadlines(now=back)["reminders"] == 0
+    assert services.sweep_deadlines(now=back + timedelta(hours=19, minutes=12))["reminders"] == 1
