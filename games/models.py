@@ -755,16 +755,34 @@ class RatingChange(models.Model):
         return self.rating_after - self.rating_before
 
     @property
-    def shown(self) -> tuple[int, int, int]:
+    def shown(self) -> tuple[str, str, int]:
         """The ratings before and after as pages and emails show them (whole numbers,
-        halves up), and the change between those two: rounded on its own, the change
-        would not always add up (1422.4 -> 1264.6 read "1422 -> 1265 (-158)")."""
+        halves up, each marked "?" if provisional, as the leaderboard and the profile mark
+        it), and the change between those two: rounded on its own, the change would not
+        always add up (1422.4 -> 1264.6 read "1422 -> 1265 (-158)")."""
         before, after = _whole(self.rating_before), _whole(self.rating_after)
-        return before, after, after - before
+        return (
+            f"{before}{_mark(self.rd_before)}",
+            f"{after}{_mark(self.rd_after)}",
+            after - before,
+        )
+
+    @property
+    def shows_provisional(self) -> bool:
+        """Whether either rating :attr:`shown` is marked provisional: then the "?" wants a
+        word on what it means."""
+        return bool(_mark(self.rd_before) or _mark(self.rd_after))
 
 
 def _whole(value: float) -> int:
     return math.floor(value + 0.5)
+
+
+def _mark(rd: float) -> str:
+    """The mark after a rating whose deviation is ``rd``: "?" if it is provisional."""
+    from .ratings import Rating, is_provisional
+
+    return "?" if is_provisional(Rating(rd=rd)) else ""
 
 
 class BotPlayer(models.Model):

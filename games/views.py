@@ -342,6 +342,9 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         game=extra.get("game"),
         with_history=not extra.get("keep_history"),
     )
+    rating_changes = (
+        [] if match.is_active else list(match.rating_changes.select_related("user").order_by("pk"))
+    )
     context = {
         "match": match,
         "board": board,
@@ -355,9 +358,9 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         # The page's links are relative to it, unless it is drawn at another address (a
         # turn that failed without JavaScript is answered at the turn's own).
         "links_base": match.get_absolute_url() if request.method == "POST" else "",
-        "rating_changes": (
-            [] if match.is_active else match.rating_changes.select_related("user").order_by("pk")
-        ),
+        "rating_changes": rating_changes,
+        # A "?" shown is explained beneath them, once.
+        "provisional_shown": any(change.shows_provisional for change in rating_changes),
         # Drawn whole only: the heading is outside the board an HTMX request redraws.
         "stage": None if request.htmx else tournaments.stage_of(match),
         # A finished match's players: who has offered the other a rematch.

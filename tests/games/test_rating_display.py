@@ -1,5 +1,6 @@
 """Rating changes as the match page and the "match is over" email show them: the change
-shown is the difference of the two ratings shown, so the three numbers add up."""
+shown is the difference of the two ratings shown, so the three numbers add up; and a
+provisional rating is marked "?", as on the leaderboard and the profile, and explained."""
 
 from __future__ import annotations
 
@@ -31,21 +32,69 @@ def uneven_change(alice, bob) -> Match:
 def test_the_match_page_shows_a_change_that_adds_up(client, uneven_change):
     text = client.get(uneven_change.get_absolute_url()).text
 
-    assert "1422 → <strong>1265</strong> (-157)" in text
+    assert "1422? → <strong>1265?</strong> (-157)" in text
     # 1500 -> 1500 is no change, though the stored ratings moved by 0.8.
-    assert "1500 → <strong>1500</strong> (+0)" in text
+    assert "1500? → <strong>1500?</strong> (+0)" in text
 
 
-def test_the_match_finished_email_shows_a_change_that_adds_up(alice, uneven_change):
-    body = render_to_string(
+def _finished_email(user, match: Match) -> str:
+    return render_to_string(
         "games/email/finished.txt",
         {
-            "user": alice,
-            "match": uneven_change,
-            "won": False,
-            "rating": RatingChange.objects.get(match=uneven_change, user=alice),
+            "user": user,
+            "match": match,
+            "won": match.winner == user,
+            "rating": RatingChange.objects.get(match=match, user=user),
             "url": "https://example.com/",
         },
     )
 
-    assert "rating: 1422 -> 1265 (-157)." in body
+
+def test_the_match_finished_email_shows_a_change_that_adds_up(alice, uneven_change):
+    body = _finished_email(alice, uneven_change)
+
+    assert "rating: 1422? -> 1265? (-157)." in body
+
+
+EXPLAINED = 'A "?" marks a provisional rating: still uncertain'
+
+
+def test_the_match_finished_email_marks_a_provisional_rating_and_says_what_that_means(
+    alice, bob, uneven_change
+):
+    # bob's rating becomes established with this match; alice's stays provisional.
+    RatingChange.objects.filter(match=uneven_change, user=bob).update(rd_before=130, rd_after=100)
+    alice_change = RatingChange.objects.get(match=uneven_change, user=alice)
+    assert alice_change.rd_before > 110 and alice_change.rd_after > 110
+
+    to_alice, to_bob = _finished_email(alice, uneven_change), _finished_email(bob, uneven_change)
+
+    assert "rating: 1422? -> 1265? (-157).\n" + EXPLAINED in to_alice
+    assert "rating: 1500? -> 1500 (+0).\n" + EXPLAINED in to_bob
+
+
+def test_the_match_finished_email_has_no_question_mark_between_established_ratings(
+    alice, uneven_change
+):
+    RatingChange.objects.filter(match=uneven_change, user=alice).update(rd_before=90, rd_after=88)
+
+    body = _finished_email(alice, uneven_change)
+
+    assert "rating: 1422 -> 1265 (-157).\n" in body
+    assert "?" not in body
+
+
+def test_the_match_page_marks_a_provisional_rating_and_says_what_that_means(client, uneven_change):
+    text = client.get(uneven_change.get_absolute_url()).text
+
+    assert text.count('A "?" marks a provisional rating') == 1
+
+
+def test_the_match_page_has_no_question_mark_between_established_ratings(client, uneven_change):
+    RatingChange.objects.filter(match=uneven_change).update(rd_before=90, rd_after=88)
+
+    text = client.get(uneven_change.get_absolute_url()).text
+
+    assert "1422 → <strong>1265</strong> (-157)" in text
+    assert "1500 → <strong>1500</strong> (+0)" in text
+    assert "provisional rating" not in text

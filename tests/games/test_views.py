@@ -777,9 +777,19 @@ def test_the_resign_page_of_a_finished_match_goes_back_to_the_match(client, alic
 
 
 def test_a_rating_change_shown_is_the_difference_of_the_ratings_shown():
-    change = RatingChange(rating_before=1422.4, rating_after=1264.6)
-    assert change.shown == (1422, 1265, -157)  # rounded apart, the change read -158
-    assert RatingChange(rating_before=1500.5, rating_after=1510.49).shown == (1501, 1510, 9)
+    change = RatingChange(rating_before=1422.4, rating_after=1264.6, rd_before=90, rd_after=80)
+    assert change.shown == ("1422", "1265", -157)  # rounded apart, the change read -158
+    halves = RatingChange(rating_before=1500.5, rating_after=1510.49, rd_before=90, rd_after=80)
+    assert halves.shown == ("1501", "1510", 9)
+
+
+def test_a_rating_change_shown_marks_each_provisional_rating_as_the_leaderboard_does():
+    becoming_established = RatingChange(
+        rating_before=1213.4, rating_after=1963.2, rd_before=234, rd_after=110
+    )
+
+    assert becoming_established.shown == ("1213?", "1963", 750)
+    assert becoming_established.shows_provisional
 
 
 def test_the_match_page_has_headings_for_the_board_and_the_move(client, alice, bob, match):
