@@ -56,7 +56,10 @@ def test_the_match_finished_email_shows_a_change_that_adds_up(alice, uneven_chan
     assert "rating: 1422? -> 1265? (-157)." in body
 
 
-EXPLAINED = 'A "?" marks a provisional rating: still uncertain'
+EXPLAINED = (
+    'A "?" marks a provisional rating: with few or long-ago rated matches behind it, it is'
+    " still uncertain and moves a long way with each match, the more so the longer the match."
+)
 
 
 def test_the_match_finished_email_marks_a_provisional_rating_and_says_what_that_means(
@@ -88,6 +91,10 @@ def test_the_match_page_marks_a_provisional_rating_and_says_what_that_means(clie
     text = client.get(uneven_change.get_absolute_url()).text
 
     assert text.count('A "?" marks a provisional rating') == 1
+    assert (
+        'A "?" marks a provisional rating (few or long-ago rated matches): it moves a long way'
+        " with each match, the more so the longer the match." in text
+    )
 
 
 def test_the_match_page_has_no_question_mark_between_established_ratings(client, uneven_change):

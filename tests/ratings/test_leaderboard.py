@@ -213,3 +213,13 @@ def test_it_shows_the_rd_grown_for_idleness_as_the_profile_does(client, django_u
 
     assert f"<td>{grown}</td>" in leaderboard and "<td>45</td>" not in leaderboard
     assert f"(RD {grown})" in profile
+
+
+def test_it_says_a_provisional_rating_moves_a_long_way_with_each_match(client):
+    response = client.get(reverse("leaderboard", args=["american"]))
+
+    text = " ".join(response.text.split())
+    assert (
+        "A provisional rating moves a long way with each match, the more so the longer the"
+        " match: a single 11-point match can move it by several hundred points." in text
+    )

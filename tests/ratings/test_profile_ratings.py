@@ -31,6 +31,10 @@ def test_the_profile_shows_a_provisional_rating_with_a_question_mark(client, rat
 
     assert "1662?" in response.text
     assert reverse("rating_chart", args=["alice", "greek"]) in response.text
+    assert (
+        'A "?" marks a provisional rating (few or long-ago rated matches): it moves a long way'
+        " with each match, the more so the longer the match." in response.text
+    )
 
 
 def test_the_charts_figures_are_in_words_beside_it(client, alice, bob, rated_result):
