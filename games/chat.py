@@ -42,6 +42,7 @@ SHOWN = 50
 #: The most the match page shows at once, when it goes back further than the latest SHOWN
 #: to show every message the viewer has not read (eight days of both players writing all
 #: they may): what does not fit is shown after, and only what is shown is marked read.
+#: Also the size of each page of the conversation's past (:func:`page_of_messages`).
 MOST_SHOWN = 300
 
 # Control characters other than the line feed and tab (a NUL would fail PostgreSQL's text
@@ -94,6 +95,18 @@ class Conversation:
     more: bool = False
     #: Whether earlier messages were left out (``conversation(latest=...)``).
     earlier: bool = False
+    #: Whether this is a page of the past (:func:`page_of_messages`), not the latest: the
+    #: page does not poll for new messages, which would not follow on from these.
+    past: bool = False
+    #: Whether messages the viewer has not read were left out before those shown (a page
+    #: of the past asked for by a link out of date, or made up): showing these then marks
+    #: none read, which would mark those read too.
+    skips_unread: bool = False
+
+    @property
+    def first_id(self) -> int:
+        """The oldest message shown, before which the page's link finds older ones."""
+        return self.messages[0].pk if self.messages else 0
 
     @property
     def last_id(self) -> int:
@@ -188,10 +201,10 @@ def conversation(
     out). The page marks what it shows read, and must not mark read what it leaves out.
     ``match`` must come with ``white`` and ``black`` loaded.
     """
-    if not viewer.is_authenticated or not match.is_player(viewer):
+    sides = _sides(match, viewer, now)
+    if sides is None:
         return None
-    reason = _closed_because(match, viewer, now or timezone.now())
-    opponent = _opponent(match, viewer)
+    opponent, reason = sides
     if not viewer.shows_messages:
         return Conversation([], opponent, False, reason)
     found = match.messages.filter(pk__gt=after).select_related("author")
@@ -204,6 +217,44 @@ def conversation(
     messages = list(found if limit is None else found[: limit + 1])
     more = limit is not None and len(messages) > limit
     return Conversation(messages[:limit], opponent, not reason, reason, more)
+
+
+def page_of_messages(
+    match: Match, viewer: User, *, before: int | None = None, after: int = 0
+) -> Conversation | None:
+    """A page of the past of ``viewer``'s conversation in ``match``, as the links around
+    the messages ask for it: the MOST_SHOWN messages just before the one numbered
+    ``before``, or else just after the one numbered ``after``, the oldest first; or None
+    for anyone but the match's two players. One query, none when the viewer has turned
+    messages off.
+
+    ``earlier`` says whether older messages precede those shown, ``more`` whether newer
+    follow (always, for a page before a message: it was reached from newer ones). The
+    page marks what it shows read unless ``skips_unread``.
+    ``match`` must come with ``white`` and ``black`` loaded.
+    """
+    sides = _sides(match, viewer)
+    if sides is None:
+        return None
+    opponent, reason = sides
+    if not viewer.shows_messages:
+        return Conversation([], opponent, False, reason, past=True)
+    messages = match.messages.select_related("author")
+    seen_to = read_to(match, viewer)
+    if before is not None:
+        # One more than fit, to tell that there are older ones, and whether it is unread.
+        found = list(messages.filter(pk__lt=before).order_by("-pk")[: MOST_SHOWN + 1])
+        earlier = len(found) > MOST_SHOWN
+        shown, more = found[:MOST_SHOWN][::-1], True
+        skips_unread = earlier and found[MOST_SHOWN].pk > seen_to
+    else:
+        found = list(messages.filter(pk__gt=after).order_by("pk")[: MOST_SHOWN + 1])
+        shown, more = found[:MOST_SHOWN], len(found) > MOST_SHOWN
+        # Those up to ``after`` are left out: some may be unread unless all of them are read.
+        earlier, skips_unread = after > 0 and bool(shown), after > seen_to
+    return Conversation(
+        shown, opponent, not reason, reason, more, earlier, past=True, skips_unread=skips_unread
+    )
 
 
 def _latest_or_unread(
@@ -269,6 +320,14 @@ def mark_read(match: Match, player: User, up_to: int) -> None:
     field = "white_read_to" if match.white_id == player.pk else "black_read_to"
     Match.objects.filter(pk=match.pk, **{f"{field}__lt": up_to}).update(**{field: up_to})
     setattr(match, field, up_to)
+
+
+def _sides(match: Match, viewer: User, now: datetime | None = None) -> tuple[User, str] | None:
+    """Who ``viewer`` writes to in ``match`` and why they may not now ("" if they may);
+    None for anyone but its two players."""
+    if not viewer.is_authenticated or not match.is_player(viewer):
+        return None
+    return _opponent(match, viewer), _closed_because(match, viewer, now or timezone.now())
 
 
 def _opponent(match: Match, player: User) -> User:

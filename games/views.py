@@ -615,9 +615,13 @@ def match_messages(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def _shown_conversation(request: HttpRequest, match: Match) -> chat.Conversation | None:
     """The viewer's latest messages (chat.SHOWN, or back to the first they have not read),
-    or all of them when the page is asked for them (``?messages=all``, the link above)."""
-    latest = None if request.GET.get("messages") == "all" else chat.SHOWN
-    return chat.conversation(match, request.user, latest=latest)
+    or a page of those before or after a message when the page is asked for one
+    (``?before=<id>``, ``?after=<id>``: the links around the messages)."""
+    before = whole_number(request.GET.get("before"))
+    after = whole_number(request.GET.get("after"))
+    if before is None and after is None:
+        return chat.conversation(match, request.user, latest=chat.SHOWN)
+    return chat.page_of_messages(match, request.user, before=before, after=after or 0)
 
 
 def _chat_context(request: HttpRequest, match: Match, **extra) -> dict:
@@ -632,7 +636,8 @@ def _chat_context(request: HttpRequest, match: Match, **extra) -> dict:
         # Drawn for the player, so seen: marked as read, and those new until now marked
         # on the page (chat_item).
         read_to = chat.read_to(match, request.user)
-        chat.mark_read(match, request.user, conversation.last_id)
+        if not conversation.skips_unread:
+            chat.mark_read(match, request.user, conversation.last_id)
     return {
         "match": match,
         "read_to": read_to,

@@ -60,7 +60,9 @@ def test_a_player_writes_and_the_opponent_reads(page: Page, browser: Browser, li
     opponent.context.close()
 
 
-def test_a_long_conversation_shows_the_latest_and_all_a_link_away(page: Page, live_server, match):
+def test_a_long_conversation_shows_the_latest_and_older_ones_a_link_away(
+    page: Page, live_server, match
+):
     ago = timezone.now() - timedelta(days=2)
     made = Message.objects.bulk_create(
         Message(
@@ -85,11 +87,24 @@ def test_a_long_conversation_shows_the_latest_and_all_a_link_away(page: Page, li
     expect(page.get_by_label("Message to bob")).to_be_focused()
     expect(page.locator("#chat-list li")).to_have_count(chat.SHOWN)
     expect(page.locator("#chat-list li").last).to_contain_text("Still here")
-    page.get_by_role("link", name="Show all the messages").focus()
+    # The latest begin at note 11: the ten before them, and the first, are a page back.
+    page.get_by_role("link", name="Older messages").focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#chat-list li")).to_have_count(chat.SHOWN + 11)
+    expect(page.locator("#chat-list li")).to_have_count(11)
     expect(page.locator("#chat-list li").first).to_contain_text("note 0")
+    expect(page.locator("#chat-list li").last).to_contain_text("note 10")
+    expect(page.get_by_role("link", name="Older messages")).to_have_count(0)
+    widths = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert widths[0] <= widths[1], widths
     assert axe_violations(page) == {}
+    page.get_by_role("link", name="Newer messages").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#chat-list li")).to_have_count(chat.SHOWN)
+    expect(page.locator("#chat-list li").last).to_contain_text("Still here")
+    page.get_by_role("link", name="Back to the latest messages").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#chat-list li")).to_have_count(chat.SHOWN)
+    expect(page.get_by_label("Message to bob")).to_be_visible()
 
 
 def test_a_message_reaches_the_other_players_open_page(

@@ -198,17 +198,35 @@ def _shown(page: str) -> list[str]:
     return re.findall(r'<li class="chat-\w+">.*?<p dir="auto">(.*?)</p></li>', page)
 
 
-def test_the_match_page_shows_the_latest_messages_and_a_link_to_them_all(client, match, alice):
-    _written(match, chat.SHOWN + 5)
+def _notes(numbers: range) -> list[str]:
+    return [f"note {n}." for n in numbers]
+
+
+def test_the_match_page_shows_the_latest_messages_and_older_ones_a_page_at_a_time(
+    client, match, alice
+):
+    total = chat.SHOWN + chat.MOST_SHOWN + 5
+    ids = _written(match, total)
     client.force_login(alice)
+    url = match.get_absolute_url()
 
-    page = client.get(match.get_absolute_url()).text
-    everything = client.get(match.get_absolute_url(), {"messages": "all"}).text
+    page = client.get(url).text
+    older = client.get(url, {"before": ids[-chat.SHOWN]}).text
+    oldest = client.get(url, {"before": ids[5]}).text
+    newer = client.get(url, {"after": ids[chat.MOST_SHOWN + 4]}).text
 
-    assert _shown(page) == [f"note {n}." for n in range(5, chat.SHOWN + 5)]
-    assert f'href="{match.get_absolute_url()}?messages=all#messages">Show all' in page
-    assert _shown(everything) == [f"note {n}." for n in range(chat.SHOWN + 5)]
-    assert "Show all the messages" not in everything
+    assert _shown(page) == _notes(range(chat.MOST_SHOWN + 5, total))
+    assert f'href="{url}?before={ids[-chat.SHOWN]}#messages">Older messages' in page
+    # A page of the past: a few hundred, with links either way and back to the latest.
+    assert _shown(older) == _notes(range(5, chat.MOST_SHOWN + 5))
+    assert f'href="{url}?before={ids[5]}#messages">Older messages' in older
+    assert f'href="{url}?after={ids[chat.MOST_SHOWN + 4]}#messages">Newer messages' in older
+    assert f'href="{url}#messages">Back to the latest messages' in older
+    assert 'id="chat-poll"' in page and 'id="chat-poll"' not in older  # nothing appended
+    assert _shown(oldest) == _notes(range(5))
+    assert "Older messages" not in oldest
+    assert _shown(newer) == _notes(range(chat.MOST_SHOWN + 5, total))
+    assert "Newer messages" not in newer and "Older messages" in newer
 
 
 def test_a_short_conversation_is_shown_whole_without_a_link(client, match, alice):
@@ -218,7 +236,7 @@ def test_a_short_conversation_is_shown_whole_without_a_link(client, match, alice
     page = client.get(match.get_absolute_url()).text
 
     assert len(_shown(page)) == chat.SHOWN
-    assert "Show all the messages" not in page
+    assert "Older messages" not in page
 
 
 def _unread(match: Match, player: User) -> int:
@@ -245,7 +263,7 @@ def test_the_match_page_goes_back_to_the_first_unread_message(
     # Bob's 40 unread and Alice's 20 after them: more than the latest 50, all shown.
     assert len(_shown(page)) == 60
     assert _new_on(page) == [f"note {n}." for n in range(40)]
-    assert ("Show all the messages" in page) == bool(read_before)
+    assert ("Older messages" in page) == bool(read_before)
     assert _unread(match, alice) == 0
     assert chat.read_to(_loaded(match), alice) > bobs[-1]
 
@@ -262,9 +280,39 @@ def test_unread_messages_too_many_to_show_are_left_unread_until_shown(client, ma
     assert f"The first {chat.MOST_SHOWN} messages since you last looked." in page
     assert f"?after={bobs[chat.MOST_SHOWN - 1]}" in page  # the poll brings the rest
     assert _unread(match, alice) == 10
-    everything = client.get(match.get_absolute_url(), {"messages": "all"}).text
-    assert len(_new_on(everything)) == 10
+    newer = f'href="{match.get_absolute_url()}?after={bobs[chat.MOST_SHOWN - 1]}#messages"'
+    assert f"{newer}>Newer messages" in page  # and a link, without JavaScript
+    rest = client.get(match.get_absolute_url(), {"after": bobs[chat.MOST_SHOWN - 1]}).text
+    assert _new_on(rest) == [f"note {n}." for n in range(chat.MOST_SHOWN, chat.MOST_SHOWN + 10)]
     assert _unread(match, alice) == 0
+
+
+def test_a_page_of_the_past_marks_read_what_it_shows(client, match, alice, bob):
+    _written(match, 5)
+    bobs = _written(match, chat.MOST_SHOWN + 10, by=bob, read=False)
+    client.force_login(alice)
+
+    # The 300 before the 301st: Bob's first 300 messages, only read ones before them.
+    page = client.get(match.get_absolute_url(), {"before": bobs[chat.MOST_SHOWN]}).text
+
+    assert _new_on(page) == _notes(range(chat.MOST_SHOWN))
+    assert _unread(match, alice) == 10
+
+
+@pytest.mark.parametrize("asked", ["before", "after"])
+def test_a_page_of_the_past_that_leaves_out_unread_messages_marks_none_read(
+    client, match, alice, bob, asked
+):
+    _written(match, 5)
+    bobs = _written(match, chat.MOST_SHOWN + 10, by=bob, read=False)
+    client.force_login(alice)
+    # Links made up, or out of date: Bob's latest 300, or those after his 5th.
+    query = {"before": bobs[-1] + 1} if asked == "before" else {"after": bobs[4]}
+
+    page = client.get(match.get_absolute_url(), query).text
+
+    assert len(_new_on(page)) == chat.MOST_SHOWN  # new on the page, as they are
+    assert _unread(match, alice) == chat.MOST_SHOWN + 10  # and still new after it
 
 
 def test_a_message_sent_with_htmx_brings_back_the_latest_messages_only(client, match, bob):
@@ -278,7 +326,7 @@ def test_a_message_sent_with_htmx_brings_back_the_latest_messages_only(client, m
     shown = _shown(response.text)
     assert len(shown) == chat.SHOWN
     assert shown[-2:] == [f"note {chat.SHOWN + 4}.", "Thanks!"]
-    assert "Show all the messages" in response.text
+    assert "Older messages" in response.text
     assert "Message sent." in response.text  # said in the live region
     assert "autofocus" in response.text  # the focus back in the box
 

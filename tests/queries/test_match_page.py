@@ -140,3 +140,20 @@ def test_the_messages_take_as_many_queries_for_a_long_conversation(
         assert shown == chat.SHOWN
     else:
         assert shown == len(Message.objects.filter(match=long))
+
+
+def test_a_page_of_older_messages_takes_as_many_queries_as_the_latest(
+    client, alice, bob, django_assert_num_queries
+):
+    match = opened_by_white(alice, bob)
+    ids = _written(match, 3 * chat.MOST_SHOWN)
+    _unread_from(match, ids[-1])
+    client.force_login(alice)
+    url = match.get_absolute_url()
+    get_ok(client, url)()  # warm up: the session
+    latest = count_queries(get_ok(client, url))
+
+    with django_assert_num_queries(latest):
+        response = client.get(url, {"before": ids[2 * chat.MOST_SHOWN]})
+
+    assert response.text.count('<li class="chat-') == chat.MOST_SHOWN
