@@ -544,7 +544,10 @@ class Message(models.Model):
     """A note from one player of a match to the other, shown beside the board to the two
     of them only (games.chat)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="messages")
+    # No index of its own: message_match_id_idx begins with it.
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="messages", db_index=False
+    )
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="match_messages"
     )
@@ -553,9 +556,15 @@ class Message(models.Model):
 
     class Meta:
         ordering = ["match", "pk"]
-        # The match page reads one match's messages in order, and the rate limit counts
-        # one author's recent ones in a match.
-        indexes = [models.Index(fields=["match", "author", "created_at"])]
+        indexes = [
+            # The match page reads one match's messages in order, the latest or a page
+            # before or after one (games.chat): off this index, a few rows, where
+            # PostgreSQL walked the primary key back through every later message of
+            # every match, or read all of the match's and sorted them.
+            models.Index(fields=["match", "id"], name="message_match_id_idx"),
+            # The rate limit counts one author's recent ones in a match.
+            models.Index(fields=["match", "author", "created_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.author} in match #{self.match_id}: {self.text[:40]}"
