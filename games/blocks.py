@@ -111,10 +111,12 @@ def blocked_in_match(match_id: int) -> bool:
 def without_blocks(users: QuerySet[User], user: User) -> QuerySet[User]:
     """``users`` without the players ``user`` has blocked or is blocked by (for the names
     suggested to ``user``: neither may challenge the other)."""
-    between = Block.objects.filter(
-        Q(blocker=user, blocked=OuterRef("pk")) | Q(blocker=OuterRef("pk"), blocked=user)
-    )
-    return users.filter(~Exists(between))
+    # One NOT EXISTS for each direction, not one with an OR of the two, as the lobby's
+    # (ChallengeQuerySet.apart_from): each is an anti join on an index of its own, where
+    # the OR may be run as a nested loop over every player and every block of the user's.
+    blocked = Block.objects.filter(blocker=user, blocked=OuterRef("pk"))
+    blocked_by = Block.objects.filter(blocker=OuterRef("pk"), blocked=user)
+    return users.filter(~Exists(blocked), ~Exists(blocked_by))
 
 
 def _unblock_first(other: User) -> str:
