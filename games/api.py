@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.urls import reverse
@@ -39,7 +39,6 @@ from .engine.game import Phase
 from .forms import MAX_WHOLE_NUMBER, whole_number
 from .models import (
     DAYS_PER_MOVE,
-    LATEST_FINISHED,
     MATCH_LENGTHS,
     Challenge,
     Match,
@@ -887,23 +886,21 @@ _BEFORE_IS = 'before must be the id of a match of yours that has ended (from "fi
 def _finished_page(user: User, *, before: int | None = None) -> tuple[list[int], bool]:
     """The ids of one page of ``user``'s finished matches, the latest first, from the one
     that ended just before match ``before`` (from the latest without it); and whether
-    older ones wait. One query, two with ``before``, however long the player's history."""
-    if before is None:
-        # The first page, which every `me` reads: from each colour's own index, not the
-        # whole history sorted (Match.objects.latest_finished).
-        latest = Match.objects.latest_finished(user, FINISHED_PER_PAGE + 1)
-        return first_of(latest.values_list("pk", flat=True), FINISHED_PER_PAGE)
-    ended = Match.objects.finished().involving(user)
-    # The cursor is a match id, as a client has it, and not the time it ended (which the
-    # client may not have, nor write as the database does); the id also orders the
-    # matches that ended in the same moment (a sweep ends many at once).
-    cursor = ended.filter(pk=before).values_list("finished_at", flat=True).first()
-    if cursor is None:
-        raise ApiError(400, f"{_BEFORE_IS}, not {before}")
-    ended = ended.filter(Q(finished_at__lt=cursor) | Q(finished_at=cursor, pk__lt=before))
-    return first_of(
-        ended.order_by(*LATEST_FINISHED).values_list("pk", flat=True), FINISHED_PER_PAGE
-    )
+    older ones wait. One query, two with ``before``, however long the player's history:
+    each page read from each colour's own index, not the whole history sorted
+    (Match.objects.latest_finished)."""
+    older_than = None
+    if before is not None:
+        # The cursor is a match id, as a client has it, and not the time it ended (which
+        # the client may not have, nor write as the database does); the id also orders
+        # the matches that ended in the same moment (a sweep ends many at once).
+        ended = Match.objects.finished().involving(user).filter(pk=before)
+        cursor = ended.values_list("finished_at", flat=True).first()
+        if cursor is None:
+            raise ApiError(400, f"{_BEFORE_IS}, not {before}")
+        older_than = (cursor, before)
+    latest = Match.objects.latest_finished(user, FINISHED_PER_PAGE + 1, older_than=older_than)
+    return first_of(latest.values_list("pk", flat=True), FINISHED_PER_PAGE)
 
 
 def _finished_next(request: HttpRequest, page: list[int], more: bool) -> str | None:

@@ -216,24 +216,38 @@ class MatchQuerySet(models.QuerySet["Match"]):
     def finished(self) -> MatchQuerySet:
         return self.filter(status=Match.Status.FINISHED)
 
-    def latest_finished(self, user: User, stop: int, *, start: int = 0) -> MatchQuerySet:
+    def latest_finished(
+        self,
+        user: User,
+        stop: int,
+        *,
+        start: int = 0,
+        older_than: tuple[datetime, int] | None = None,
+    ) -> MatchQuerySet:
         """``user``'s finished matches, latest first (of two that ended at the same moment,
         the later id first), from the ``start``-th latest up to the ``stop``-th (counted
-        from 0, ``stop`` left out), as this queryset selects them.
+        from 0, ``stop`` left out), as this queryset selects them. ``older_than``: only
+        those that come after, in that order, the match that ended at that moment with
+        that id (the API's pages ``before`` a match).
 
         Picked from the ``stop`` latest of each colour, which hold the ``stop`` latest of
         all, each read in order from its own index: the query costs the same however
-        many matches the player has finished before those. Filtered on either colour at
-        once, all of them would be read and sorted (PostgreSQL: 11 ms for 2,000).
+        many matches the player has finished before those (or, with ``older_than``,
+        since).
+        Filtered on either colour at once, all of them would be read and sorted
+        (PostgreSQL: 11 ms for 2,000).
         """
 
         def latest_as(colour: str) -> MatchQuerySet:
-            latest = (
-                Match.objects.finished()
-                .filter(**{colour: user})
-                .order_by(*LATEST_FINISHED)
-                .values("pk")[:stop]
-            )
+            latest = Match.objects.finished().filter(**{colour: user})
+            if older_than is not None:
+                ended_at, pk = older_than
+                # The first condition alone starts the index's range at the moment; the
+                # second leaves out those of that moment from the match on.
+                latest = latest.filter(finished_at__lte=ended_at).filter(
+                    Q(finished_at__lt=ended_at) | Q(pk__lt=pk)
+                )
+            latest = latest.order_by(*LATEST_FINISHED).values("pk")[:stop]
             # Wrapped: SQLite allows no LIMIT in a part of a UNION.
             return Match.objects.filter(pk__in=latest).values("pk")
 
