@@ -17,7 +17,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from django.db.models import F
+from django.db import transaction
+from django.db.models import Count, F
 
 from .models import FACE_FIELDS, DiceTally, Match, Segment
 
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
 #: The segments whose dice count: a player's own rolls (the page's "rolls other than the
 #: opening rolls"; a named double is chosen, not rolled).
 COUNTED = (Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY)
+#: What a tally counts.
+FIELDS = ("rolls", *FACE_FIELDS, "doubles", "acey_deuceys")
 
 
 def open_tallies(*players: User) -> None:
@@ -66,3 +69,42 @@ def _add(player: int, counts: Counter[str]) -> None:
     # then (the migration made a tally for each player with rolls).
     DiceTally.objects.bulk_create([DiceTally(user_id=player)], ignore_conflicts=True)
     DiceTally.objects.filter(user_id=player).update(**increments)
+
+
+def recount(player: User) -> bool:
+    """Count ``player``'s tally afresh from the rolls stored in their matches, and store
+    it if it says otherwise (``manage.py recount_dice_tallies``): whether it did.
+
+    In a transaction of its own, the tally locked before the rolls are counted: a turn
+    storing rolls meanwhile either committed first and is counted here, or adds its
+    rolls to the count once this commits. Nothing else is locked while it counts, so no
+    turn waits on it in a cycle.
+    """
+    with transaction.atomic():
+        DiceTally.objects.bulk_create([DiceTally(user=player)], ignore_conflicts=True)
+        tally = DiceTally.objects.select_for_update().get(user=player)
+        counted = rolls_of(player)
+        if all(getattr(tally, field) == counted[field] for field in FIELDS):
+            return False
+        for field in FIELDS:
+            setattr(tally, field, counted[field])
+        tally.save(update_fields=FIELDS)
+        return True
+
+
+def rolls_of(player: User) -> dict[str, int]:
+    """``player``'s tally as their stored segments make it, each field's figure: counted
+    by the database, each pair of dice they rolled as white and as black (at most 36 rows
+    each), by the rule of :func:`count_rolls`."""
+    counted: Counter[str] = Counter()
+    for colour in ("white", "black"):
+        pairs = (
+            Segment.objects.filter(player=colour, kind__in=COUNTED, **{f"match__{colour}": player})
+            .values_list("dice")
+            .annotate(times=Count("pk"))
+            .order_by()
+        )
+        for dice, times in pairs:
+            for field, n in tally_of(dice).items():
+                counted[field] += n * times
+    return {field: counted[field] for field in FIELDS}

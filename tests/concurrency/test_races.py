@@ -16,7 +16,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from games import away, services
+from games import away, services, tally
 from games.models import Challenge, DiceTally, Match, Notification, Segment
 from games.services import TurnAction, TurnError
 from tests.matches import opened_by_white
@@ -93,6 +93,20 @@ def test_rolls_stored_at_once_in_two_matches_of_one_player_are_all_counted(
     tally = DiceTally.objects.get(user=alice)
     assert tally.rolls == rolled.count() >= 2
     assert tally.sixes >= 2 and tally.threes >= 2
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_tally_recounted_while_a_turn_stores_rolls_counts_them_once(
+    postgres_url, alice, bob, attempt
+):
+    match = opened_by_white(alice, bob)
+    DiceTally.objects.filter(user=alice).update(rolls=7)  # wrong: the recount is to correct it
+
+    results = race(_submit(match, alice, "in/22 in/19"), lambda: tally.recount(alice))
+
+    assert results[0] == Match.objects.get(pk=match.pk) and results[1] is True, results
+    kept = DiceTally.objects.get(user=alice)
+    assert {field: getattr(kept, field) for field in tally.FIELDS} == tally.rolls_of(alice)
 
 
 def test_accepting_one_challenge_twice_at_once_makes_one_match(postgres_url, alice, bob, charlie):
