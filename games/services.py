@@ -50,7 +50,7 @@ from .models import (
     Variant,
 )
 from .ratings.store import rate_finished_match
-from .tally import count_rolls, open_tallies
+from .tally import count_rolls
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -480,7 +480,6 @@ def start_match(
         match.save()
         if tournament is not None:
             _link_to_tournament(match, tournament, slot_id)
-        open_tallies(white, black)
         opening = _record(match, game.events)
         _go_on(match, game, previous_to_move=None, recorded=opening)
     return match

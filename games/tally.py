@@ -32,12 +32,6 @@ COUNTED = (Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY)
 FIELDS = ("rolls", *FACE_FIELDS, "doubles", "acey_deuceys")
 
 
-def open_tallies(*players: User) -> None:
-    """Make sure each of ``players`` has a tally (a match is starting), so that counting
-    their rolls later is one UPDATE. One INSERT that leaves existing tallies alone."""
-    DiceTally.objects.bulk_create([DiceTally(user=p) for p in players], ignore_conflicts=True)
-
-
 def count_rolls(match: Match, segments: Iterable[Segment]) -> None:
     """Add the rolls of ``segments``, just stored for ``match`` in the caller's
     transaction, to their players' tallies."""
@@ -65,8 +59,8 @@ def _add(player: int, counts: Counter[str]) -> None:
     increments = {field: F(field) + n for field, n in counts.items() if n}
     if DiceTally.objects.filter(user_id=player).update(**increments):
         return
-    # A player whose matches all began before tallies were kept and who rolled nothing
-    # then (the migration made a tally for each player with rolls).
+    # The player's first roll: their tally is made now, once (not as each match starts),
+    # by an INSERT that leaves alone one another transaction has just made.
     DiceTally.objects.bulk_create([DiceTally(user_id=player)], ignore_conflicts=True)
     DiceTally.objects.filter(user_id=player).update(**increments)
 

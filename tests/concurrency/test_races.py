@@ -100,7 +100,7 @@ def test_a_tally_recounted_while_a_turn_stores_rolls_counts_them_once(
     postgres_url, alice, bob, attempt
 ):
     match = opened_by_white(alice, bob)
-    DiceTally.objects.filter(user=alice).update(rolls=7)  # wrong: the recount is to correct it
+    DiceTally.objects.create(user=alice, rolls=7)  # wrong: the recount is to correct it
 
     results = race(_submit(match, alice, "in/22 in/19"), lambda: tally.recount(alice))
 

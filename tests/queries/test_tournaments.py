@@ -39,11 +39,10 @@ def test_each_match_a_start_makes_costs_a_fixed_list_of_statements(alice, format
     matches = [TournamentMatch.objects.filter(tournament=t).count() for t in (small, large)]
     assert matches == [4, 8]
     # Each: BEGIN and COMMIT (savepoints inside the start's transaction); the players
-    # locked; the match stored, and its link to the tournament; the players' dice tallies
-    # opened; its opening roll; the player to move's return from any time away; their
-    # turn email; the match saved; both players' emails that it has started, in one
-    # INSERT.
-    assert (sixteen - eight) / 4 == 11, (eight, sixteen)
+    # locked; the match stored, and its link to the tournament; its opening roll; the
+    # player to move's return from any time away; their turn email; the match saved; both
+    # players' emails that it has started, in one INSERT.
+    assert (sixteen - eight) / 4 == 10, (eight, sixteen)
 
 
 def test_each_player_without_a_first_match_costs_one_statement(alice):
@@ -55,7 +54,7 @@ def test_each_player_without_a_first_match_costs_one_statement(alice):
 
     assert Notification.objects.filter(key__contains=":started:").count() == 1
     # One match fewer, and one email that the tournament has started without them.
-    assert eight - seven == 11 - 1, (seven, eight)
+    assert eight - seven == 10 - 1, (seven, eight)
 
 
 @pytest.mark.parametrize("started", [False, True], ids=["open", "running"])
