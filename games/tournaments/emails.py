@@ -13,6 +13,8 @@ from games.notifications import Email, _queue, _queue_new
 from .brackets import Format
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from accounts.models import User
 
     from .models import Tournament
@@ -53,24 +55,25 @@ def match_ready(tournament: Tournament, match: Match, *, stage: str) -> None:
     )
 
 
-def tournament_started_without_match(tournament: Tournament, user: User) -> None:
-    """A player with a first-round bye: the tournament has started without them playing.
-    One INSERT: a tournament starts once, under its lock, so the key does not exist yet."""
+def tournament_started_without_match(tournament: Tournament, users: Iterable[User]) -> None:
+    """The players with a first-round bye: the tournament has started without them
+    playing. In one INSERT, however many (none for none): a tournament starts once, under
+    its lock, so no key exists yet."""
+    context = {
+        "tournament": tournament,
+        "meaning": bye_meaning(tournament),
+        "url": absolute_url(tournament.get_absolute_url()),
+    }
     _queue_new(
-        [
-            Email(
-                user,
-                KIND,
-                f"tournament:{tournament.pk}:started:{user.pk}",
-                f"{tournament.name} has started",
-                "tournaments/email/started.txt",
-                {
-                    "tournament": tournament,
-                    "meaning": bye_meaning(tournament),
-                    "url": absolute_url(tournament.get_absolute_url()),
-                },
-            )
-        ]
+        Email(
+            user,
+            KIND,
+            f"tournament:{tournament.pk}:started:{user.pk}",
+            f"{tournament.name} has started",
+            "tournaments/email/started.txt",
+            context,
+        )
+        for user in users
     )
 
 

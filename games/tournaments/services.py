@@ -259,9 +259,9 @@ def _start(tournament: Tournament, *, now: datetime | None = None) -> None:
     tournament.started_at = now or timezone.now()
     # A first-round bye is told by the start's email below, not by a bye email.
     started = _advance(tournament, draw, decided_before=_decided_ids(draw))
-    for entry in entries:
-        if entry.user_id not in started:
-            emails.tournament_started_without_match(tournament, entry.user)
+    emails.tournament_started_without_match(
+        tournament, [entry.user for entry in entries if entry.user_id not in started]
+    )
 
 
 def _draw_options(tournament: Tournament, players: int) -> dict[str, int]:

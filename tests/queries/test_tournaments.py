@@ -45,7 +45,7 @@ def test_each_match_a_start_makes_costs_a_fixed_list_of_statements(alice, format
     assert (sixteen - eight) / 4 == 10, (eight, sixteen)
 
 
-def test_each_player_without_a_first_match_costs_one_statement(alice):
+def test_players_without_a_first_match_cost_one_statement(alice):
     # Seven players in a round robin: one sits each round out.
     odd = _signed_up(alice, 7, format=Format.ROUND_ROBIN)
     even = _signed_up(alice, 8, format=Format.ROUND_ROBIN)
@@ -53,8 +53,21 @@ def test_each_player_without_a_first_match_costs_one_statement(alice):
     seven, eight = _started(odd), _started(even)
 
     assert Notification.objects.filter(key__contains=":started:").count() == 1
-    # One match fewer, and one email that the tournament has started without them.
+    # One match fewer, and the emails that the tournament has started without them.
     assert eight - seven == 10 - 1, (seven, eight)
+
+
+def test_the_players_without_a_first_match_are_told_in_one_statement(alice):
+    # Sixteen places and four matches for each: one bye for nine players, four for twelve.
+    nine, twelve = (
+        _signed_up(alice, players, format=Format.SINGLE_ELIMINATION) for players in (9, 12)
+    )
+
+    one_bye, four_byes = _started(nine), _started(twelve)
+
+    assert [TournamentMatch.objects.filter(tournament=t).count() for t in (nine, twelve)] == [4, 4]
+    assert Notification.objects.filter(key__contains=":started:").count() == 1 + 4
+    assert four_byes == one_bye, (one_bye, four_byes)
 
 
 @pytest.mark.parametrize("started", [False, True], ids=["open", "running"])

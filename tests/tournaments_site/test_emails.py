@@ -86,6 +86,26 @@ def test_it_tells_a_player_with_a_first_round_bye_that_it_has_started(
     assert len(_tournament_mail()) == 3
 
 
+def test_it_tells_each_player_with_a_first_round_bye_once(
+    alice, django_capture_on_commit_callbacks
+):
+    # Twelve in sixteen places: the four top seeds wait for the second round.
+    players = make_users(12)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+
+    seeds = [tournament.entries.get(seed=seed).user for seed in (1, 2, 3, 4)]
+    subject = f"{tournament.name} has started"
+    told = sorted(to for to, about in _tournament_mail() if about == subject)
+    assert told == sorted(player.email for player in seeds)
+    for player in seeds:
+        body = _body(player.email, subject)
+        assert "You go through to the next round without playing." in body
+        assert f"/tournaments/{tournament.pk}/" in body
+    keys = Notification.objects.filter(key__contains=":started:").values_list("key", flat=True)
+    assert sorted(keys) == sorted(f"tournament:{tournament.pk}:started:{p.pk}" for p in seeds)
+
+
 def test_it_emails_everyone_the_champion_when_it_finishes(
     alice, django_capture_on_commit_callbacks
 ):
