@@ -226,9 +226,10 @@ def pair_swiss_round(
 
     ``players`` is in seed order; the pairing order is score, then seed. Within a score
     group the top half meets the bottom half; an odd player out floats down to the next
-    group. With an odd count the bye goes to the lowest-ranked player who has not had one.
-    The search backtracks (over the bye too), so a pairing repeats only if every possible
-    pairing would repeat one, and then as few as possible.
+    group. With an odd count the bye goes to the lowest-ranked player who has not had one
+    (if everyone has, to the lowest-ranked player). The search backtracks (over the bye
+    too), so a pairing repeats only if every possible pairing would repeat one, and then as
+    few as possible.
 
     >>> pair_swiss_round([1, 2, 3, 4, 5, 6], {}, {})
     ([(1, 4), (2, 5), (3, 6)], None)
@@ -243,7 +244,9 @@ def pair_swiss_round(
         bye_candidates: list[int | None] = [None]
     else:
         bye_candidates = [player for player in reversed(order) if player not in had_bye]
-        bye_candidates = bye_candidates or [order[-1]]
+        # A second bye is no rematch: if everyone has had one, anyone may have another,
+        # lowest-ranked first, rather than a pairing repeat for want of trying.
+        bye_candidates = bye_candidates or list(reversed(order))
     for repeats in range(len(order) // 2 + 1):
         for bye in bye_candidates:
             rest = tuple(player for player in order if player != bye)

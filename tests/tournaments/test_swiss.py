@@ -144,3 +144,10 @@ def test_a_loser_withdrawing_with_the_last_result_of_a_round_is_not_paired_in_th
     assert all(4 not in m.players and not m.is_bye for m in round_two)  # four left: no bye
     standing = {s.player: s for s in tournament.standings()}[4]
     assert (standing.played, standing.byes, standing.score) == (1, 0, 0)
+
+
+def test_when_everyone_has_had_a_bye_the_second_one_goes_where_it_avoids_a_rematch():
+    # 1, 2 and 3 have all had a bye. 3 is lowest, but then 1 v 2 would be a rematch.
+    found, bye = pair_swiss_round([1, 2, 3], {}, {1: [2], 2: [1]}, [1, 2, 3])
+
+    assert (found, bye) == ([(1, 3)], 2)
