@@ -21,6 +21,7 @@ from .helpers import (
     open_tournament,
     seeded_tournament,
     started_tournament,
+    swiss_that_ends_early,
 )
 
 pytestmark = pytest.mark.django_db
@@ -610,6 +611,33 @@ def test_a_started_swiss_says_how_many_rounds_it_has_once_cut_to_its_players(cli
 
     assert tournament.draw().total_rounds == 2
     assert "Swiss of 2 rounds," in page and "Swiss of 2 rounds," in listed
+
+
+def test_a_swiss_that_ended_early_says_after_how_many_rounds_and_why(client, alice):
+    tournament, _ = swiss_that_ends_early(alice)
+
+    page = client.get(tournament.get_absolute_url()).text
+    listed = client.get(reverse("tournament_list")).text
+
+    assert tournament.status == Tournament.Status.FINISHED
+    assert "Swiss of 3 rounds," in page and "Swiss of 3 rounds," in listed
+    assert (
+        "It ended after round 3 of the 4 planned: the players left could not be paired for"
+        " round 4 without two of them meeting again"
+    ) in page
+    assert "Round 3" in page and "Round 4" not in page
+
+
+def test_a_swiss_that_played_all_its_rounds_gives_no_reason_for_ending(client, alice):
+    tournament = started_tournament(alice, make_users(4), format=Format.SWISS)
+    while active := active_matches(tournament):
+        lose(active[0], active[0].white)
+    tournament.refresh_from_db()
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    assert tournament.status == Tournament.Status.FINISHED
+    assert "Swiss of 3 rounds," in page and "It ended after" not in page
 
 
 def test_the_form_says_swiss_rounds_are_cut_to_one_fewer_than_the_players(client, alice):
