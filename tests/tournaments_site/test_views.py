@@ -20,6 +20,7 @@ from .helpers import (
     make_users,
     open_tournament,
     seeded_tournament,
+    slot_match,
     started_tournament,
     swiss_that_ends_early,
 )
@@ -580,6 +581,43 @@ def test_it_shows_swiss_standings_with_buchholz(client, alice):
     assert "Round 2" in text
     for match in tournament.tournament_matches.all():
         assert f'href="{match.match.get_absolute_url()}"' in text
+
+
+def _standings(page: str) -> list[tuple[str, ...]]:
+    """The standings table's header and rows, each cell's text (a player by username)."""
+    found = re.search(r'<table class="standings">.*?</table>', page, re.S)
+    assert found
+    rows = []
+    for row in re.findall(r"<tr>(.*?)</tr>", found.group(0), re.S):
+        cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+        rows.append(tuple(re.sub(r"<[^>]*>", "", cell).strip() for cell in cells))
+    return rows
+
+
+def test_swiss_standings_count_a_bye_apart_and_in_the_score(client, alice):
+    one, two, three, _, five = players = make_users(5)
+    tournament = seeded_tournament(alice, players, format=Format.SWISS)
+    # Round 1: 1 v 3, 2 v 4, and 5 has the bye. 1 beats 3; 2 v 4 is still being played.
+    lose(slot_match(tournament, "R1-1"), three)
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    header, *rows = _standings(page)
+    assert header[2:7] == ("Played", "Won", "Lost", "Byes", "Score")
+    by_player = {row[1]: row[2:7] for row in rows}
+    assert by_player[one.username] == ("1", "1", "0", "0", "1")
+    assert by_player[three.username] == ("1", "0", "1", "0", "0")
+    assert by_player[five.username] == ("0", "0", "0", "1", "1")
+    assert by_player[two.username] == ("0", "0", "0", "0", "0")
+    assert "Score is Won plus Byes" in page
+
+
+def test_round_robin_standings_have_no_byes_column(client, alice):
+    tournament = started_tournament(alice, make_users(3), format=Format.ROUND_ROBIN)
+
+    header, *_ = _standings(client.get(tournament.get_absolute_url()).text)
+
+    assert header[2:6] == ("Played", "Won", "Lost", "Score")
 
 
 @pytest.mark.parametrize(
