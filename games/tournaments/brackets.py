@@ -226,9 +226,10 @@ def pair_swiss_round(
 
     ``players`` is in seed order; the pairing order is score, then seed. Within a score
     group the top half meets the bottom half; an odd player out floats down to the next
-    group. With an odd count the bye goes to the lowest-ranked player who has not had one.
-    The search backtracks (over the bye too), so a pairing repeats only if every possible
-    pairing would repeat one, and then as few as possible.
+    group. With an odd count the bye goes to the lowest-ranked player who has not had one
+    (if everyone has, to the lowest-ranked player). The search backtracks (over the bye
+    too), so a pairing repeats only if every possible pairing would repeat one, and then as
+    few as possible.
 
     >>> pair_swiss_round([1, 2, 3, 4, 5, 6], {}, {})
     ([(1, 4), (2, 5), (3, 6)], None)
@@ -243,7 +244,9 @@ def pair_swiss_round(
         bye_candidates: list[int | None] = [None]
     else:
         bye_candidates = [player for player in reversed(order) if player not in had_bye]
-        bye_candidates = bye_candidates or [order[-1]]
+        # A second bye is no rematch: if everyone has had one, anyone may have another,
+        # lowest-ranked first, rather than a pairing repeat for want of trying.
+        bye_candidates = bye_candidates or list(reversed(order))
     for repeats in range(len(order) // 2 + 1):
         for bye in bye_candidates:
             rest = tuple(player for player in order if player != bye)
@@ -966,7 +969,22 @@ class RoundRobin(_RoundBased):
 
 
 class Swiss(_RoundBased):
-    """A fixed number of rounds paired by :func:`pair_swiss_round`; a bye scores a win.
+    """Rounds paired by :func:`pair_swiss_round`, as many as planned; a bye scores a win.
+
+    Nobody meets the same opponent twice. Should every pairing of the next round repeat
+    one (withdrawals can leave too few players for the rounds planned, and score groups
+    can paint the last rounds into a corner), the tournament ends after the rounds played:
+    :attr:`total_rounds` drops to their number, and :attr:`planned_rounds` keeps the plan.
+
+    >>> t = Swiss([1, 2, 3, 4, 5], rounds=4)  # 1 v 3, 2 v 4, and 5 has the bye
+    >>> _ = t.report("R1-1", 1, loser_withdraws=True)
+    >>> for slot_id, winner in [("R1-2", 2), ("R2-1", 1), ("R2-2", 5), ("R3-1", 1), ("R3-2", 5)]:
+    ...     _ = t.report(slot_id, winner)
+    >>> [m.players for m in t.matches() if m.round > 1]
+    [(1, 2), (5, 4), (1, 4), (5, 2)]
+    >>> # Round 4 would be 1 v 5 and 2 v 4 again: none.
+    >>> t.is_finished, t.total_rounds, t.planned_rounds, t.ended_early
+    (True, 3, 4, True)
 
     Standings: score (wins and byes), then Buchholz (the sum of the scores of the opponents
     played, byes adding nothing), then seed. Withdrawn players are not paired again, and
@@ -978,8 +996,17 @@ class Swiss(_RoundBased):
 
     def __init__(self, players: Iterable[int], *, rounds: int | None = None) -> None:
         super().__init__(players)
-        self.total_rounds = _checked_rounds(rounds, len(self.players))
+        #: The rounds set at the start.
+        self.planned_rounds = _checked_rounds(rounds, len(self.players))
+        #: The rounds it has: those planned, or those played if it ended early.
+        self.total_rounds = self.planned_rounds
         self._settle()
+
+    @property
+    def ended_early(self) -> bool:
+        """It ended before the rounds planned: no next round could be paired without a
+        rematch."""
+        return self.total_rounds < self.planned_rounds
 
     @property
     def is_finished(self) -> bool:
@@ -1018,6 +1045,11 @@ class Swiss(_RoundBased):
         had_bye = {player for player, record in records.items() if record.byes}
         active = [player for player in self.players if player not in self._withdrawn]
         pairs, bye = pair_swiss_round(active, self._scores(records), opponents, had_bye)
+        if any(second in opponents[first] for first, second in pairs):
+            # pair_swiss_round repeats a pairing only when every pairing would: this field
+            # cannot play another round without a rematch, so the rounds played are all.
+            self.total_rounds = number - 1
+            return False
         for index, pair in enumerate(pairs, 1):
             self._add_slot(f"R{number}-{index}", Bracket.ROUNDS, number, pair)
         if bye is not None:
@@ -1025,12 +1057,28 @@ class Swiss(_RoundBased):
         return True
 
     def _options(self) -> dict[str, Any]:
-        return {"rounds": self.total_rounds}
+        if self.ended_early:
+            return {"rounds": self.planned_rounds, "ended_after": self.total_rounds}
+        return {"rounds": self.planned_rounds}
 
     def _restore_options(self, options: Mapping[str, Any]) -> None:
-        if set(options) != {"rounds"}:
-            raise TournamentError("a Swiss tournament's options are {'rounds': n}")
-        self.total_rounds = _checked_rounds(options["rounds"], len(self.players))
+        if set(options) not in ({"rounds"}, {"rounds", "ended_after"}):
+            raise TournamentError(
+                "a Swiss tournament's options are {'rounds': n}, and 'ended_after' if it ended"
+                " early"
+            )
+        self.planned_rounds = self.total_rounds = _checked_rounds(
+            options["rounds"], len(self.players)
+        )
+        if "ended_after" in options:
+            ended_after = options["ended_after"]
+            # Round 1 never repeats a pairing, so one that ended early played at least that.
+            if not _is_player(ended_after) or not 1 <= ended_after < self.planned_rounds:
+                raise TournamentError(
+                    f"a Swiss of {self.planned_rounds} rounds cannot end early after"
+                    f" {ended_after!r}"
+                )
+            self.total_rounds = ended_after
 
 
 _FORMAT_CLASSES: dict[Format, type[Tournament]] = {

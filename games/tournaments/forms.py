@@ -56,7 +56,9 @@ class TournamentForm(forms.Form):
         help_text=(
             "Swiss only. At most one fewer than the players who sign up: a larger number is cut"
             " to that at the start. Leave empty for the usual number (log2 of the players,"
-            " plus 1)."
+            " plus 1). Nobody meets the same opponent twice: if the players left cannot be"
+            " paired for the next round without a rematch (after withdrawals, say), it ends"
+            " early."
         ),
     )
     signup_deadline = forms.DateTimeField(

@@ -135,8 +135,9 @@ class Tournament(models.Model):
         )
 
     def _format_described(self) -> str:
-        """The format, and for a Swiss how many rounds it has: once started, the draw's;
-        before, what the number of players who sign up may make it."""
+        """The format, and for a Swiss how many rounds it has: once started, the draw's (the
+        rounds played, if it ended early); before, what the number of players who sign up
+        may make it."""
         if self.format != Format.SWISS:
             return self.get_format_display()
         draw = self.draw()
@@ -148,6 +149,19 @@ class Tournament(models.Model):
         if fewest == most:
             return f"Swiss of {most} round{'s' if most > 1 else ''}"
         return f"Swiss of {fewest} to {most} rounds (by the number of players)"
+
+    def ended_early_reason(self) -> str:
+        """Why a Swiss ended before the rounds planned, for its page and its final email;
+        empty if it did not, and for the other formats."""
+        draw = self.draw()
+        if not isinstance(draw, Swiss) or not draw.ended_early:
+            return ""
+        played = draw.total_rounds
+        return (
+            f"It ended after round {played} of the {draw.planned_rounds} planned: the players"
+            f" left could not be paired for round {played + 1} without two of them meeting"
+            " again, and in a Swiss nobody plays the same opponent twice."
+        )
 
     def swiss_rounds_for(self, players: int) -> int:
         """How many rounds this Swiss has with ``players`` playing: the number the organiser

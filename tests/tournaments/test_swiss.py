@@ -144,3 +144,66 @@ def test_a_loser_withdrawing_with_the_last_result_of_a_round_is_not_paired_in_th
     assert all(4 not in m.players and not m.is_bye for m in round_two)  # four left: no bye
     standing = {s.player: s for s in tournament.standings()}[4]
     assert (standing.played, standing.byes, standing.score) == (1, 0, 0)
+
+
+def test_it_ends_after_the_rounds_played_when_the_next_would_repeat_a_pairing():
+    # Five players, four rounds; 3 loses round 1 on time and is withdrawn. The four left
+    # have then met 1 v 2, 5 v 4, 1 v 4 and 5 v 2 besides round 1's 2 v 4: a fourth
+    # round could only be 1 v 5 and 2 v 4 again.
+    tournament = Swiss([1, 2, 3, 4, 5], rounds=4)  # 1 v 3, 2 v 4, and 5 has the bye
+    tournament.report("R1-1", 1, loser_withdraws=True)
+    for slot_id, winner in [("R1-2", 2), ("R2-1", 1), ("R2-2", 5), ("R3-1", 1)]:
+        tournament.report(slot_id, winner)
+
+    assert tournament.report("R3-2", 5) == []
+
+    assert tournament.is_finished
+    assert (tournament.total_rounds, tournament.planned_rounds) == (3, 4)
+    assert tournament.ended_early
+    assert [m.round for m in tournament.matches()][-1] == 3
+    assert tournament.champion == 1
+    assert not any(tournament.in_contention(player) for player in tournament.players)
+    with pytest.raises(TournamentError, match="the tournament is over"):
+        tournament.withdraw(2)
+
+
+def test_a_swiss_that_ended_early_says_so_after_a_trip_through_its_state():
+    tournament = Swiss([1, 2, 3, 4, 5], rounds=4)
+    tournament.report("R1-1", 1, loser_withdraws=True)
+    for slot_id, winner in [("R1-2", 2), ("R2-1", 1), ("R2-2", 5), ("R3-1", 1), ("R3-2", 5)]:
+        tournament.report(slot_id, winner)
+
+    data = tournament.to_dict()
+    restored = Tournament.from_dict(data)
+
+    assert data["options"] == {"rounds": 4, "ended_after": 3}
+    assert isinstance(restored, Swiss)
+    assert (restored.is_finished, restored.total_rounds, restored.planned_rounds) == (True, 3, 4)
+    assert restored.to_dict() == data
+
+
+@pytest.mark.parametrize("ended_after", [0, 4, 5, "3", None])
+def test_a_state_that_ends_a_swiss_after_impossible_rounds_is_refused(ended_after):
+    data = Swiss([1, 2, 3, 4, 5], rounds=4).to_dict()
+    data["options"]["ended_after"] = ended_after
+
+    with pytest.raises(TournamentError, match="cannot end early after"):
+        Tournament.from_dict(data)
+
+
+def test_a_swiss_that_plays_all_its_rounds_has_not_ended_early():
+    tournament = Swiss([1, 2, 3, 4], rounds=3)
+    while not tournament.is_finished:
+        slot = tournament.pending_matches()[0]
+        tournament.report(slot.slot_id, slot.players[0])
+
+    assert (tournament.total_rounds, tournament.planned_rounds) == (3, 3)
+    assert not tournament.ended_early
+    assert tournament.to_dict()["options"] == {"rounds": 3}
+
+
+def test_when_everyone_has_had_a_bye_the_second_one_goes_where_it_avoids_a_rematch():
+    # 1, 2 and 3 have all had a bye. 3 is lowest, but then 1 v 2 would be a rematch.
+    found, bye = pair_swiss_round([1, 2, 3], {}, {1: [2], 2: [1]}, [1, 2, 3])
+
+    assert (found, bye) == ([(1, 3)], 2)

@@ -102,6 +102,29 @@ def lose(match: Match, loser) -> Match:
     return finished
 
 
+def swiss_that_ends_early(organiser) -> tuple[Tournament, list]:
+    """A Swiss of five players seeded in order, planned for four rounds, that ends after
+    three: seed 3 withdraws in round 1, and the four left cannot then play a fourth round
+    without a rematch. The tournament, and its players by seed."""
+    players = make_users(5)
+    _, two, three, four, _ = players
+    tournament = seeded_tournament(organiser, players, format=Format.SWISS, swiss_rounds=4)
+    # Round 1: 1 v 3, 2 v 4, and 5 has the bye.
+    services.withdraw(tournament.pk, user=three)  # resigns to 1
+    # Round 2: 1 v 2, 5 v 4; round 3: 1 v 4, 5 v 2. Round 4 could only be 1 v 5, 2 v 4 again.
+    for slot_id, loser in [("R1-2", four), ("R2-1", two), ("R2-2", four), ("R3-1", four)]:
+        lose(slot_match(tournament, slot_id), loser)
+    lose(slot_match(tournament, "R3-2"), two)
+    tournament.refresh_from_db()
+    return tournament, players
+
+
+def slot_match(tournament: Tournament, slot_id: str) -> Match:
+    return Match.objects.select_related("white", "black").get(
+        tournament_match__tournament=tournament, tournament_match__slot_id=slot_id
+    )
+
+
 def play_out(tournament: Tournament, rng: random.Random, *, withdrawals: int = 0) -> list[int]:
     """Finish random active matches by resignation of a random player until the tournament
     is over; withdraw up to ``withdrawals`` random players still in on the way (one after

@@ -21,6 +21,7 @@ from .helpers import (
     make_users,
     seeded_tournament,
     started_tournament,
+    swiss_that_ends_early,
 )
 
 pytestmark = pytest.mark.django_db
@@ -122,6 +123,35 @@ def test_it_emails_everyone_the_champion_when_it_finishes(
         [alice.email, *(player.email for player in players)]
     )
     assert all(f"{tournament.champion} won" in subject for _, subject in finished)
+
+
+def test_it_tells_everyone_why_a_swiss_ended_before_the_rounds_planned(
+    alice, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament, players = swiss_that_ends_early(alice)
+
+    finished = [m for m in mail.outbox if m.subject.startswith(f"{tournament.name} is over")]
+    assert sorted(message.to[0] for message in finished) == sorted(
+        [alice.email, *(player.email for player in players)]
+    )
+    assert all(f"{players[0]} won" in message.subject for message in finished)
+    for message in finished:
+        assert "It ended after round 3 of the 4 planned" in message.body
+    assert tournament.champion == players[0]
+
+
+def test_the_final_email_of_a_tournament_that_ran_its_course_gives_no_reason(
+    alice, django_capture_on_commit_callbacks
+):
+    tournament = started_tournament(alice, make_users(4), format=Format.SWISS)
+    with django_capture_on_commit_callbacks(execute=True):
+        while active := active_matches(tournament):
+            lose(active[0], active[0].white)
+
+    finished = [m for m in mail.outbox if m.subject.startswith(f"{tournament.name} is over")]
+    assert len(finished) == 5
+    assert not any("It ended after" in message.body for message in finished)
 
 
 @pytest.mark.parametrize("organiser_plays", [False, True])

@@ -20,7 +20,9 @@ from .helpers import (
     make_users,
     open_tournament,
     seeded_tournament,
+    slot_match,
     started_tournament,
+    swiss_that_ends_early,
 )
 
 pytestmark = pytest.mark.django_db
@@ -581,6 +583,43 @@ def test_it_shows_swiss_standings_with_buchholz(client, alice):
         assert f'href="{match.match.get_absolute_url()}"' in text
 
 
+def _standings(page: str) -> list[tuple[str, ...]]:
+    """The standings table's header and rows, each cell's text (a player by username)."""
+    found = re.search(r'<table class="standings">.*?</table>', page, re.S)
+    assert found
+    rows = []
+    for row in re.findall(r"<tr>(.*?)</tr>", found.group(0), re.S):
+        cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+        rows.append(tuple(re.sub(r"<[^>]*>", "", cell).strip() for cell in cells))
+    return rows
+
+
+def test_swiss_standings_count_a_bye_apart_and_in_the_score(client, alice):
+    one, two, three, _, five = players = make_users(5)
+    tournament = seeded_tournament(alice, players, format=Format.SWISS)
+    # Round 1: 1 v 3, 2 v 4, and 5 has the bye. 1 beats 3; 2 v 4 is still being played.
+    lose(slot_match(tournament, "R1-1"), three)
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    header, *rows = _standings(page)
+    assert header[2:7] == ("Played", "Won", "Lost", "Byes", "Score")
+    by_player = {row[1]: row[2:7] for row in rows}
+    assert by_player[one.username] == ("1", "1", "0", "0", "1")
+    assert by_player[three.username] == ("1", "0", "1", "0", "0")
+    assert by_player[five.username] == ("0", "0", "0", "1", "1")
+    assert by_player[two.username] == ("0", "0", "0", "0", "0")
+    assert "Score is Won plus Byes" in page
+
+
+def test_round_robin_standings_have_no_byes_column(client, alice):
+    tournament = started_tournament(alice, make_users(3), format=Format.ROUND_ROBIN)
+
+    header, *_ = _standings(client.get(tournament.get_absolute_url()).text)
+
+    assert header[2:6] == ("Played", "Won", "Lost", "Score")
+
+
 @pytest.mark.parametrize(
     ("rounds", "least", "most", "said"),
     [
@@ -610,6 +649,33 @@ def test_a_started_swiss_says_how_many_rounds_it_has_once_cut_to_its_players(cli
 
     assert tournament.draw().total_rounds == 2
     assert "Swiss of 2 rounds," in page and "Swiss of 2 rounds," in listed
+
+
+def test_a_swiss_that_ended_early_says_after_how_many_rounds_and_why(client, alice):
+    tournament, _ = swiss_that_ends_early(alice)
+
+    page = client.get(tournament.get_absolute_url()).text
+    listed = client.get(reverse("tournament_list")).text
+
+    assert tournament.status == Tournament.Status.FINISHED
+    assert "Swiss of 3 rounds," in page and "Swiss of 3 rounds," in listed
+    assert (
+        "It ended after round 3 of the 4 planned: the players left could not be paired for"
+        " round 4 without two of them meeting again"
+    ) in page
+    assert "Round 3" in page and "Round 4" not in page
+
+
+def test_a_swiss_that_played_all_its_rounds_gives_no_reason_for_ending(client, alice):
+    tournament = started_tournament(alice, make_users(4), format=Format.SWISS)
+    while active := active_matches(tournament):
+        lose(active[0], active[0].white)
+    tournament.refresh_from_db()
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    assert tournament.status == Tournament.Status.FINISHED
+    assert "Swiss of 3 rounds," in page and "It ended after" not in page
 
 
 def test_the_form_says_swiss_rounds_are_cut_to_one_fewer_than_the_players(client, alice):
