@@ -48,7 +48,8 @@ class NotAway(AwayError):
 
 
 def days_charged(starts_at: datetime, ends_at: datetime) -> int:
-    """Whole days an absence counts against the allowance: any part of a day is a day.
+    """Whole days an absence asked for needs from the allowance: any part of a day is a
+    day.
 
     >>> from datetime import datetime, UTC
     >>> days_charged(datetime(2026, 7, 1, 9, tzinfo=UTC), datetime(2026, 7, 3, 8, tzinfo=UTC))
@@ -59,15 +60,21 @@ def days_charged(starts_at: datetime, ends_at: datetime) -> int:
 
 def days_left(user: User, *, now: datetime | None = None) -> int:
     """Days of time away ``user`` has left in this calendar year (UTC); an absence counts
-    in the year it began."""
+    in the year it began.
+
+    The year's absences are added up first and the total charged in whole days (any part
+    of a day a day): charged one by one, each short absence would cost a day of its own,
+    and a player who went away by mistake and came straight back, twice, lost two days
+    for minutes away.
+    """
     now = now or timezone.now()
     # Bounds in UTC: a __year lookup would follow the request's timezone.
     year = datetime(now.astimezone(UTC).year, 1, 1, tzinfo=UTC)
     this_year = Absence.objects.filter(
         user=user, starts_at__gte=year, starts_at__lt=year.replace(year=year.year + 1)
     )
-    used = sum(days_charged(absence.starts_at, absence.ends_at) for absence in this_year)
-    return max(settings.AWAY_DAYS_PER_YEAR - used, 0)
+    used = sum((absence.ends_at - absence.starts_at for absence in this_year), timedelta())
+    return max(settings.AWAY_DAYS_PER_YEAR - math.ceil(used / DAY), 0)
 
 
 def clock_start(player_id: int, now: datetime) -> datetime:

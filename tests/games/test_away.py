@@ -98,6 +98,26 @@ def test_only_the_days_used_count_against_the_allowance(alice, settings):
     assert away.days_left(alice, now=left + timedelta(days=3)) == 27
 
 
+def test_short_absences_are_added_up_before_they_are_charged_in_days(alice, settings):
+    settings.AWAY_DAYS_PER_YEAR = 30
+    morning = datetime(2026, 3, 1, 9, tzinfo=UTC)
+    # Away by mistake and straight back, twice: minutes, not two days.
+    for start in (morning, morning + timedelta(hours=3)):
+        away.go_away(alice, until=start + timedelta(days=4), now=start)
+        away.come_back(alice, now=start + timedelta(minutes=2))
+    assert away.days_left(alice, now=morning + timedelta(hours=4)) == 29
+
+    # Added up, the year's time away still counts every day begun (4 min + 1 day 23 h 56
+    # min: two days to the minute; one second more begins a third).
+    start = morning + timedelta(days=1)
+    away.go_away(alice, until=start + timedelta(days=4), now=start)
+    away.come_back(alice, now=start + timedelta(days=1, hours=23, minutes=56))
+    assert away.days_left(alice, now=start + timedelta(days=3)) == 28
+    away.go_away(alice, until=start + timedelta(days=5), now=start + timedelta(days=4))
+    away.come_back(alice, now=start + timedelta(days=4, seconds=1))
+    assert away.days_left(alice, now=start + timedelta(days=5)) == 27
+
+
 def test_the_allowance_is_counted_by_calendar_year(alice, settings):
     settings.AWAY_DAYS_PER_YEAR = 30
     december = datetime(2026, 12, 20, tzinfo=UTC)
