@@ -4,6 +4,7 @@ so an event replayed cannot email twice."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from aceysite.links import absolute_url
@@ -159,9 +160,10 @@ def withdrawn_on_time(tournament: Tournament, user: User, *, match: Match) -> No
     )
 
 
-def tournament_finished(tournament: Tournament) -> None:
-    """Everyone who played (and the organiser) hears who won. In one INSERT: a tournament
-    finishes once, under its lock, so no key exists yet."""
+def tournament_finished(tournament: Tournament, *, told_already: Collection[int] = ()) -> None:
+    """Everyone who played (and the organiser) hears who won; except the players whose ids
+    are in ``told_already``, whose walkover email told them the end. In one INSERT: a
+    tournament finishes once, under its lock, so no key exists yet."""
     champion = tournament.champion
     subject = f"{tournament.name} is over" + (f": {champion} won" if champion else "")
     _queue_new(
@@ -178,6 +180,7 @@ def tournament_finished(tournament: Tournament) -> None:
             },
         )
         for user in _everyone(tournament)
+        if user.pk not in told_already
     )
 
 

@@ -369,7 +369,13 @@ def _advance(tournament: Tournament, draw: Draw, *, decided_before: set[str]) ->
         _finish(tournament, draw)
     else:
         _email_new_byes(tournament, draw, decided_before, entries=entries, started=started)
-    _email_new_walkovers(tournament, draw, decided_before, entries=entries, started=started)
+    # The walkovers before the end: a walkover that ends the tournament is why it ended, and
+    # its email says so (who won), so its winner needs no second email of the end.
+    told_the_end = _email_new_walkovers(
+        tournament, draw, decided_before, entries=entries, started=started
+    )
+    if tournament.is_finished:
+        emails.tournament_finished(tournament, told_already=told_the_end)
     tournament.save()
     return started
 
@@ -404,13 +410,15 @@ def _email_new_walkovers(
     *,
     entries: dict[int, Entry],
     started: dict[int, Match],
-) -> None:
+) -> set[int]:
     """Email each player who has won a walkover since ``decided_before``, unless they have
-    withdrawn (a tournament they have left is no news to them). Unlike a bye, a walkover is
-    emailed even when the winner's next match has just started: that match's email does not
-    say why there was nothing to play. A match cut short by a withdrawal is no walkover: it
-    ends by resignation, and finish_match emails its result. Each walkover is keyed by its
-    slot in the outbox, so replaying this cannot email it twice."""
+    withdrawn (a tournament they have left is no news to them); return the ids of the
+    players emailed. Unlike a bye, a walkover is emailed even when the winner's next match
+    has just started: that match's email does not say why there was nothing to play. A
+    match cut short by a withdrawal is no walkover: it ends by resignation, and
+    finish_match emails its result. Each walkover is keyed by its slot in the outbox, so
+    replaying this cannot email it twice."""
+    emailed = set()
     for slot in draw.walkovers():
         entry = entries[slot.winner]  # type: ignore[index]
         if slot.slot_id in decided_before or entry.withdrawn:
@@ -423,6 +431,8 @@ def _email_new_walkovers(
             opponent=entries[slot.loser].user,  # type: ignore[index]
             next_match=started.get(entry.user_id),
         )
+        emailed.add(entry.user_id)
+    return emailed
 
 
 def _start_slot_match(tournament: Tournament, slot: MatchSlot, first: User, second: User) -> Match:
@@ -504,10 +514,11 @@ def round_title(draw: Draw, bracket: Bracket, number: int) -> str:
 
 
 def _finish(tournament: Tournament, draw: Draw) -> None:
+    """Record the end and the champion (not saved); :func:`_advance` emails it, after the
+    walkovers that ended it."""
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = timezone.now()
     tournament.champion_id = draw.champion
-    emails.tournament_finished(tournament)
 
 
 # -- withdrawing and cancelling ----------------------------------------------------------------

@@ -363,6 +363,59 @@ def test_it_emails_the_winner_of_an_elimination_final_by_walkover_that_they_won_
     assert _no_walkover_notification_for(one)
 
 
+def _mail_by_recipient(since: int) -> dict[str, list[str]]:
+    """The subjects of every email sent since ``since`` (turn emails too), by recipient, in
+    the order sent."""
+    sent: dict[str, list[str]] = {}
+    for message in mail.outbox[since:]:
+        sent.setdefault(message.to[0], []).append(message.subject)
+    return sent
+
+
+@pytest.mark.parametrize("format", [Format.SINGLE_ELIMINATION, Format.ROUND_ROBIN])
+def test_a_walkover_that_ends_the_tournament_is_its_winners_one_email_of_the_end(
+    alice, django_capture_on_commit_callbacks, format
+):
+    one, two, three, four = make_users(4)
+    if format == Format.SINGLE_ELIMINATION:
+        # One wins their semi-final, then withdraws; three wins the other and meets one in
+        # the final.
+        players = [one, two, three, four]
+        tournament = seeded_tournament(alice, players, format=format)
+        lose(_slot_match(tournament, "W1-1"), four)
+        leaver, last, last_loser, winner = one, _slot_match(tournament, "W1-2"), two, three
+    else:
+        # Round 1: two v three (one has a bye); round 2: one v three (two has a bye);
+        # round 3: one v two (three has a bye). Two leaves during their bye.
+        players = [one, two, three]
+        tournament = seeded_tournament(alice, players, format=format)
+        lose(_slot_match(tournament, "R1-1"), three)
+        leaver, last, last_loser, winner = two, _slot_match(tournament, "R2-1"), three, one
+    services.withdraw(tournament.pk, user=leaver)
+    sent = len(mail.outbox)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        lose(last, last_loser)
+
+    tournament.refresh_from_db()
+    assert tournament.champion == winner
+    stage = "Final" if format == Format.SINGLE_ELIMINATION else "Round 3"
+    walkover = _walkover_subject(tournament, stage, leaver)
+    over = f"{tournament.name} is over: {winner} won"
+    result = f"Match #{last.pk} against {{}} is over"
+    # One email of the end each: the champion's is their walkover's.
+    assert {to: sorted(subjects) for to, subjects in _mail_by_recipient(sent).items()} == {
+        winner.email: sorted([result.format(last_loser), walkover]),
+        last_loser.email: sorted([result.format(winner), over]),
+        **{
+            player.email: [over]
+            for player in [alice, *players]
+            if player not in (winner, last_loser)
+        },
+    }
+    assert "With that, the tournament is over. You won it" in _body(winner.email, walkover)
+
+
 def test_it_tells_the_winner_of_a_walkover_that_their_next_match_has_started(
     alice, django_capture_on_commit_callbacks
 ):
