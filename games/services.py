@@ -1020,11 +1020,13 @@ def finish_match(match: Match, *, winner: str, ending: str) -> None:
     # whose record of a forfeited game keeps it). A game borne off has none.
     match.save()
     rating_changes = rate_finished_match(match, now=now)
+    # The result first: the tournament's news it brings (the next match, a walkover, the
+    # end) is queued after it, and its players read the cause before what follows.
+    notifications.match_finished(match, rating_changes=rating_changes)
     # A local import: games.tournaments.services imports this module.
     from .tournaments.services import match_finished as advance_tournament
 
     advance_tournament(match)
-    notifications.match_finished(match, rating_changes=rating_changes)
 
 
 def sweep_deadlines(now=None) -> dict[str, int]:

@@ -37,6 +37,15 @@ def _tournament_mail(since: int = 0) -> list[tuple[str, str]]:
     )
 
 
+def _mail_by_recipient(since: int) -> dict[str, list[str]]:
+    """The subjects of every email sent since ``since`` (turn emails too), by recipient, in
+    the order sent."""
+    sent: dict[str, list[str]] = {}
+    for message in mail.outbox[since:]:
+        sent.setdefault(message.to[0], []).append(message.subject)
+    return sent
+
+
 def test_it_emails_both_players_of_every_match_as_each_round_is_paired(
     alice, django_capture_on_commit_callbacks
 ):
@@ -152,6 +161,24 @@ def test_the_final_email_of_a_tournament_that_ran_its_course_gives_no_reason(
     finished = [m for m in mail.outbox if m.subject.startswith(f"{tournament.name} is over")]
     assert len(finished) == 5
     assert not any("It ended after" in message.body for message in finished)
+
+
+def test_it_emails_the_result_of_a_match_before_the_tournament_news_it_brings(
+    alice, django_capture_on_commit_callbacks
+):
+    one, two = make_users(2)
+    tournament = seeded_tournament(alice, [one, two], format=Format.SINGLE_ELIMINATION)
+    [final] = active_matches(tournament)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        lose(final, two)
+
+    over = f"{tournament.name} is over: {one} won"
+    assert _mail_by_recipient(0) == {
+        one.email: [f"Match #{final.pk} against {two} is over", over],
+        two.email: [f"Match #{final.pk} against {one} is over", over],
+        alice.email: [over],
+    }
 
 
 @pytest.mark.parametrize("organiser_plays", [False, True])
@@ -361,15 +388,6 @@ def test_it_emails_the_winner_of_an_elimination_final_by_walkover_that_they_won_
     assert "next round" not in body
     assert f"/tournaments/{tournament.pk}/" in body
     assert _no_walkover_notification_for(one)
-
-
-def _mail_by_recipient(since: int) -> dict[str, list[str]]:
-    """The subjects of every email sent since ``since`` (turn emails too), by recipient, in
-    the order sent."""
-    sent: dict[str, list[str]] = {}
-    for message in mail.outbox[since:]:
-        sent.setdefault(message.to[0], []).append(message.subject)
-    return sent
 
 
 @pytest.mark.parametrize("format", [Format.SINGLE_ELIMINATION, Format.ROUND_ROBIN])
