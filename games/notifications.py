@@ -567,8 +567,10 @@ def deadline_reminder(match: Match, *, now: datetime | None = None) -> None:
             "opponent": opponent,
             "left": time_left_in_words(match.deadline - (now or timezone.now())),
             "url": absolute_url(match.get_absolute_url()),
-            # A tournament match lost on time also withdraws its loser from the tournament.
+            # A tournament's match says what a loss on time does there: in a round robin or
+            # a Swiss it also withdraws its loser from the tournament.
             "tournament": _tournament_of(match),
+            "timeout_withdraws": _timeout_withdraws(match),
         },
     )
 
@@ -580,6 +582,14 @@ def _tournament_of(match: Match) -> Tournament | None:
     from games.tournaments.services import tournament_of
 
     return tournament_of(match)
+
+
+def _timeout_withdraws(match: Match) -> bool:
+    """Whether losing ``match`` on time would withdraw its loser from its tournament (no
+    query when the match came with its tournament, as for :func:`_tournament_of`)."""
+    from games.tournaments.services import timeout_withdraws
+
+    return timeout_withdraws(match)
 
 
 def challenge_key(challenge_id: int) -> str:

@@ -142,9 +142,11 @@ def walkover_meaning(tournament: Tournament, *, finished: bool) -> str:
     return "" if finished else "You go through to the next round."
 
 
-def withdrawn_on_time(tournament: Tournament, user: User, *, match: Match) -> None:
-    """``user`` lost ``match`` on time, which withdraws them from the tournament. The
-    match's own email (finish_match's) says only that it is over."""
+def withdrawn_on_time(tournament: Tournament, user: User, *, match: Match, left: int) -> None:
+    """``user`` lost ``match`` on time, which withdraws them from the tournament (a round
+    robin or a Swiss): ``left`` is what they give up, the matches they had still to play
+    (round robin) or the rounds still to pair (Swiss). The match's own email
+    (finish_match's) says only that it is over."""
     _queue(
         user,
         KIND,
@@ -155,6 +157,8 @@ def withdrawn_on_time(tournament: Tournament, user: User, *, match: Match) -> No
             "tournament": tournament,
             "match": match,
             "opponent": match.opponent_of(user),
+            "swiss": tournament.format == Format.SWISS,
+            "left": left,
             "url": absolute_url(tournament.get_absolute_url()),
         },
     )

@@ -31,6 +31,12 @@ from .models import MAX_PLAYERS, Entry, Tournament, TournamentMatch
 if TYPE_CHECKING:
     from accounts.models import User
 
+#: The formats in which a loss on time also withdraws its loser (match_finished). Played
+#: round by round, each has a match or a pairing for every player in every round to come,
+#: and one who has stopped playing would hold each of those rounds up until its deadline.
+#: In an elimination draw a loss on time is a loss like any other: it knocks the loser out,
+#: or in double elimination drops them to the losers bracket, as the format says.
+WITHDRAWN_ON_TIME = frozenset({Format.ROUND_ROBIN, Format.SWISS})
 #: The rating a player without a rating in the tournament's variant is seeded with.
 UNRATED = 1500.0
 #: Tournaments one organiser may have open for sign-up or running at once: each is listed
@@ -297,10 +303,11 @@ def match_finished(match: Match) -> None:
     Called by ``games.services.finish_match`` inside its transaction. A no-op for a match
     that is not in a tournament, for a tournament that is not running (cancelled: its
     matches are left to finish but advance nothing), and for a result already reported, so
-    calling it again is harmless. A loss on time also withdraws the loser: their remaining
-    matches are lost by walkover instead of each waiting out its own deadline (unless it
-    was the tournament's last match: then it is a plain loss). So does a
-    resignation by a player who is withdrawing (``withdraw`` marks their entry first).
+    calling it again is harmless. In a round robin or a Swiss a loss on time also
+    withdraws the loser (:data:`WITHDRAWN_ON_TIME`): their remaining matches are lost by
+    walkover, or they are not paired again, instead of each round waiting out their
+    deadline (unless it was the tournament's last match: then it is a plain loss). So does
+    a resignation by a player who is withdrawing (``withdraw`` marks their entry first).
     """
     link = _link_of(match)
     loser_color = match.loser_color
@@ -318,6 +325,7 @@ def match_finished(match: Match) -> None:
         decided_before = _decided_ids(draw)
         loser = match.player(loser_color)
         timed_out = match.ending == Match.Ending.TIMEOUT
+        withdrawn_on_time = timed_out and tournament.format in WITHDRAWN_ON_TIME
         leaving = Entry.objects.filter(tournament=tournament, user=loser)
         # The draw hears of the withdrawal with the result, not after it: the result may
         # complete a round, and the next one must be paired (and its byes and walkovers
@@ -326,15 +334,52 @@ def match_finished(match: Match) -> None:
             slot.slot_id,
             match.winner_id,
             points=points_in_slot_order(match, slot),
-            loser_withdraws=timed_out or leaving.filter(withdrawn=True).exists(),
+            loser_withdraws=withdrawn_on_time or leaving.filter(withdrawn=True).exists(),
         )
         # Not if this loss ended the tournament: the draw withdraws nobody from a
         # tournament that is over, so it was a plain loss, and the page must not say
-        # "(withdrawn)" of a finalist who merely ran out of time.
-        if timed_out and loser.pk in draw.withdrawn:
+        # "(withdrawn)" of a player who merely ran out of time.
+        if withdrawn_on_time and loser.pk in draw.withdrawn:
             leaving.update(withdrawn=True)
-            emails.withdrawn_on_time(tournament, loser, match=match)
+            left = _given_up_on_time(draw, slot, loser.pk, decided_before=decided_before)
+            emails.withdrawn_on_time(tournament, loser, match=match, left=left)
         _advance(tournament, draw, decided_before=decided_before)
+
+
+def _given_up_on_time(draw: Draw, slot: MatchSlot, player: int, *, decided_before: set[str]) -> int:
+    """What ``player``, withdrawn by losing ``slot`` on time, gives up: in a Swiss, the
+    rounds still to be paired (without them); in a round robin, the matches they had still
+    to play (each now or later a walkover), byes not counted."""
+    if isinstance(draw, brackets.Swiss):
+        return draw.total_rounds - slot.round
+    return sum(
+        1
+        for other in draw.matches()
+        if player in other.players
+        and brackets.BYE not in other.players
+        and other.slot_id not in decided_before
+        and other.slot_id != slot.slot_id
+    )
+
+
+def timeout_withdraws(match: Match) -> bool:
+    """Whether losing ``match`` on time now would also withdraw the player to move from its
+    tournament, for its deadline reminder: in a round robin or a Swiss
+    (:data:`WITHDRAWN_ON_TIME`), unless it is the tournament's last match. No query when
+    ``match`` came with ``select_related("tournament_match__tournament")``."""
+    link = _link_of(match, "tournament")
+    if link is None:
+        return False
+    draw = link.tournament.draw()
+    return draw is not None and draw.format in WITHDRAWN_ON_TIME and not _is_last(draw, link)
+
+
+def _is_last(draw: Draw, link: TournamentMatch) -> bool:
+    """Whether ``link``'s slot is the draw's last match: every other one is decided, and no
+    round is left to pair."""
+    if any(not slot.is_decided for slot in draw.matches() if slot.slot_id != link.slot_id):
+        return False
+    return not isinstance(draw, brackets.Swiss) or len(draw.rounds()) >= draw.total_rounds
 
 
 def points_in_slot_order(match: Match, slot: MatchSlot) -> tuple[int, int]:
@@ -479,10 +524,10 @@ def stage_of(match: Match) -> Stage | None:
 
 
 def tournament_of(match: Match) -> Tournament | None:
-    """The tournament ``match`` plays in, or None, for its deadline reminder: a loss on time
-    withdraws the loser from it. One query; none when ``match`` came with
-    ``select_related("tournament_match__tournament")`` (the reminder sweep's claimed match
-    does)."""
+    """The tournament ``match`` plays in, or None, for its deadline reminder (which says
+    what a loss on time does there: :func:`timeout_withdraws`). One query; none when
+    ``match`` came with ``select_related("tournament_match__tournament")`` (the reminder
+    sweep's claimed match does)."""
     link = _link_of(match, "tournament")
     return None if link is None else link.tournament
 

@@ -355,14 +355,41 @@ def test_time_left_in_words(left, said):
     assert notifications.time_left_in_words(left) == said
 
 
-def test_a_tournament_matchs_reminder_warns_that_a_timeout_withdraws_from_it(
-    alice, bob, django_capture_on_commit_callbacks
-):
-    from games.tournaments.brackets import Format
-    from tests.tournaments_site.helpers import active_matches, started_tournament
+WITHDRAWS_IN_A_ROUND_ROBIN = (
+    'It is a match of the tournament "Spring cup": losing it on time also withdraws you from'
+    " the tournament: your matches still to play there would go to your opponents by"
+    " walkover, and the standings would place you below every player who has not withdrawn.\n"
+)
+WITHDRAWS_IN_A_SWISS = (
+    'It is a match of the tournament "Spring cup": losing it on time also withdraws you from'
+    " the tournament: you would not be paired in its later rounds, and the standings would"
+    " place you below every player who has not withdrawn.\n"
+)
+A_PLAIN_LOSS = (
+    'It is a match of the tournament "Spring cup": a loss on time counts there as any other loss.\n'
+)
 
-    cup = started_tournament(alice, [alice, bob], format=Format.ROUND_ROBIN, name="Spring cup")
-    [match] = active_matches(cup)
+
+@pytest.mark.parametrize(
+    ("format", "players", "warning"),
+    [
+        ("round_robin", 3, WITHDRAWS_IN_A_ROUND_ROBIN),
+        ("swiss", 4, WITHDRAWS_IN_A_SWISS),
+        # Knocked out (or dropped to the losers bracket), as by any loss: not withdrawn.
+        ("single_elimination", 4, A_PLAIN_LOSS),
+        ("double_elimination", 4, A_PLAIN_LOSS),
+        # The tournament's last match: losing it withdraws nobody from a tournament over.
+        ("round_robin", 2, A_PLAIN_LOSS),
+    ],
+    ids=["round_robin", "swiss", "single_elimination", "double_elimination", "last_match"],
+)
+def test_a_tournament_matchs_reminder_says_what_a_timeout_does_there(
+    alice, bob, django_capture_on_commit_callbacks, format, players, warning
+):
+    from tests.tournaments_site.helpers import active_matches, make_users, started_tournament
+
+    cup = started_tournament(alice, make_users(players), format=format, name="Spring cup")
+    match = active_matches(cup)[0]
     casual = _start(alice, bob)
     mail.outbox = []
     with django_capture_on_commit_callbacks(execute=True):
@@ -375,7 +402,6 @@ def test_a_tournament_matchs_reminder_warns_that_a_timeout_withdraws_from_it(
         for m in mail.outbox
         if m.subject.startswith("Reminder")
     }
-    warning = 'It is a match of the tournament "Spring cup": losing it on time also withdraws'
     assert warning in reminders[str(match.pk)]
     assert "tournament" not in reminders[str(casual.pk)]
 

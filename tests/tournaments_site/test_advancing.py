@@ -212,9 +212,10 @@ def test_it_refuses_withdrawal_from_a_player_knocked_out(alice, format):
     assert not Entry.objects.get(tournament=tournament, user=four).withdrawn
 
 
-def test_it_withdraws_a_player_who_loses_on_time(alice):
+@pytest.mark.parametrize("format", [Format.ROUND_ROBIN, Format.SWISS])
+def test_it_withdraws_a_round_robin_or_swiss_player_who_loses_on_time(alice, format):
     players = make_users(4)
-    tournament = started_tournament(alice, players, format=Format.ROUND_ROBIN)
+    tournament = started_tournament(alice, players, format=format)
     match = active_matches(tournament)[0]
     sleeper = match.to_move
 
@@ -250,6 +251,47 @@ def test_a_loss_on_time_that_ends_the_tournament_is_no_withdrawal(alice, format)
     assert not Entry.objects.get(tournament=tournament, user=sleeper).withdrawn
     assert sleeper.pk not in draw.withdrawn
     assert not Notification.objects.filter(key__contains=":withdrawn:").exists()
+
+
+def test_a_loss_on_time_knocks_a_single_elimination_player_out_as_any_loss_does(alice):
+    players = make_users(4)
+    tournament = seeded_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    semi_final = _slot_match(tournament, "W1-1")  # one v four
+    sleeper = semi_final.to_move
+
+    _overdue(semi_final)
+
+    tournament.refresh_from_db()
+    draw = tournament.draw()
+    assert draw.match("W1-1").winner == semi_final.opponent_of(sleeper).pk
+    assert not draw.in_contention(sleeper.pk)
+    # Knocked out, not withdrawn: the bracket and the placings say nothing of a withdrawal.
+    assert sleeper.pk not in draw.withdrawn
+    assert not Entry.objects.get(tournament=tournament, user=sleeper).withdrawn
+    assert not next(s for s in draw.standings() if s.player == sleeper.pk).withdrawn
+    assert not Notification.objects.filter(key__contains=":withdrawn:").exists()
+
+
+def test_a_first_loss_on_time_in_double_elimination_drops_the_player_to_the_losers_bracket(
+    alice,
+):
+    _, _, three, _ = players = make_users(4)
+    tournament = seeded_tournament(alice, players, format=Format.DOUBLE_ELIMINATION)
+    first = _slot_match(tournament, "W1-1")  # one v four
+    sleeper = first.to_move
+    _overdue(first)
+
+    lose(_slot_match(tournament, "W1-2"), three)  # three drops to meet the sleeper
+
+    tournament.refresh_from_db()
+    draw = tournament.draw()
+    assert sleeper.pk not in draw.withdrawn
+    assert not Entry.objects.get(tournament=tournament, user=sleeper).withdrawn
+    assert draw.match("L1-1").players == (sleeper.pk, three.pk)
+    assert not draw.match("L1-1").is_decided
+    losers_match = _slot_match(tournament, "L1-1")
+    assert {losers_match.white, losers_match.black} == {sleeper, three}
+    assert losers_match.status == Match.Status.ACTIVE
 
 
 def _overdue(match: Match) -> None:
@@ -323,8 +365,7 @@ def test_it_plays_a_tournament_with_a_bot(alice, bob, django_capture_on_commit_c
     assert tournament.champion == bot
 
 
-@pytest.mark.parametrize("how", ["withdraws", "loses on time"])
-def test_a_withdrawn_player_who_drops_onto_a_losers_bracket_bye_goes_out_there(alice, how):
+def test_a_withdrawn_player_who_drops_onto_a_losers_bracket_bye_goes_out_there(alice):
     _, two, three, _, five = players = make_users(5)
     tournament = seeded_tournament(alice, players, format=Format.DOUBLE_ELIMINATION)
     # Seeds 1, 2 and 3 have first-round byes, so L1-2 is bye against bye, and whoever loses
@@ -332,10 +373,7 @@ def test_a_withdrawn_player_who_drops_onto_a_losers_bracket_bye_goes_out_there(a
     lose(_slot_match(tournament, "W1-2"), five)  # five has L1-1's bye
     semi_final = _slot_match(tournament, "W2-1")
     leaver, stayer = semi_final.to_move, semi_final.opponent_of(semi_final.to_move)
-    if how == "withdraws":
-        services.withdraw(tournament.pk, user=leaver)  # resigns W2-1
-    else:
-        _overdue(semi_final)
+    services.withdraw(tournament.pk, user=leaver)  # resigns W2-1
 
     lose(_slot_match(tournament, "W2-2"), three)
     lose(_slot_match(tournament, "L2-1"), three)  # five goes on, to meet the leaver

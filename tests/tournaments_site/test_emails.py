@@ -584,10 +584,18 @@ def test_it_emails_the_walkovers_of_a_player_who_lost_on_time(
     )
 
 
+@pytest.mark.parametrize(
+    ("format", "given_up"),
+    [
+        (Format.ROUND_ROBIN, "your 2 matches still to play go to your opponents by walkover, and"),
+        (Format.SWISS, "you will not be paired in the 2 rounds still planned, and"),
+    ],
+    ids=["round_robin", "swiss"],
+)
 def test_it_tells_a_player_who_lost_on_time_that_they_are_out_of_the_tournament(
-    alice, django_capture_on_commit_callbacks
+    alice, django_capture_on_commit_callbacks, format, given_up
 ):
-    tournament = started_tournament(alice, make_users(4), format=Format.ROUND_ROBIN)
+    tournament = started_tournament(alice, make_users(4), format=format, swiss_rounds=3)
     match = active_matches(tournament)[0]
     sleeper = match.to_move
     opponent = match.opponent_of(sleeper)
@@ -596,15 +604,38 @@ def test_it_tells_a_player_who_lost_on_time_that_they_are_out_of_the_tournament(
         assert game_services.award_timeout(match.pk, now=match.deadline + timedelta(seconds=1))
 
     subject = f"{tournament.name}: you are withdrawn after losing match #{match.pk} on time"
-    assert [pair for pair in _tournament_mail() if "withdrawn" in pair[1]] == [
-        (sleeper.email, subject)
-    ]
+    result = f"Match #{match.pk} against {{}} is over"
+    # The match's result to both, then the withdrawal to its loser; nobody else is told.
+    assert _mail_by_recipient(0) == {
+        sleeper.email: [result.format(opponent), subject],
+        opponent.email: [result.format(sleeper)],
+    }
     body = _body(sleeper.email, subject)
     assert f"You lost match #{match.pk} against {opponent} on time" in body
-    assert "withdraws you from the tournament" in body
+    assert "a loss on time also withdraws you from the tournament: " + given_up in body
+    assert "the standings place you below every player who has not withdrawn" in body
     assert f"/tournaments/{tournament.pk}/" in body
-    # Nobody else is told: their opponent hears of the match from finish_match.
-    assert Notification.objects.filter(key__contains=":withdrawn:").count() == 1
+
+
+@pytest.mark.parametrize("format", [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION])
+def test_it_tells_an_elimination_player_who_lost_on_time_only_of_the_match(
+    alice, django_capture_on_commit_callbacks, format
+):
+    tournament = started_tournament(alice, make_users(4), format=format)
+    match = active_matches(tournament)[0]
+    sleeper = match.to_move
+    opponent = match.opponent_of(sleeper)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert game_services.award_timeout(match.pk, now=match.deadline + timedelta(seconds=1))
+
+    # A loss like any other: no email that they are withdrawn, or that their later matches
+    # go to their opponents.
+    assert _mail_by_recipient(0) == {
+        sleeper.email: [f"Match #{match.pk} against {opponent} is over"],
+        opponent.email: [f"Match #{match.pk} against {sleeper} is over"],
+    }
+    assert not Notification.objects.filter(key__contains=":withdrawn:").exists()
 
 
 def test_it_tells_nobody_they_are_withdrawn_by_losing_the_last_match_on_time(
