@@ -376,12 +376,15 @@ def turn_passed(
 
 
 def _stage_of(match: Match) -> Stage | None:
-    """The tournament and round of ``match``, if it plays in one (no query when the match
-    came with its tournament: games.services selects it with the match it locks)."""
+    """The tournament and round of ``match``, if it plays in one that has not been
+    cancelled (whose matches are played on, but no longer count for it: a turn email that
+    named it would make it sound live). No query when the match came with its tournament:
+    games.services selects it with the match it locks."""
     # A local import: games.tournaments.services imports games.services, which imports this.
     from games.tournaments.services import stage_of
 
-    return stage_of(match)
+    stage = stage_of(match)
+    return None if stage is None or stage.tournament.is_cancelled else stage
 
 
 def _is_own_move(segment: Segment, color: str) -> bool:

@@ -191,6 +191,10 @@ class Tournament(models.Model):
         return self.status == self.Status.FINISHED
 
     @property
+    def is_cancelled(self) -> bool:
+        return self.status == self.Status.CANCELLED
+
+    @property
     def signup_closed(self) -> bool:
         return timezone.now() >= self.signup_deadline
 

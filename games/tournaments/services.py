@@ -368,8 +368,8 @@ def timeout_withdraws(match: Match) -> bool:
     (:data:`WITHDRAWN_ON_TIME`), unless it is the tournament's last match. No query when
     ``match`` came with ``select_related("tournament_match__tournament")``."""
     link = _link_of(match, "tournament")
-    if link is None:
-        return False
+    if link is None or not link.tournament.is_running:
+        return False  # a cancelled tournament's matches no longer count for it
     draw = link.tournament.draw()
     return draw is not None and draw.format in WITHDRAWN_ON_TIME and not _is_last(draw, link)
 
@@ -500,7 +500,9 @@ class Stage:
     """Where a match stands in its tournament: the tournament, and its round's name."""
 
     tournament: Tournament
-    title: str  # "Semi-finals", "Round 2"; empty should the draw not know the slot
+    # "Semi-finals", "Round 2"; empty should the draw not know the slot, or once the
+    # tournament is cancelled (its matches no longer count for it)
+    title: str
 
     def __str__(self) -> str:
         return f"{self.tournament.name}, {self.title}" if self.title else self.tournament.name
@@ -509,11 +511,15 @@ class Stage:
 def stage_of(match: Match) -> Stage | None:
     """The tournament ``match`` plays a slot of, and that slot's round, for the match's
     page and its turn emails: a player should know a loss ends their tournament, and find
-    the bracket. None for a match outside tournaments. One query; none when ``match`` came
-    with ``select_related("tournament_match__tournament")`` (a turn's locked match does)."""
+    the bracket. None for a match outside tournaments. A cancelled tournament's match has
+    no round: it is played on, but no longer counts for the tournament. One query; none
+    when ``match`` came with ``select_related("tournament_match__tournament")`` (a turn's
+    locked match does)."""
     link = _link_of(match, "tournament")
     if link is None:
         return None
+    if link.tournament.is_cancelled:
+        return Stage(link.tournament, "")
     draw = link.tournament.draw()
     try:
         slot = draw.match(link.slot_id) if draw is not None else None
@@ -524,12 +530,14 @@ def stage_of(match: Match) -> Stage | None:
 
 
 def tournament_of(match: Match) -> Tournament | None:
-    """The tournament ``match`` plays in, or None, for its deadline reminder (which says
-    what a loss on time does there: :func:`timeout_withdraws`). One query; none when
-    ``match`` came with ``select_related("tournament_match__tournament")`` (the reminder
-    sweep's claimed match does)."""
+    """The running tournament ``match`` plays in, or None, for its deadline reminder (which
+    says what a loss on time does there: :func:`timeout_withdraws`). None once the
+    tournament is cancelled: its matches are played on, but a loss there no longer does
+    anything to anyone's tournament. One query; none when ``match`` came with
+    ``select_related("tournament_match__tournament")`` (the reminder sweep's claimed match
+    does)."""
     link = _link_of(match, "tournament")
-    return None if link is None else link.tournament
+    return link.tournament if link is not None and link.tournament.is_running else None
 
 
 def _link_of(match: Match, *related: str) -> TournamentMatch | None:

@@ -4,6 +4,8 @@ tournament. A loss there ends a player's tournament; nothing used to tell them w
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.conf import settings
 from django.core import mail
@@ -14,7 +16,7 @@ from games.models import Match
 from games.services import TurnAction
 from games.tournaments import services
 from games.tournaments.brackets import Format
-from games.tournaments.models import TournamentMatch
+from games.tournaments.models import Tournament, TournamentMatch
 from tests.matches import opened_by_white
 
 from .helpers import active_matches, lose, make_users, started_tournament
@@ -130,3 +132,73 @@ def test_the_turn_email_of_a_match_outside_tournaments_names_none(
     [turn] = _turn_emails_to(bob)
     assert turn.subject == f"Your turn against alice (match #{match.pk})"
     assert "tournament" not in turn.body
+
+
+# -- a cancelled tournament's matches --------------------------------------------------------------
+# Cancelling leaves the matches under way to be played to the end, but they no longer count
+# for the tournament: nothing may present them as a live round, or warn of what losing one
+# does to the tournament.
+
+
+def _cancelled_cup(organiser) -> tuple[Tournament, Match]:
+    """A cancelled "Winter cup" of four, and one of its semi-finals, still in play."""
+    tournament = started_tournament(
+        organiser, make_users(4), format=Format.SINGLE_ELIMINATION, name="Winter cup"
+    )
+    semi = active_matches(tournament)[0]
+    services.cancel_tournament(tournament.pk, user=organiser)
+    return tournament, semi
+
+
+def test_the_match_page_says_its_tournament_was_cancelled_and_names_no_round(client, alice):
+    tournament, semi = _cancelled_cup(alice)
+    client.force_login(semi.white)
+
+    page = client.get(semi.get_absolute_url())
+
+    assert page.context["stage"] == services.Stage(tournament, "")
+    assert (
+        f'<p class="match-stage"><a href="{tournament.get_absolute_url()}">Winter cup</a>'
+        " (cancelled: this match no longer counts for it)</p>" in page.text
+    )
+    assert "Semi-finals" not in page.text
+
+
+def test_the_dashboard_card_says_the_tournament_was_cancelled(client, alice):
+    _, semi = _cancelled_cup(alice)
+    client.force_login(semi.white)
+
+    page = client.get("/dashboard/")
+
+    assert "<bdi>Winter cup</bdi> (cancelled) · " in page.text
+
+
+def test_the_turn_email_of_a_cancelled_tournaments_match_names_no_tournament(
+    alice, django_capture_on_commit_callbacks
+):
+    _, drawn = _cancelled_cup(alice)
+    semi = opened_by_white(drawn.white, drawn.black)
+    TournamentMatch.objects.filter(match=drawn).update(match=semi)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        _white_plays_6_3(semi)
+
+    [turn] = _turn_emails_to(semi.black)
+    assert turn.subject == f"Your turn against {semi.white} (match #{semi.pk})"
+    assert "tournament" not in turn.body
+    assert "Winter cup" not in turn.body
+
+
+def test_the_reminder_of_a_cancelled_tournaments_match_gives_no_tournament_warning(
+    alice, django_capture_on_commit_callbacks
+):
+    _, semi = _cancelled_cup(alice)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.sweep_deadlines(now=semi.remind_at + timedelta(seconds=1))
+
+    [reminder] = [
+        m for m in mail.outbox if m.to == [semi.to_move.email] and m.subject.startswith("Reminder")
+    ]
+    assert "tournament" not in reminder.body
+    assert "Winter cup" not in reminder.body
