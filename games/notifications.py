@@ -235,13 +235,20 @@ def _email_fields(
         return None
     if user.email_confirmed_at is None:
         return None
-    if kind == Notification.Kind.TURN and user.email_preference == user.EmailPreference.DIGEST:
+    if kind == Notification.Kind.TURN and not gets_turn_emails(user):
         return None
     # Times in the email in the addressee's own timezone (not the request's: a turn email
     # is written during the opponent's request).
     with timezone.override(user.zone or UTC):
         body = render_to_string(template, {"user": user, "site_url": settings.SITE_URL, **context})
     return {"user": user, "kind": kind, "subject": subject, "body": body}
+
+
+def gets_turn_emails(user: User) -> bool:
+    """Whether ``user``'s preference has their turn emails sent (a digest player's daily
+    email lists the matches waiting for them instead). Their address, and the preference
+    for no email at all, hold back every game email alike (:func:`_email_fields`)."""
+    return user.email_preference != user.EmailPreference.DIGEST
 
 
 def _send_after_commit(notification_id: int, *, wait: int = 0) -> None:
@@ -352,17 +359,28 @@ def turn_passed(
     history = HISTORY_TO_COME if since is None else _history(match, color, since)
     position = Position.from_dict(match.position)
     stage = _stage_of(match)
+    # The first turn of a tournament's match (its segments stored from the first on) tells
+    # its round's start too: the start's own email goes to the other player only
+    # (games.tournaments.emails.match_ready), so the player to move gets one, not two.
+    started = stage is not None and bool(recorded) and recorded[0].number == 1
+    if started:
+        subject = (
+            f"{stage}: your match against {opponent} has started, your turn (match #{match.pk})"
+        )
+    else:
+        subject = f"Your turn against {opponent} ({f'{stage}, ' if stage else ''}match #{match.pk})"
     _queue(
         user,
         Notification.Kind.TURN,
         turn_key(match.pk, match.segment_count),
-        f"Your turn against {opponent} ({f'{stage}, ' if stage else ''}match #{match.pk})",
+        subject,
         "games/email/turn.txt",
         {
             "match": match,
             "opponent": opponent,
             # A tournament's match says so: a loss may end the player's tournament.
             "stage": stage,
+            "started": started,
             "tournament_url": (absolute_url(stage.tournament.get_absolute_url()) if stage else ""),
             "history": history,
             "dice": format_dice(match.dice) if match.dice else "",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from aceysite.links import absolute_url
 from games.models import Match, Notification
-from games.notifications import Email, _queue, _queue_new
+from games.notifications import Email, _queue, _queue_new, gets_turn_emails
 
 from .brackets import Format
 
@@ -33,14 +33,19 @@ BYE_MEANING_ELIMINATION = "You go through to the next round without playing."
 
 
 def match_ready(tournament: Tournament, match: Match, *, stage: str) -> None:
-    """Tell both players their tournament match (in round ``stage``) has started. In one
-    INSERT: the match is new, so neither key exists yet."""
+    """Tell the players their tournament match (in round ``stage``) has started, and whose
+    move it is. The player to move hears it from the email of their first turn, which says
+    so (games.notifications.turn_passed), unless they get no turn emails (a daily digest
+    instead): then from this one, with their deadline. In one INSERT: the match is new, so
+    no key exists yet."""
+    to_move = match.to_move
+    told_by_turn = to_move is not None and gets_turn_emails(to_move)
     _queue_new(
         Email(
             user,
             KIND,
             f"tournament:{tournament.pk}:match:{match.pk}:{user.pk}",
-            f"{tournament.name}: your match against {match.opponent_of(user)} has started",
+            f"{tournament.name}, {stage}: your match against {match.opponent_of(user)} has started",
             "tournaments/email/match_ready.txt",
             {
                 "tournament": tournament,
@@ -48,11 +53,14 @@ def match_ready(tournament: Tournament, match: Match, *, stage: str) -> None:
                 "opponent": match.opponent_of(user),
                 "stage": stage,
                 "colour": match.color_of(user),
+                "your_move": user.pk == match.to_move_id,
+                "digest": not gets_turn_emails(user),
                 "url": absolute_url(match.get_absolute_url()),
                 "tournament_url": absolute_url(tournament.get_absolute_url()),
             },
         )
         for user in (match.white, match.black)
+        if not (told_by_turn and user.pk == match.to_move_id)
     )
 
 

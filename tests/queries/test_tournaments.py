@@ -40,8 +40,8 @@ def test_each_match_a_start_makes_costs_a_fixed_list_of_statements(alice, format
     assert matches == [4, 8]
     # Each: BEGIN and COMMIT (savepoints inside the start's transaction); the players
     # locked; the match stored, and its link to the tournament; its opening roll; the
-    # player to move's return from any time away; their turn email; the match saved; both
-    # players' emails that it has started, in one INSERT.
+    # player to move's return from any time away; their turn email (which tells them the
+    # match has started); the match saved; the other player's email that it has started.
     assert (sixteen - eight) / 4 == 10, (eight, sixteen)
 
 

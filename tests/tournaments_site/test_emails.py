@@ -28,8 +28,9 @@ pytestmark = pytest.mark.django_db
 
 
 def _tournament_mail(since: int = 0) -> list[tuple[str, str]]:
-    """(recipient, subject) of the tournament emails sent since ``since``, sorted (not the
-    turn emails of its matches, which name it too)."""
+    """(recipient, subject) of the tournament emails sent since ``since``, sorted: with the
+    first turn email of each of its matches (which tells the match's start), not the later
+    ones (which name it too)."""
     return sorted(
         (message.to[0], message.subject)
         for message in mail.outbox[since:]
@@ -46,42 +47,115 @@ def _mail_by_recipient(since: int) -> dict[str, list[str]]:
     return sent
 
 
-def test_it_emails_both_players_of_every_match_as_each_round_is_paired(
-    alice, django_capture_on_commit_callbacks
-):
-    one, two, three, four = make_users(4)
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament = started_tournament(alice, [one, two, three, four], format=Format.ROUND_ROBIN)
-
-    first_round = _tournament_mail()
-    assert len(first_round) == 4
-    assert {recipient for recipient, _ in first_round} == {p.email for p in (one, two, three, four)}
-    assert all("your match against" in subject for _, subject in first_round)
-
-    sent = len(mail.outbox)
-    with django_capture_on_commit_callbacks(execute=True):
-        for match in active_matches(tournament):
-            lose(match, match.white)
-
-    second_round = _tournament_mail(sent)
-    assert len(second_round) == 4
-    assert {recipient for recipient, _ in second_round} == {
-        p.email for p in (one, two, three, four)
+def _start_mail(tournament: Tournament, match: Match, stage: str) -> dict[str, str]:
+    """The one email each player of ``match`` gets as it starts, by recipient: the player to
+    move, their first turn's; the other, the start's."""
+    mover, waiter = match.to_move, match.opponent_of(match.to_move)
+    return {
+        mover.email: f"{tournament.name}, {stage}: your match against {waiter} has started,"
+        f" your turn (match #{match.pk})",
+        waiter.email: f"{tournament.name}, {stage}: your match against {mover} has started",
     }
 
 
-def test_it_links_the_pairing_email_to_the_match(alice, django_capture_on_commit_callbacks):
+def test_it_emails_each_player_of_every_match_once_as_each_round_is_paired(
+    alice, django_capture_on_commit_callbacks
+):
+    players = make_users(4)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = started_tournament(alice, players, format=Format.ROUND_ROBIN)
+
+    first_round = active_matches(tournament)
+    assert _mail_by_recipient(0) == {
+        to: [subject]
+        for match in first_round
+        for to, subject in _start_mail(tournament, match, "Round 1").items()
+    }
+
+    sent = len(mail.outbox)
+    with django_capture_on_commit_callbacks(execute=True):
+        for match in first_round:
+            lose(match, match.white)
+
+    # Each player: their match's result, then their next match's start.
+    second_round = active_matches(tournament)
+    assert len(second_round) == 2
+    results = {
+        player.email: f"Match #{match.pk} against {match.opponent_of(player)} is over"
+        for match in first_round
+        for player in (match.white, match.black)
+    }
+    assert _mail_by_recipient(sent) == {
+        to: [results[to], subject]
+        for match in second_round
+        for to, subject in _start_mail(tournament, match, "Round 2").items()
+    }
+
+
+def test_it_tells_the_player_to_move_first_that_the_match_has_started_in_their_turn_email(
+    alice, django_capture_on_commit_callbacks
+):
     players = make_users(2)
     with django_capture_on_commit_callbacks(execute=True):
         tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
 
-    match = active_matches(tournament)[0]
-    [message] = [
-        m for m in mail.outbox if m.to == [match.white.email] and "has started" in m.subject
-    ]
+    [match] = active_matches(tournament)
+    mover, waiter = match.to_move, match.opponent_of(match.to_move)
+    [turn] = [m for m in mail.outbox if m.to == [mover.email]]
+    assert turn.subject == _start_mail(tournament, match, "Final")[mover.email]
+    assert (
+        f'Your match against {waiter} in the tournament "{tournament.name}" (Final) has started,'
+        f" and it is your turn: match #{match.pk} ({match.get_variant_display()}, 1 point, 3 days"
+        " per move).\n" in turn.body
+    )
+    assert f"/tournaments/{tournament.pk}/" in turn.body
+    assert f"/matches/{match.pk}/" in turn.body
+    assert "Your dice: " in turn.body
+    assert "Deadline: " in turn.body
+
+
+def test_it_tells_the_other_player_that_the_match_has_started_and_whose_move_it_is(
+    alice, django_capture_on_commit_callbacks
+):
+    players = make_users(2)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+
+    [match] = active_matches(tournament)
+    mover, waiter = match.to_move, match.opponent_of(match.to_move)
+    [message] = [m for m in mail.outbox if m.to == [waiter.email]]
+    assert message.subject == _start_mail(tournament, match, "Final")[waiter.email]
+    assert f"Your match in {tournament.name} (Final) has started: you play {mover}" in (
+        message.body
+    )
+    assert f"\n{mover} is to move, by " in message.body
+    assert "We will email you when it is your turn." in message.body
     assert f"/matches/{match.pk}/" in message.body
     assert f"/tournaments/{tournament.pk}/" in message.body
-    assert "Final" in message.body
+
+
+def test_it_tells_a_digest_player_to_move_first_in_the_starts_own_email(
+    alice, django_capture_on_commit_callbacks
+):
+    players = make_users(2)
+    for player in players:
+        player.email_preference = player.EmailPreference.DIGEST
+        player.save(update_fields=["email_preference"])
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = started_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+
+    # No turn emails: each hears of the start from its own email, which says whose move it is.
+    [match] = active_matches(tournament)
+    mover, waiter = match.to_move, match.opponent_of(match.to_move)
+    subject = f"{tournament.name}, Final: your match against {{}} has started"
+    assert _mail_by_recipient(0) == {
+        mover.email: [subject.format(waiter)],
+        waiter.email: [subject.format(mover)],
+    }
+    assert "\nIt is your move, due by " in _body(mover.email, subject.format(waiter))
+    waiting = _body(waiter.email, subject.format(mover))
+    assert f"\n{mover} is to move, by " in waiting
+    assert "Your daily email will list the match when it is your turn." in waiting
 
 
 def test_it_tells_a_player_with_a_first_round_bye_that_it_has_started(
@@ -457,13 +531,12 @@ def test_it_tells_the_winner_of_a_walkover_that_their_next_match_has_started(
     assert "You go through to the next round." in body
     assert f"Your next match, against {two}, has started: " in body
     assert f"/matches/{final.pk}/" in body
-    # The final's own email goes out too.
-    assert (
-        _tournament_mail().count(
-            (four.email, f"{tournament.name}: your match against {two} has started")
-        )
-        == 1
-    )
+    # The final's own start goes out too (with the first turn, if it is four's).
+    assert [
+        subject
+        for to, subject in _tournament_mail()
+        if to == four.email and "has started" in subject
+    ] == [_start_mail(tournament, final, "Final")[four.email]]
     assert _no_walkover_notification_for(one)
 
 
@@ -528,8 +601,9 @@ def test_a_withdrawing_player_who_drops_to_meet_a_withdrawn_one_wins_no_walkover
     grand_final = _slot_match(tournament, "GF1")
     assert {grand_final.white, grand_final.black} == {one, two}
     assert _bye_mail() == []
-    started = (two.email, f"{tournament.name}: your match against {one} has started")
-    assert started in _tournament_mail()
+    assert (two.email, _start_mail(tournament, grand_final, "Grand final")[two.email]) in (
+        _tournament_mail()
+    )
 
 
 def test_it_emails_each_round_robin_walkover_to_its_winner_once(
