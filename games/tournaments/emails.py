@@ -4,7 +4,6 @@ so an event replayed cannot email twice."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from aceysite.links import absolute_url
@@ -14,7 +13,7 @@ from games.notifications import Email, _queue, _queue_new, gets_turn_emails
 from .brackets import Format
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Collection, Iterable
 
     from accounts.models import User
 
@@ -64,10 +63,13 @@ def match_ready(tournament: Tournament, match: Match, *, stage: str) -> None:
     )
 
 
-def tournament_started_without_match(tournament: Tournament, users: Iterable[User]) -> None:
+def tournament_started_without_match(
+    tournament: Tournament, users: Iterable[User], *, match_to_come: Collection[int]
+) -> None:
     """The players with a first-round bye: the tournament has started without them
-    playing. In one INSERT, however many (none for none): a tournament starts once, under
-    its lock, so no key exists yet."""
+    playing. ``match_to_come``: the ids of those of them who have a match to play later
+    (all, but in a Swiss of one round). In one INSERT, however many (none for none): a
+    tournament starts once, under its lock, so no key exists yet."""
     context = {
         "tournament": tournament,
         "meaning": bye_meaning(tournament),
@@ -80,15 +82,19 @@ def tournament_started_without_match(tournament: Tournament, users: Iterable[Use
             f"tournament:{tournament.pk}:started:{user.pk}",
             f"{tournament.name} has started",
             "tournaments/email/started.txt",
-            context,
+            {**context, "match_to_come": user.pk in match_to_come},
         )
         for user in users
     )
 
 
-def bye(tournament: Tournament, user: User, *, slot_id: str, stage: str) -> None:
+def bye(
+    tournament: Tournament, user: User, *, slot_id: str, stage: str, match_to_come: bool
+) -> None:
     """A player has a bye (the draw's slot ``slot_id``) in round ``stage``, after the start:
-    no match for them in that round. (A first-round bye is told by the start's email.)"""
+    no match for them in that round. ``match_to_come``: they have a match to play later
+    (not after a bye in a round robin's or a Swiss' last round). (A first-round bye is told
+    by the start's email.)"""
     _queue(
         user,
         KIND,
@@ -99,6 +105,7 @@ def bye(tournament: Tournament, user: User, *, slot_id: str, stage: str) -> None
             "tournament": tournament,
             "stage": stage,
             "meaning": bye_meaning(tournament),
+            "match_to_come": match_to_come,
             "url": absolute_url(tournament.get_absolute_url()),
         },
     )

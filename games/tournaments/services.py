@@ -265,8 +265,11 @@ def _start(tournament: Tournament, *, now: datetime | None = None) -> None:
     tournament.started_at = now or timezone.now()
     # A first-round bye is told by the start's email below, not by a bye email.
     started = _advance(tournament, draw, decided_before=_decided_ids(draw))
+    waiting = [entry.user for entry in entries if entry.user_id not in started]
     emails.tournament_started_without_match(
-        tournament, [entry.user for entry in entries if entry.user_id not in started]
+        tournament,
+        waiting,
+        match_to_come={user.pk for user in waiting if _match_to_come(draw, user.pk)},
     )
 
 
@@ -445,7 +448,25 @@ def _email_new_byes(
         if slot.slot_id in decided_before or entry.withdrawn or entry.user_id in started:
             continue
         stage = round_title(draw, slot.bracket, slot.round)
-        emails.bye(tournament, entry.user, slot_id=slot.slot_id, stage=stage)
+        emails.bye(
+            tournament,
+            entry.user,
+            slot_id=slot.slot_id,
+            stage=stage,
+            match_to_come=_match_to_come(draw, entry.user_id),
+        )
+
+
+def _match_to_come(draw: Draw, player: int) -> bool:
+    """Whether ``player`` has a match still to play: one in the draw, undecided and not a
+    bye, or, in a Swiss, a round still to be paired. A bye in a round robin's or a Swiss'
+    last round leaves none."""
+    if isinstance(draw, brackets.Swiss) and len(draw.rounds()) < draw.total_rounds:
+        return True
+    return any(
+        not slot.is_decided and player in slot.players and brackets.BYE not in slot.players
+        for slot in draw.matches()
+    )
 
 
 def _email_new_walkovers(

@@ -352,6 +352,45 @@ def test_it_emails_the_round_robin_bye_of_each_later_round_to_its_player_once(
     assert f"/tournaments/{tournament.pk}/" in body
 
 
+@pytest.mark.parametrize("format", [Format.ROUND_ROBIN, Format.SWISS])
+def test_a_bye_in_the_last_round_says_there_is_no_match_left_to_play(
+    alice, django_capture_on_commit_callbacks, format
+):
+    players = make_users(3)
+    email = {player.pk: player.email for player in players}
+    with django_capture_on_commit_callbacks(execute=True):
+        # Three rounds of a round robin of three, or two of a Swiss: a bye in each.
+        tournament = started_tournament(alice, players, format=format, swiss_rounds=2)
+        _play_every_round(tournament)
+
+    byes = _bye_players(tournament)
+    last = max(byes)
+    assert last == (3 if format == Format.ROUND_ROBIN else 2)
+    body = _body(email[byes[last]], f"{tournament.name}, Round {last}: you have a bye")
+    assert (
+        "It is the last round, so you have no match left to play."
+        " We will email you when the tournament is over." in body
+    )
+    assert "next have a match" not in body
+    if format == Format.ROUND_ROBIN:
+        body = _body(email[byes[2]], f"{tournament.name}, Round 2: you have a bye")
+        assert "We will email you when you next have a match to play" in body
+        assert "last round" not in body
+
+
+def test_the_start_of_a_swiss_of_one_round_tells_its_bye_there_is_no_match_to_play(
+    alice, django_capture_on_commit_callbacks
+):
+    players = make_users(3)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = started_tournament(alice, players, format=Format.SWISS, swiss_rounds=1)
+
+    [bye] = [player for player in players if player.pk == _bye_players(tournament)[1]]
+    body = _body(bye.email, f"{tournament.name} has started")
+    assert "It is the only round, so you have no match to play" in body
+    assert "your next match" not in body
+
+
 def test_it_emails_a_bye_in_the_losers_bracket(alice, django_capture_on_commit_callbacks):
     players = make_users(3)
     tournament = started_tournament(alice, players, format=Format.DOUBLE_ELIMINATION)
