@@ -725,6 +725,27 @@ def test_it_offers_withdrawal_to_a_player_of_a_running_tournament(client, alice)
 
 
 @pytest.mark.parametrize(
+    ("format", "said"),
+    [
+        (Format.SWISS, "and not be paired again; the standings place you below every player"),
+        (Format.ROUND_ROBIN, "and lose every later one by walkover"),
+        (Format.SINGLE_ELIMINATION, "and lose every later one by walkover"),
+    ],
+)
+def test_the_withdrawal_says_what_it_does_in_the_format(client, alice, format, said):
+    players = make_users(4)
+    tournament = started_tournament(alice, players, format=format)
+    client.force_login(players[0])
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    confirm = page[page.index("Withdraw…") : page.index("Yes, withdraw")]
+    assert f"You will resign your current match, if you have one, {said}" in confirm
+    # A withdrawn Swiss player is not paired again: no later match of theirs is a walkover.
+    assert ("walkover" in confirm) is (format != Format.SWISS)
+
+
+@pytest.mark.parametrize(
     ("format", "still_in"),
     [(Format.SINGLE_ELIMINATION, False), (Format.DOUBLE_ELIMINATION, True)],
 )
