@@ -199,7 +199,12 @@ def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _quote(text: str, limit: int = 30) -> str:
-    return json.dumps(text if len(text) <= limit else text[:limit] + "...")
+    """``text`` in double quotes for a refusal, shortened so a huge input cannot flood it:
+    as typed ("Νίκος", not "\\u039d..."), but for what would not show as itself (control
+    characters, the marks that turn text around, a lone surrogate), escaped as JSON
+    escapes it, as the engine's notation errors escape it (repr)."""
+    shown = json.dumps(text if len(text) <= limit else text[:limit] + "...", ensure_ascii=False)
+    return "".join(char if char.isprintable() else json.dumps(char)[1:-1] for char in shown)
 
 
 View = Callable[..., JsonResponse]

@@ -176,3 +176,30 @@ def test_a_request_django_refuses_otherwise_is_refused_in_json_too(client):
 
     assert response.status_code == 400 and response["Content-Type"] == "application/json"
     assert "not accepted here" in response.json()["error"]
+
+
+def test_a_refusal_quotes_what_was_sent_as_typed(alice_api, match):
+    # Not as JSON's ASCII escapes ("\u039d..."): the client shows the message to a player.
+    challenge = post_json(
+        alice_api,
+        reverse("api_challenge_create"),
+        {"opponent": "Νίκος", "variant": "greek", "points": 1, "days_per_move": 1},
+    )
+    block = post_json(alice_api, reverse("api_player_block", args=["Νίκος"]))
+    since = alice_api.get(reverse("api_match", args=[match.pk]), {"since": "δύο"})
+
+    assert challenge.json()["error"] == 'there is no player called "Νίκος"'
+    assert block.json()["error"] == 'there is no player called "Νίκος"'
+    assert since.json()["error"] == 'since must be a segment number, not "δύο"'
+
+
+def test_a_refusal_escapes_what_would_not_show_as_itself(alice_api, match):
+    # A control character, or a mark that turns the rest of the line around, quoted raw
+    # would garble the message it is quoted in.
+    url = reverse("api_match", args=[match.pk])
+
+    turned = alice_api.get(url, {"since": "1\u202e2"})
+    tab = alice_api.get(url, {"since": "1\t2"})
+
+    assert turned.json()["error"] == 'since must be a segment number, not "1\\u202e2"'
+    assert tab.json()["error"] == 'since must be a segment number, not "1\\t2"'
