@@ -31,7 +31,7 @@ from accounts import services as accounts
 from accounts import throttle
 from accounts.forms import AwayForm
 from accounts.models import ApiToken, User
-from accounts.services import player_named
+from accounts.services import player_named, username_holder
 
 from . import away, blocks, chat, idempotency, services
 from .engine import format_play
@@ -518,7 +518,9 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
     rated = body.get("rated") is None or _bool(body, "rated")
     opponent = None
     if username is not None:
-        opponent = player_named(username)
+        # A closed account too, as its name reads: create_challenge refuses it saying it is
+        # closed (as blocking it does), not as a name nobody has.
+        opponent = player_named(username) or username_holder(username)
         if opponent is None:
             raise ApiError(400, f"there is no player called {_quote(username)}")
         if private:

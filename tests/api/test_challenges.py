@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import closing, services
 from games.models import CHALLENGE_DAYS, Challenge, Match
 
 from .conftest import post_json
@@ -388,3 +388,15 @@ def test_a_lobby_challenge_no_longer_waiting_is_its_challenger_s_alone(alice, al
 
     assert (mine.status_code, mine.json()["status"]) == (200, "cancelled")
     assert [answer.status_code for answer in answers] == [404, 404, 404, 404]
+
+
+@pytest.mark.parametrize("name", ["bob", "BOB"])
+def test_a_closed_account_is_refused_as_closed_not_as_unknown(alice_api, bob, name):
+    # As blocking it says, and the docs list it: a closed account, not "no player called".
+    closing.close_account(bob)
+
+    response = _create(alice_api, opponent=name)
+
+    assert response.status_code == 400
+    assert response.json()["error"] == "you cannot challenge bob: the account is closed"
+    assert not Challenge.objects.exists()
