@@ -207,7 +207,12 @@ def _check_challenge_limits(
     one finds the first (a bot's is locked now too, for the match it starts at once), and
     one sent as either player blocks the other is refused or withdrawn by the block."""
     lock_players(challenger, opponent)
-    if opponent is not None and not opponent.is_bot:
+    if opponent is not None and opponent.is_bot:
+        # A bot accepts at once: its challenge never waits, so it neither counts against
+        # the challenges waiting nor is stopped by them. The bots have their own limit.
+        _refuse_too_many_bot_matches(challenger)
+        return
+    if opponent is not None:
         refusal = blocks.challenge_refusal(challenger, opponent)
         if refusal:
             raise NotAllowed(refusal)
@@ -218,7 +223,7 @@ def _check_challenge_limits(
             raise SameChallengeWaiting(
                 "you already have this challenge waiting in the lobby", challenge=same
             )
-    if opponent is not None and not opponent.is_bot:
+    if opponent is not None:
         # One open challenge to a player at a time, and a few a day: each is an email to them.
         _refuse_a_second_challenge_to(opponent, waiting.filter(opponent=opponent), options)
         _refuse_too_many_challenges_to(challenger, opponent)
@@ -227,15 +232,19 @@ def _check_challenge_limits(
             f"you have {MAX_OPEN_CHALLENGES} challenges waiting for an answer:"
             " withdraw one before you send another"
         )
-    if opponent is not None and opponent.is_bot:
-        playing_bots = Match.objects.active().filter(
-            Q(white=challenger, black__is_bot=True) | Q(black=challenger, white__is_bot=True)
+
+
+def _refuse_too_many_bot_matches(challenger: User) -> None:
+    """Refuse (:class:`LimitReached`) a match against a bot to a player already playing
+    :data:`MAX_BOT_MATCHES` of them: each bot turn is a worker's time."""
+    playing_bots = Match.objects.active().filter(
+        Q(white=challenger, black__is_bot=True) | Q(black=challenger, white__is_bot=True)
+    )
+    if playing_bots.count() >= MAX_BOT_MATCHES:
+        raise LimitReached(
+            f"you are playing {MAX_BOT_MATCHES} matches against the computer already:"
+            " finish one before you start another"
         )
-        if playing_bots.count() >= MAX_BOT_MATCHES:
-            raise LimitReached(
-                f"you are playing {MAX_BOT_MATCHES} matches against the computer already:"
-                " finish one before you start another"
-            )
 
 
 def _refuse_a_second_challenge_to(
