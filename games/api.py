@@ -554,8 +554,18 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
     return JsonResponse(answer, status=201)
 
 
-def _challenge(challenge: Challenge) -> JsonObject:
-    """A challenge as the API shows it (``challenger`` and ``opponent`` loaded)."""
+def _invite_url(request: HttpRequest, challenge: Challenge) -> str | None:
+    """A private challenge's invite link, to its challenger alone (as its web page shows
+    it), who may have lost the one its creation answered with; None otherwise. Anyone
+    else holding it could accept the challenge meant for the friend it was sent to."""
+    if not challenge.private or challenge.challenger_id != request.user.pk:
+        return None
+    return request.build_absolute_uri(challenge.invite_path())
+
+
+def _challenge(request: HttpRequest, challenge: Challenge) -> JsonObject:
+    """A challenge as the API shows it to the requester (``challenger`` and ``opponent``
+    loaded)."""
     return {
         "id": challenge.pk,
         "challenger": challenge.challenger.username,
@@ -570,6 +580,7 @@ def _challenge(challenge: Challenge) -> JsonObject:
         "created_at": challenge.created_at.isoformat(),
         # When it expires unanswered (models.CHALLENGE_DAYS); null once settled.
         "expires_at": challenge.expires_at.isoformat() if challenge.expires_at else None,
+        "invite_url": _invite_url(request, challenge),
     }
 
 
@@ -606,7 +617,7 @@ def _challenges_list(request: HttpRequest) -> JsonResponse:
     links: dict[str, str | None] = {}
     for name, challenges in _open_challenges(request.user).items():
         page, more = _challenge_page(challenges)
-        answer[name] = [_challenge(c) for c in page]
+        answer[name] = [_challenge(request, c) for c in page]
         links[name] = _challenges_next(request, name, page, more)
     return JsonResponse({**answer, "next": links})
 
@@ -619,7 +630,7 @@ def challenges_page(request: HttpRequest, name: str) -> JsonResponse:
     page, more = _challenge_page(_open_challenges(request.user)[name], after=after)
     return JsonResponse(
         {
-            name: [_challenge(c) for c in page],
+            name: [_challenge(request, c) for c in page],
             "more": more,
             "next": _challenges_next(request, name, page, more),
         }
@@ -648,26 +659,26 @@ def _visible_challenge(request: HttpRequest, challenge_id: int) -> Challenge:
 @api_get
 def challenge_detail(request: HttpRequest, challenge_id: int) -> JsonResponse:
     """One challenge, to its two players, or to anyone while it is open in the lobby."""
-    return JsonResponse(_challenge(_visible_challenge(request, challenge_id)))
+    return JsonResponse(_challenge(request, _visible_challenge(request, challenge_id)))
 
 
 @api_post()
 def challenge_decline(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
     """The player a challenge is addressed to turns it down."""
     challenge = _visible_challenge(request, challenge_id)
-    return _answer_with(services.decline_challenge(challenge.pk, user=request.user))
+    return _answer_with(request, services.decline_challenge(challenge.pk, user=request.user))
 
 
 @api_post()
 def challenge_cancel(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
     """The challenger withdraws a challenge nobody has accepted."""
     challenge = _visible_challenge(request, challenge_id)
-    return _answer_with(services.cancel_challenge(challenge.pk, user=request.user))
+    return _answer_with(request, services.cancel_challenge(challenge.pk, user=request.user))
 
 
-def _answer_with(challenge: Challenge) -> JsonResponse:
+def _answer_with(request: HttpRequest, challenge: Challenge) -> JsonResponse:
     loaded = Challenge.objects.select_related("challenger", "opponent").get(pk=challenge.pk)
-    return JsonResponse(_challenge(loaded))
+    return JsonResponse(_challenge(request, loaded))
 
 
 @api_post("token")

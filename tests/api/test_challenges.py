@@ -257,6 +257,7 @@ def test_it_lists_the_challenges_to_me_from_me_and_in_the_lobby(alice, bob, char
         "match": None,
         "created_at": from_bob.created_at.isoformat(),
         "expires_at": (from_bob.created_at + timedelta(days=CHALLENGE_DAYS)).isoformat(),
+        "invite_url": None,  # a private challenge's, to its challenger
     }
 
 
@@ -271,6 +272,25 @@ def test_a_challenge_is_shown_to_its_players_and_a_lobby_one_to_anyone(
     assert charlie_api.get(reverse("api_challenge", args=[lobby.pk])).status_code == 200
     assert charlie_api.get(reverse("api_challenge", args=[to_bob.pk])).status_code == 404
     assert charlie_api.get(reverse("api_challenge", args=[invite.pk])).status_code == 404
+
+
+def test_a_private_challenge_s_invite_link_is_given_back_to_its_challenger_alone(
+    alice, alice_api, bob_api
+):
+    invite = services.create_challenge(alice, private=True)
+    link = f"http://testserver/invite/{invite.invite_token}/"
+    detail = reverse("api_challenge", args=[invite.pk])
+
+    mine = alice_api.get(detail).json()
+    sent = alice_api.get(reverse("api_challenges_sent")).json()["sent"]
+    listed = alice_api.get(reverse("api_challenge_create")).json()["sent"]
+    accept = reverse("api_challenge_accept", args=[invite.pk])
+    post_json(bob_api, accept, {"token": invite.invite_token})
+    friends = bob_api.get(detail).json()
+
+    assert mine["invite_url"] == sent[0]["invite_url"] == listed[0]["invite_url"] == link
+    # Its opponent once accepted sees the challenge, never the link: it was for them.
+    assert friends["status"] == "accepted" and friends["invite_url"] is None
 
 
 def test_the_opponent_declines_and_the_challenger_withdraws(alice, bob, alice_api, bob_api):
