@@ -566,6 +566,8 @@ def _invite_url(request: HttpRequest, challenge: Challenge) -> str | None:
 def _challenge(request: HttpRequest, challenge: Challenge) -> JsonObject:
     """A challenge as the API shows it to the requester (``challenger`` and ``opponent``
     loaded)."""
+    status = challenge.current_status
+    expires_at = challenge.expires_at if status == Challenge.Status.OPEN else None
     return {
         "id": challenge.pk,
         "challenger": challenge.challenger.username,
@@ -575,11 +577,12 @@ def _challenge(request: HttpRequest, challenge: Challenge) -> JsonObject:
         "points": challenge.points,
         "days_per_move": challenge.days_per_move,
         "rated": challenge.rated,
-        "status": challenge.status,
+        # Expired once its days are past, before the hourly sweep has marked it so too.
+        "status": status,
         "match": challenge.match_id,
         "created_at": challenge.created_at.isoformat(),
         # When it expires unanswered (models.CHALLENGE_DAYS); null once settled.
-        "expires_at": challenge.expires_at.isoformat() if challenge.expires_at else None,
+        "expires_at": expires_at.isoformat() if expires_at else None,
         "invite_url": _invite_url(request, challenge),
     }
 

@@ -257,7 +257,7 @@ def _acceptance_refusal(request: HttpRequest, challenge: Challenge) -> str:
     if (
         not user.is_authenticated
         or user.pk == challenge.challenger_id
-        or challenge.status != Challenge.Status.OPEN
+        or challenge.current_status != Challenge.Status.OPEN
     ):
         return ""
     refusal = blocks.acceptance_refusal(user, challenge.challenger)

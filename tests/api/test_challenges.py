@@ -336,6 +336,33 @@ def test_an_expired_lobby_challenge_is_answered_as_a_withdrawn_one(alice, alice_
     assert not Match.objects.exists()
 
 
+def test_a_challenge_past_its_days_is_expired_before_the_sweep_marks_it(
+    alice, bob, alice_api, bob_api, charlie_api
+):
+    past = timezone.now() - timedelta(days=CHALLENGE_DAYS)
+    to_bob = services.create_challenge(alice, opponent=bob)
+    lobby = services.create_challenge(alice, variant="greek")
+    Challenge.objects.update(created_at=past)
+
+    bobs = post_json(bob_api, reverse("api_challenge_accept", args=[to_bob.pk]))
+    charlies = post_json(charlie_api, reverse("api_challenge_accept", args=[lobby.pk]))
+    shown = charlie_api.get(reverse("api_challenge", args=[lobby.pk]))
+    own = alice_api.get(reverse("api_challenge", args=[to_bob.pk])).json()
+    lists = [api.get(reverse("api_challenge_create")).json() for api in (alice_api, bob_api)]
+
+    # As for one the sweep has marked: 409 with the reason to its player, 404 to others.
+    assert bobs.status_code == 409
+    assert bobs.json()["error"] == (
+        f"this challenge has expired: nobody took it up within {CHALLENGE_DAYS} days"
+    )
+    assert charlies.status_code == shown.status_code == 404
+    assert (own["status"], own["expires_at"]) == ("expired", None)
+    assert [
+        c for listed in lists for name in ("received", "sent", "lobby") for c in listed[name]
+    ] == []
+    assert not Match.objects.exists()
+
+
 def test_an_accept_sent_again_is_told_the_match_it_started(alice, bob_api):
     challenge = services.create_challenge(alice)
     url = reverse("api_challenge_accept", args=[challenge.pk])
