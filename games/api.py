@@ -684,6 +684,17 @@ def _answer_with(request: HttpRequest, challenge: Challenge) -> JsonResponse:
     return JsonResponse(_challenge(request, loaded))
 
 
+def _no_challenge_to_accept(challenge_id: int) -> ApiError:
+    # As its detail answers, whatever its status: someone else's challenge is not this
+    # caller's to know of. (A lobby challenge that someone else took is theirs now too.)
+    return ApiError(
+        404,
+        f"there is no challenge #{challenge_id} for you to accept: none by that number,"
+        " or it is someone else's (as a lobby challenge is once it no longer waits: taken by"
+        " another player, withdrawn or expired)",
+    )
+
+
 @api_post("token")
 def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
     """Accept a challenge; a private one needs its invite token as ``token``."""
@@ -691,18 +702,15 @@ def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) 
     token = _str(body, "token", max_length=100) or ""
     challenge = Challenge.objects.filter(pk=challenge_id).first()
     if challenge is None or not challenge.is_visible_to(user, invite_token=token):
-        # As its detail answers, whatever its status: someone else's challenge is not this
-        # caller's to know of. (A lobby challenge that someone else took is theirs now too.)
-        raise ApiError(
-            404,
-            f"there is no challenge #{challenge_id} for you to accept: none by that number,"
-            " or it is someone else's (as a lobby challenge is once it no longer waits: taken by"
-            " another player, withdrawn or expired)",
-        )
+        raise _no_challenge_to_accept(challenge_id)
     try:
         match = services.accept_challenge(challenge.pk, user=user, invite_token=token)
     except services.StaleSegment as refused:
         challenge.refresh_from_db()
+        if not challenge.is_visible_to(user, invite_token=token):
+            # Taken by another player while this accept waited for the challenge: answered
+            # as it would have been a moment later, not with the 409 of its own players.
+            raise _no_challenge_to_accept(challenge_id) from None
         taken = challenge.match
         if taken is not None and taken.is_player(user):
             # An accept sent again (its answer lost), or its challenger's: the match it
