@@ -171,6 +171,21 @@ def test_a_query_of_too_many_parameters_is_refused_in_json(alice_api, client, ma
     assert page.status_code == 400 and page["Content-Type"].startswith("text/html")
 
 
+@pytest.mark.parametrize("debug", [True, False])
+def test_too_many_parameters_are_refused_in_json_under_debug_too(alice_api, settings, debug):
+    # Under DEBUG (bin/serve) Django answers with its technical page, which read the query
+    # again and failed: a 500 in plain text, not the API's 400.
+    settings.DEBUG = debug
+    query = "&".join("a" for _ in range(1100))
+
+    response = alice_api.get(f"{reverse('api_me')}?{query}")
+
+    assert response.status_code == 400 and response["Content-Type"] == "application/json"
+    assert response.json()["error"] == (
+        "the request has more than 1000 parameters (in its query string or form)"
+    )
+
+
 def test_a_request_django_refuses_otherwise_is_refused_in_json_too(client):
     response = client.get("/api/v1/", headers={"host": "elsewhere.example"})
 
