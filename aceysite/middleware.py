@@ -6,6 +6,7 @@ from collections.abc import Callable
 from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
+from django.core.exceptions import TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import resolve_url
 from django.utils import timezone
@@ -13,6 +14,8 @@ from django.utils.functional import SimpleLazyObject, empty
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import known_zone
+
+from . import views
 
 NUL = "\x00"
 REASON = "the address holds a NUL character (%00), which no address of this site has"
@@ -32,7 +35,16 @@ class RefuseNulMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        query = request.GET
+        try:
+            query = request.GET
+        except TooManyFieldsSent as refused:
+            if settings.DEBUG and request.path_info.startswith("/api/"):
+                # Django answers it through handler400 (views.bad_request: the API's JSON
+                # 400), but under DEBUG (bin/serve) with its technical page instead, which
+                # reads the query again, fails, and leaves a 500 in plain text. The API
+                # answers here as handler400 does.
+                return views.bad_request(request, refused)
+            raise
         if NUL in request.path or any(
             NUL in key or any(NUL in value for value in values) for key, values in query.lists()
         ):

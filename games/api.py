@@ -31,7 +31,7 @@ from accounts import services as accounts
 from accounts import throttle
 from accounts.forms import AwayForm
 from accounts.models import ApiToken, User
-from accounts.services import player_named
+from accounts.services import player_named, username_holder
 
 from . import away, blocks, chat, idempotency, services
 from .engine import format_play
@@ -199,7 +199,12 @@ def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _quote(text: str, limit: int = 30) -> str:
-    return json.dumps(text if len(text) <= limit else text[:limit] + "...")
+    """``text`` in double quotes for a refusal, shortened so a huge input cannot flood it:
+    as typed ("Νίκος", not "\\u039d..."), but for what would not show as itself (control
+    characters, the marks that turn text around, a lone surrogate), escaped as JSON
+    escapes it, as the engine's notation errors escape it (repr)."""
+    shown = json.dumps(text if len(text) <= limit else text[:limit] + "...", ensure_ascii=False)
+    return "".join(char if char.isprintable() else json.dumps(char)[1:-1] for char in shown)
 
 
 View = Callable[..., JsonResponse]
@@ -513,7 +518,9 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
     rated = body.get("rated") is None or _bool(body, "rated")
     opponent = None
     if username is not None:
-        opponent = player_named(username)
+        # A closed account too, as its name reads: create_challenge refuses it saying it is
+        # closed (as blocking it does), not as a name nobody has.
+        opponent = player_named(username) or username_holder(username)
         if opponent is None:
             raise ApiError(400, f"there is no player called {_quote(username)}")
         if private:
@@ -547,8 +554,20 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
     return JsonResponse(answer, status=201)
 
 
-def _challenge(challenge: Challenge) -> JsonObject:
-    """A challenge as the API shows it (``challenger`` and ``opponent`` loaded)."""
+def _invite_url(request: HttpRequest, challenge: Challenge) -> str | None:
+    """A private challenge's invite link, to its challenger alone (as its web page shows
+    it), who may have lost the one its creation answered with; None otherwise. Anyone
+    else holding it could accept the challenge meant for the friend it was sent to."""
+    if not challenge.private or challenge.challenger_id != request.user.pk:
+        return None
+    return request.build_absolute_uri(challenge.invite_path())
+
+
+def _challenge(request: HttpRequest, challenge: Challenge) -> JsonObject:
+    """A challenge as the API shows it to the requester (``challenger`` and ``opponent``
+    loaded)."""
+    status = challenge.current_status
+    expires_at = challenge.expires_at if status == Challenge.Status.OPEN else None
     return {
         "id": challenge.pk,
         "challenger": challenge.challenger.username,
@@ -558,11 +577,13 @@ def _challenge(challenge: Challenge) -> JsonObject:
         "points": challenge.points,
         "days_per_move": challenge.days_per_move,
         "rated": challenge.rated,
-        "status": challenge.status,
+        # Expired once its days are past, before the hourly sweep has marked it so too.
+        "status": status,
         "match": challenge.match_id,
         "created_at": challenge.created_at.isoformat(),
         # When it expires unanswered (models.CHALLENGE_DAYS); null once settled.
-        "expires_at": challenge.expires_at.isoformat() if challenge.expires_at else None,
+        "expires_at": expires_at.isoformat() if expires_at else None,
+        "invite_url": _invite_url(request, challenge),
     }
 
 
@@ -599,7 +620,7 @@ def _challenges_list(request: HttpRequest) -> JsonResponse:
     links: dict[str, str | None] = {}
     for name, challenges in _open_challenges(request.user).items():
         page, more = _challenge_page(challenges)
-        answer[name] = [_challenge(c) for c in page]
+        answer[name] = [_challenge(request, c) for c in page]
         links[name] = _challenges_next(request, name, page, more)
     return JsonResponse({**answer, "next": links})
 
@@ -612,7 +633,7 @@ def challenges_page(request: HttpRequest, name: str) -> JsonResponse:
     page, more = _challenge_page(_open_challenges(request.user)[name], after=after)
     return JsonResponse(
         {
-            name: [_challenge(c) for c in page],
+            name: [_challenge(request, c) for c in page],
             "more": more,
             "next": _challenges_next(request, name, page, more),
         }
@@ -641,26 +662,37 @@ def _visible_challenge(request: HttpRequest, challenge_id: int) -> Challenge:
 @api_get
 def challenge_detail(request: HttpRequest, challenge_id: int) -> JsonResponse:
     """One challenge, to its two players, or to anyone while it is open in the lobby."""
-    return JsonResponse(_challenge(_visible_challenge(request, challenge_id)))
+    return JsonResponse(_challenge(request, _visible_challenge(request, challenge_id)))
 
 
 @api_post()
 def challenge_decline(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
     """The player a challenge is addressed to turns it down."""
     challenge = _visible_challenge(request, challenge_id)
-    return _answer_with(services.decline_challenge(challenge.pk, user=request.user))
+    return _answer_with(request, services.decline_challenge(challenge.pk, user=request.user))
 
 
 @api_post()
 def challenge_cancel(request: HttpRequest, challenge_id: int, body: JsonObject) -> JsonResponse:
     """The challenger withdraws a challenge nobody has accepted."""
     challenge = _visible_challenge(request, challenge_id)
-    return _answer_with(services.cancel_challenge(challenge.pk, user=request.user))
+    return _answer_with(request, services.cancel_challenge(challenge.pk, user=request.user))
 
 
-def _answer_with(challenge: Challenge) -> JsonResponse:
+def _answer_with(request: HttpRequest, challenge: Challenge) -> JsonResponse:
     loaded = Challenge.objects.select_related("challenger", "opponent").get(pk=challenge.pk)
-    return JsonResponse(_challenge(loaded))
+    return JsonResponse(_challenge(request, loaded))
+
+
+def _no_challenge_to_accept(challenge_id: int) -> ApiError:
+    # As its detail answers, whatever its status: someone else's challenge is not this
+    # caller's to know of. (A lobby challenge that someone else took is theirs now too.)
+    return ApiError(
+        404,
+        f"there is no challenge #{challenge_id} for you to accept: none by that number,"
+        " or it is someone else's (as a lobby challenge is once it no longer waits: taken by"
+        " another player, withdrawn or expired)",
+    )
 
 
 @api_post("token")
@@ -670,18 +702,15 @@ def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) 
     token = _str(body, "token", max_length=100) or ""
     challenge = Challenge.objects.filter(pk=challenge_id).first()
     if challenge is None or not challenge.is_visible_to(user, invite_token=token):
-        # As its detail answers, whatever its status: someone else's challenge is not this
-        # caller's to know of. (A lobby challenge that someone else took is theirs now too.)
-        raise ApiError(
-            404,
-            f"there is no challenge #{challenge_id} for you to accept: none by that number,"
-            " or it is someone else's (as a lobby challenge is once it no longer waits: taken by"
-            " another player, withdrawn or expired)",
-        )
+        raise _no_challenge_to_accept(challenge_id)
     try:
         match = services.accept_challenge(challenge.pk, user=user, invite_token=token)
     except services.StaleSegment as refused:
         challenge.refresh_from_db()
+        if not challenge.is_visible_to(user, invite_token=token):
+            # Taken by another player while this accept waited for the challenge: answered
+            # as it would have been a moment later, not with the 409 of its own players.
+            raise _no_challenge_to_accept(challenge_id) from None
         taken = challenge.match
         if taken is not None and taken.is_player(user):
             # An accept sent again (its answer lost), or its challenger's: the match it

@@ -154,9 +154,9 @@ def block(user: User, *, other: User) -> BlockMade:
             # a block made now would outlive the closure.
             raise BlockRefused(f"you cannot block {other.username}: the account is closed")
         made, _ = Block.objects.get_or_create(blocker=user, blocked=other)
-        waiting = Challenge.objects.filter(
-            Q(challenger=user, opponent=other) | Q(challenger=other, opponent=user),
-            status=Challenge.Status.OPEN,
+        # Not one past its days: it has expired, and is no longer anyone's to withdraw.
+        waiting = Challenge.objects.waiting().filter(
+            Q(challenger=user, opponent=other) | Q(challenger=other, opponent=user)
         )
         withdrawn = declined = 0
         for challenge in waiting:

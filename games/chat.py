@@ -129,6 +129,18 @@ def length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
+def _too_long(text: str) -> str:
+    """The refusal of a message over MAX_LENGTH, saying how it was counted when that is
+    not what the writer would count: "😀" * 300 is 600, not 300."""
+    counted = length(text)
+    if counted == len(text):
+        return f"a message is at most {MAX_LENGTH} characters (this is {counted})"
+    return (
+        f"a message is at most {MAX_LENGTH} characters (this is {counted}: most emoji,"
+        " and some rarer characters, count as two)"
+    )
+
+
 def post_message(match_id: int, *, user: User, text: str, now: datetime | None = None) -> Message:
     """Store ``user``'s message in the match, or raise :class:`ChatRefused` (or
     :class:`NotAllowed` for someone not playing) saying why, storing nothing."""
@@ -138,7 +150,7 @@ def post_message(match_id: int, *, user: User, text: str, now: datetime | None =
         # Nothing a reader would see: only spaces, joiners or blank-looking letters.
         raise ChatRefused("write something first")
     if length(text) > MAX_LENGTH:
-        raise ChatRefused(f"a message is at most {MAX_LENGTH} characters (this is {length(text)})")
+        raise ChatRefused(_too_long(text))
     with transaction.atomic():
         # Locked, so that two messages sent at once cannot both pass the daily limit.
         # Only the match's row: locking the joined players too would take their rows in

@@ -100,9 +100,8 @@ def _tell_closed(username: str, *, address: str, zone: tzinfo | None, done: Clos
 
 
 def _open_challenges(user: User) -> QuerySet[Challenge]:
-    return Challenge.objects.filter(
-        Q(challenger=user) | Q(opponent=user), status=Challenge.Status.OPEN
-    )
+    # Not one past its days: it has expired, and is no longer anyone's to withdraw.
+    return Challenge.objects.waiting().filter(Q(challenger=user) | Q(opponent=user))
 
 
 def _organised(user: User) -> QuerySet[Tournament]:
@@ -197,7 +196,7 @@ def finish_interrupted() -> int:
             .filter(**{f"{field}__{key}": value for key, value in gone.items()})
             .values_list(f"{field}_id", flat=True)
         )
-    open_challenges = Challenge.objects.filter(status=Challenge.Status.OPEN)
+    open_challenges = Challenge.objects.waiting()
     waiting_on |= set(
         open_challenges.filter(challenger__is_active=False).values_list("challenger_id", flat=True)
     )

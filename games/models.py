@@ -36,11 +36,23 @@ class Variant(models.TextChoices):
 MATCH_LENGTHS = (1, 3, 5, 7, 11, 15, 25)
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
 #: Days a challenge waits for someone to accept it: in the lobby, for the player it names,
-#: or for the friend given its invite link. After them the sweep
-#: (games.services.expire_challenges) closes it as expired, which behaves as a withdrawn
-#: one does: abandoned challenges would otherwise pile up in the lobby, and hang in the
-#: lists of both players, for ever.
+#: or for the friend given its invite link. After them it has expired, and behaves as a
+#: withdrawn one does (challenge_expiry_cutoff); the hourly sweep
+#: (games.services.expire_challenges) marks it so and tells its challenger. Abandoned
+#: challenges would otherwise pile up in the lobby, and hang in the lists of both players,
+#: for ever.
 CHALLENGE_DAYS = 30
+
+
+def challenge_expiry_cutoff(now: datetime | None = None) -> datetime:
+    """The one rule for when a challenge expires: an open challenge made at or before the
+    moment this answers (CHALLENGE_DAYS before ``now``) has expired, whether or not the
+    hourly sweep (games.services.expire_challenges) has yet marked it so and told its
+    challenger. Until the sweep comes, it is refused, listed and shown as one it has
+    marked (ChallengeQuerySet.waiting, Challenge.current_status)."""
+    return (now or timezone.now()) - timedelta(days=CHALLENGE_DAYS)
+
+
 #: The share of a turn's time after which the player to move is sent a reminder
 #: (games.services) and the pages say their time is short (Match.time_is_short).
 REMINDER_AT = 0.8
@@ -51,10 +63,13 @@ def new_invite_token() -> str:
 
 
 class ChallengeQuerySet(models.QuerySet["Challenge"]):
+    def waiting(self) -> ChallengeQuerySet:
+        """Open challenges that have not expired: those still waiting for an answer."""
+        return self.filter(status=Challenge.Status.OPEN, created_at__gt=challenge_expiry_cutoff())
+
     def open_in_lobby(self) -> ChallengeQuerySet:
         """Open challenges anyone may accept (not addressed to someone, not private)."""
-        return self.filter(
-            status=Challenge.Status.OPEN,
+        return self.waiting().filter(
             opponent=None,
             private=False,
             # A closed account's challenges are withdrawn as it closes (games.closing); this
@@ -63,15 +78,15 @@ class ChallengeQuerySet(models.QuerySet["Challenge"]):
         )
 
     def addressed_to(self, user: User) -> ChallengeQuerySet:
-        return self.filter(status=Challenge.Status.OPEN, opponent=user)
+        return self.waiting().filter(opponent=user)
 
     def issued_by(self, user: User) -> ChallengeQuerySet:
-        return self.filter(status=Challenge.Status.OPEN, challenger=user)
+        return self.waiting().filter(challenger=user)
 
     def unanswered_too_long(self, now: datetime) -> ChallengeQuerySet:
         """Open challenges made CHALLENGE_DAYS or more before ``now``: the expiry sweep's."""
         return self.filter(
-            status=Challenge.Status.OPEN, created_at__lte=now - timedelta(days=CHALLENGE_DAYS)
+            status=Challenge.Status.OPEN, created_at__lte=challenge_expiry_cutoff(now)
         )
 
     def apart_from(self, user: User) -> ChallengeQuerySet:
@@ -175,7 +190,7 @@ class Challenge(models.Model):
             return constant_time_compare(invite_token, self.invite_token)
         # Once it no longer waits (withdrawn or expired; a lobby challenge taken has an
         # opponent).
-        return self.opponent_id is None and self.status == self.Status.OPEN
+        return self.opponent_id is None and self.current_status == self.Status.OPEN
 
     @property
     def expires_at(self) -> datetime | None:
@@ -184,6 +199,17 @@ class Challenge(models.Model):
         if self.status != self.Status.OPEN:
             return None
         return self.created_at + timedelta(days=CHALLENGE_DAYS)
+
+    @property
+    def current_status(self) -> str:
+        """Its status as of now: ``expired`` for one open past its ``expires_at``, which the
+        hourly sweep has yet to mark so (challenge_expiry_cutoff)."""
+        if self.status == self.Status.OPEN and self.created_at <= challenge_expiry_cutoff():
+            return self.Status.EXPIRED
+        return self.status
+
+    def get_current_status_display(self) -> str:
+        return self.Status(self.current_status).label
 
     def players_away(self) -> list[User]:
         """The challenger and opponent who are taking time away (games.away)."""

@@ -207,7 +207,12 @@ def _check_challenge_limits(
     one finds the first (a bot's is locked now too, for the match it starts at once), and
     one sent as either player blocks the other is refused or withdrawn by the block."""
     lock_players(challenger, opponent)
-    if opponent is not None and not opponent.is_bot:
+    if opponent is not None and opponent.is_bot:
+        # A bot accepts at once: its challenge never waits, so it neither counts against
+        # the challenges waiting nor is stopped by them. The bots have their own limit.
+        _refuse_too_many_bot_matches(challenger)
+        return
+    if opponent is not None:
         refusal = blocks.challenge_refusal(challenger, opponent)
         if refusal:
             raise NotAllowed(refusal)
@@ -218,7 +223,7 @@ def _check_challenge_limits(
             raise SameChallengeWaiting(
                 "you already have this challenge waiting in the lobby", challenge=same
             )
-    if opponent is not None and not opponent.is_bot:
+    if opponent is not None:
         # One open challenge to a player at a time, and a few a day: each is an email to them.
         _refuse_a_second_challenge_to(opponent, waiting.filter(opponent=opponent), options)
         _refuse_too_many_challenges_to(challenger, opponent)
@@ -227,15 +232,19 @@ def _check_challenge_limits(
             f"you have {MAX_OPEN_CHALLENGES} challenges waiting for an answer:"
             " withdraw one before you send another"
         )
-    if opponent is not None and opponent.is_bot:
-        playing_bots = Match.objects.active().filter(
-            Q(white=challenger, black__is_bot=True) | Q(black=challenger, white__is_bot=True)
+
+
+def _refuse_too_many_bot_matches(challenger: User) -> None:
+    """Refuse (:class:`LimitReached`) a match against a bot to a player already playing
+    :data:`MAX_BOT_MATCHES` of them: each bot turn is a worker's time."""
+    playing_bots = Match.objects.active().filter(
+        Q(white=challenger, black__is_bot=True) | Q(black=challenger, white__is_bot=True)
+    )
+    if playing_bots.count() >= MAX_BOT_MATCHES:
+        raise LimitReached(
+            f"you are playing {MAX_BOT_MATCHES} matches against the computer already:"
+            " finish one before you start another"
         )
-        if playing_bots.count() >= MAX_BOT_MATCHES:
-            raise LimitReached(
-                f"you are playing {MAX_BOT_MATCHES} matches against the computer already:"
-                " finish one before you start another"
-            )
 
 
 def _refuse_a_second_challenge_to(
@@ -314,7 +323,7 @@ def accept_challenge(
             and not constant_time_compare(invite_token or "", challenge.invite_token)
         ):
             raise NotAllowed("a private challenge is accepted through its invite link")
-        if challenge.status != Challenge.Status.OPEN:
+        if challenge.current_status != Challenge.Status.OPEN:
             raise _no_longer_open(challenge)
         if own:
             raise NotAllowed("you cannot accept your own challenge")
@@ -364,7 +373,7 @@ def _close_challenge(challenge_id: int, *, user: User, status: str) -> Challenge
         )
         if allowed != user.pk:
             raise NotAllowed("only the challenger can cancel, and only the opponent decline")
-        if challenge.status != Challenge.Status.OPEN:
+        if challenge.current_status != Challenge.Status.OPEN:
             raise _no_longer_open(challenge)
         challenge.status = status
         challenge.save(update_fields=["status", "updated_at"])
@@ -375,8 +384,8 @@ def _close_challenge(challenge_id: int, *, user: User, status: str) -> Challenge
 
 def _no_longer_open(challenge: Challenge) -> StaleSegment:
     """The refusal of an answer to a challenge that has been answered, withdrawn or has
-    expired."""
-    if challenge.status == Challenge.Status.EXPIRED:
+    expired (its days past, swept or not yet)."""
+    if challenge.current_status == Challenge.Status.EXPIRED:
         return StaleSegment(
             f"this challenge has expired: nobody took it up within {CHALLENGE_DAYS} days"
         )
@@ -387,8 +396,10 @@ def rematch_offers(match: Match, user: User) -> dict[str, Challenge | None]:
     """The rematch offers of ``match`` between ``user`` and their opponent: ``mine``
     (``user``'s to them, open), ``theirs`` (to ``user``, open) and ``played`` (the one
     accepted, whose match has started), each None if there is none. One query."""
-    offers = Challenge.objects.filter(
-        rematch_of=match, status__in=(Challenge.Status.OPEN, Challenge.Status.ACCEPTED)
+    # An offer past its days is not one: it is expired, swept or not yet.
+    offers = (
+        Challenge.objects.filter(rematch_of=match, status=Challenge.Status.ACCEPTED)
+        | Challenge.objects.filter(rematch_of=match).waiting()
     ).order_by("pk")
     found: dict[str, Challenge | None] = {"mine": None, "theirs": None, "played": None}
     for offer in offers:
@@ -1057,7 +1068,9 @@ def expire_challenges(now=None) -> int:
     challenger; returns how many. An expired challenge behaves as a withdrawn one
     (Challenge.is_visible_to): gone from the lobby and from its opponent's list, and
     refused to whoever would accept it. Its opponent is not told: to them it is a
-    challenge they did not answer, gone as a withdrawn one goes."""
+    challenge they did not answer, gone as a withdrawn one goes. A challenge behaves so
+    from the moment its days are past (models.challenge_expiry_cutoff): the sweep,
+    coming within the hour, records the status and tells the challenger."""
     now = now or timezone.now()
     waiting_too_long = Challenge.objects.unanswered_too_long(now).values_list("pk", flat=True)
     return sum(_expire_challenge(pk, now=now) for pk in list(waiting_too_long))

@@ -257,7 +257,7 @@ def _acceptance_refusal(request: HttpRequest, challenge: Challenge) -> str:
     if (
         not user.is_authenticated
         or user.pk == challenge.challenger_id
-        or challenge.status != Challenge.Status.OPEN
+        or challenge.current_status != Challenge.Status.OPEN
     ):
         return ""
     refusal = blocks.acceptance_refusal(user, challenge.challenger)
@@ -270,20 +270,29 @@ def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
     token = request.POST.get("token", "")
     challenge = Challenge.objects.filter(pk=challenge_id).first()
     if challenge is None or not challenge.is_visible_to(request.user, invite_token=token):
-        # Most often a lobby challenge another player took a moment before, one its
-        # challenger withdrew, or one expired, pressed on a lobby drawn before: "Page not
-        # found" told the player nothing. The same words for each, and for one that never
-        # was: whose a challenge is, and how it ended, stay its players' to know.
-        messages.error(request, CHALLENGE_GONE)
-        return redirect("lobby")
+        return _challenge_gone(request)
     try:
         match = services.accept_challenge(challenge.pk, user=request.user, invite_token=token)
     except services.NotAllowed as error:
         raise PermissionDenied(str(error)) from None
     except TurnError as error:
+        challenge.refresh_from_db()
+        if not challenge.is_visible_to(request.user, invite_token=token):
+            # Taken by another player while this accept waited for the challenge: told as
+            # a moment later, not as the challenge's own players are.
+            return _challenge_gone(request)
         messages.error(request, sentence(error))
         return redirect("dashboard")
     return redirect(match)
+
+
+def _challenge_gone(request: HttpRequest) -> HttpResponse:
+    # Most often a lobby challenge another player took a moment before, one its
+    # challenger withdrew, or one expired, pressed on a lobby drawn before: "Page not
+    # found" told the player nothing. The same words for each, and for one that never
+    # was: whose a challenge is, and how it ended, stay its players' to know.
+    messages.error(request, CHALLENGE_GONE)
+    return redirect("lobby")
 
 
 @login_required

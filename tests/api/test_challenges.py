@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import closing, services
 from games.models import CHALLENGE_DAYS, Challenge, Match
 
 from .conftest import post_json
@@ -257,6 +257,7 @@ def test_it_lists_the_challenges_to_me_from_me_and_in_the_lobby(alice, bob, char
         "match": None,
         "created_at": from_bob.created_at.isoformat(),
         "expires_at": (from_bob.created_at + timedelta(days=CHALLENGE_DAYS)).isoformat(),
+        "invite_url": None,  # a private challenge's, to its challenger
     }
 
 
@@ -271,6 +272,25 @@ def test_a_challenge_is_shown_to_its_players_and_a_lobby_one_to_anyone(
     assert charlie_api.get(reverse("api_challenge", args=[lobby.pk])).status_code == 200
     assert charlie_api.get(reverse("api_challenge", args=[to_bob.pk])).status_code == 404
     assert charlie_api.get(reverse("api_challenge", args=[invite.pk])).status_code == 404
+
+
+def test_a_private_challenge_s_invite_link_is_given_back_to_its_challenger_alone(
+    alice, alice_api, bob_api
+):
+    invite = services.create_challenge(alice, private=True)
+    link = f"http://testserver/invite/{invite.invite_token}/"
+    detail = reverse("api_challenge", args=[invite.pk])
+
+    mine = alice_api.get(detail).json()
+    sent = alice_api.get(reverse("api_challenges_sent")).json()["sent"]
+    listed = alice_api.get(reverse("api_challenge_create")).json()["sent"]
+    accept = reverse("api_challenge_accept", args=[invite.pk])
+    post_json(bob_api, accept, {"token": invite.invite_token})
+    friends = bob_api.get(detail).json()
+
+    assert mine["invite_url"] == sent[0]["invite_url"] == listed[0]["invite_url"] == link
+    # Its opponent once accepted sees the challenge, never the link: it was for them.
+    assert friends["status"] == "accepted" and friends["invite_url"] is None
 
 
 def test_the_opponent_declines_and_the_challenger_withdraws(alice, bob, alice_api, bob_api):
@@ -313,6 +333,33 @@ def test_an_expired_lobby_challenge_is_answered_as_a_withdrawn_one(alice, alice_
     assert lobby == []
     assert (own["status"], own["expires_at"]) == ("expired", None)
     assert cancel.status_code == 409 and "has expired" in cancel.json()["error"]
+    assert not Match.objects.exists()
+
+
+def test_a_challenge_past_its_days_is_expired_before_the_sweep_marks_it(
+    alice, bob, alice_api, bob_api, charlie_api
+):
+    past = timezone.now() - timedelta(days=CHALLENGE_DAYS)
+    to_bob = services.create_challenge(alice, opponent=bob)
+    lobby = services.create_challenge(alice, variant="greek")
+    Challenge.objects.update(created_at=past)
+
+    bobs = post_json(bob_api, reverse("api_challenge_accept", args=[to_bob.pk]))
+    charlies = post_json(charlie_api, reverse("api_challenge_accept", args=[lobby.pk]))
+    shown = charlie_api.get(reverse("api_challenge", args=[lobby.pk]))
+    own = alice_api.get(reverse("api_challenge", args=[to_bob.pk])).json()
+    lists = [api.get(reverse("api_challenge_create")).json() for api in (alice_api, bob_api)]
+
+    # As for one the sweep has marked: 409 with the reason to its player, 404 to others.
+    assert bobs.status_code == 409
+    assert bobs.json()["error"] == (
+        f"this challenge has expired: nobody took it up within {CHALLENGE_DAYS} days"
+    )
+    assert charlies.status_code == shown.status_code == 404
+    assert (own["status"], own["expires_at"]) == ("expired", None)
+    assert [
+        c for listed in lists for name in ("received", "sent", "lobby") for c in listed[name]
+    ] == []
     assert not Match.objects.exists()
 
 
@@ -388,3 +435,15 @@ def test_a_lobby_challenge_no_longer_waiting_is_its_challenger_s_alone(alice, al
 
     assert (mine.status_code, mine.json()["status"]) == (200, "cancelled")
     assert [answer.status_code for answer in answers] == [404, 404, 404, 404]
+
+
+@pytest.mark.parametrize("name", ["bob", "BOB"])
+def test_a_closed_account_is_refused_as_closed_not_as_unknown(alice_api, bob, name):
+    # As blocking it says, and the docs list it: a closed account, not "no player called".
+    closing.close_account(bob)
+
+    response = _create(alice_api, opponent=name)
+
+    assert response.status_code == 400
+    assert response.json()["error"] == "you cannot challenge bob: the account is closed"
+    assert not Challenge.objects.exists()

@@ -65,6 +65,19 @@ def test_a_bad_message_gets_a_reason_and_stores_nothing(alice_api, match, body, 
     assert not Message.objects.exists()
 
 
+def test_a_message_too_long_in_emoji_says_how_they_count(alice_api, match):
+    # Counted as the match page's box (maxlength) counts, in UTF-16 units: 300 of this
+    # emoji are 600, beyond the 500 the docs state, and the refusal says why.
+    response = post_json(alice_api, _url(match), {"text": "\U0001f600" * 300})
+
+    assert response.status_code == 400
+    assert response.json()["error"] == (
+        "a message is at most 500 characters (this is 600: most emoji, and some rarer"
+        " characters, count as two)"
+    )
+    assert not Message.objects.exists()
+
+
 def test_after_must_be_a_number(alice_api, match):
     response = alice_api.get(_url(match) + "?after=yesterday")
 

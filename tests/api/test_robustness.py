@@ -171,8 +171,50 @@ def test_a_query_of_too_many_parameters_is_refused_in_json(alice_api, client, ma
     assert page.status_code == 400 and page["Content-Type"].startswith("text/html")
 
 
+@pytest.mark.parametrize("debug", [True, False])
+def test_too_many_parameters_are_refused_in_json_under_debug_too(alice_api, settings, debug):
+    # Under DEBUG (bin/serve) Django answers with its technical page, which read the query
+    # again and failed: a 500 in plain text, not the API's 400.
+    settings.DEBUG = debug
+    query = "&".join("a" for _ in range(1100))
+
+    response = alice_api.get(f"{reverse('api_me')}?{query}")
+
+    assert response.status_code == 400 and response["Content-Type"] == "application/json"
+    assert response.json()["error"] == (
+        "the request has more than 1000 parameters (in its query string or form)"
+    )
+
+
 def test_a_request_django_refuses_otherwise_is_refused_in_json_too(client):
     response = client.get("/api/v1/", headers={"host": "elsewhere.example"})
 
     assert response.status_code == 400 and response["Content-Type"] == "application/json"
     assert "not accepted here" in response.json()["error"]
+
+
+def test_a_refusal_quotes_what_was_sent_as_typed(alice_api, match):
+    # Not as JSON's ASCII escapes ("\u039d..."): the client shows the message to a player.
+    challenge = post_json(
+        alice_api,
+        reverse("api_challenge_create"),
+        {"opponent": "Νίκος", "variant": "greek", "points": 1, "days_per_move": 1},
+    )
+    block = post_json(alice_api, reverse("api_player_block", args=["Νίκος"]))
+    since = alice_api.get(reverse("api_match", args=[match.pk]), {"since": "δύο"})
+
+    assert challenge.json()["error"] == 'there is no player called "Νίκος"'
+    assert block.json()["error"] == 'there is no player called "Νίκος"'
+    assert since.json()["error"] == 'since must be a segment number, not "δύο"'
+
+
+def test_a_refusal_escapes_what_would_not_show_as_itself(alice_api, match):
+    # A control character, or a mark that turns the rest of the line around, quoted raw
+    # would garble the message it is quoted in.
+    url = reverse("api_match", args=[match.pk])
+
+    turned = alice_api.get(url, {"since": "1\u202e2"})
+    tab = alice_api.get(url, {"since": "1\t2"})
+
+    assert turned.json()["error"] == 'since must be a segment number, not "1\\u202e2"'
+    assert tab.json()["error"] == 'since must be a segment number, not "1\\t2"'

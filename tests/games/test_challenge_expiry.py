@@ -14,7 +14,7 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services, tasks
+from games import blocks, closing, services, tasks
 from games.models import CHALLENGE_DAYS, Challenge, Match, Notification
 from tests.matches import opened_by_white
 
@@ -44,10 +44,13 @@ def test_it_expires_every_challenge_past_its_days_and_no_other(alice, bob, charl
     addressed = _made_ago(services.create_challenge(alice, opponent=bob), LIFETIME + minute)
     young_addressed = _made_ago(services.create_challenge(bob, opponent=charlie), LIFETIME - minute)
     private = _made_ago(services.create_challenge(alice, private=True), LIFETIME + minute)
-    taken = _made_ago(services.create_challenge(bob), LIFETIME + minute)
+    # Settled in time, long ago.
+    taken = services.create_challenge(bob)
     services.accept_challenge(taken.pk, user=charlie)
-    declined = _made_ago(services.create_challenge(charlie, opponent=alice), LIFETIME + minute)
+    taken = _made_ago(taken, LIFETIME + minute)
+    declined = services.create_challenge(charlie, opponent=alice)
     services.decline_challenge(declined.pk, user=alice)
+    declined = _made_ago(declined, LIFETIME + minute)
 
     expired = services.expire_challenges()
 
@@ -287,3 +290,89 @@ def test_a_settled_challenge_has_no_expiry(alice, bob):
     challenge.refresh_from_db()
 
     assert challenge.expires_at is None
+
+
+# Before the hourly sweep comes: a challenge is expired the moment its days are past, not
+# when the sweep marks it so (models.challenge_expiry_cutoff), and behaves as one swept.
+
+
+def test_a_challenge_past_its_days_is_refused_before_the_sweep_marks_it(alice, bob):
+    challenge = _made_ago(services.create_challenge(alice, opponent=bob), LIFETIME)
+
+    with pytest.raises(services.StaleSegment, match="this challenge has expired"):
+        services.accept_challenge(challenge.pk, user=bob)
+    with pytest.raises(services.StaleSegment, match="this challenge has expired"):
+        services.cancel_challenge(challenge.pk, user=alice)
+
+    assert not Match.objects.exists()
+    challenge.refresh_from_db()
+    assert challenge.status == "open"  # the sweep's to mark, and to email of
+    assert challenge.current_status == "expired"
+
+
+def test_a_challenge_past_its_days_is_listed_nowhere_before_the_sweep(client, alice, bob):
+    lobby_one = _made_ago(services.create_challenge(alice), LIFETIME)
+    to_bob = _made_ago(services.create_challenge(alice, opponent=bob), LIFETIME)
+    client.force_login(bob)
+    lobby = client.get(reverse("lobby")).text
+    bobs = client.get(reverse("dashboard")).text
+    client.force_login(alice)
+    alices = client.get(reverse("dashboard")).text
+
+    for challenge in (lobby_one, to_bob):
+        assert challenge.get_absolute_url() not in lobby + bobs + alices
+    assert Challenge.objects.issued_by(alice).count() == 0  # places free under the limit
+
+
+def test_a_rematch_offer_past_its_days_is_not_taken_up_nor_in_the_way(alice, bob):
+    match = services.resign(opened_by_white(alice, bob).pk, user=bob)
+    old = _made_ago(services.offer_rematch(match, user=alice), LIFETIME)
+
+    offered_back = services.offer_rematch(match, user=bob)
+
+    assert services.rematch_offers(match, alice)["theirs"] == offered_back
+    assert offered_back.pk != old.pk and offered_back.status == "open"
+    assert not Match.objects.exclude(pk=match.pk).exists()  # not a rematch of the old offer
+
+
+def test_the_pages_refuse_a_challenge_past_its_days_as_an_expired_one(
+    client, alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    lobby_one = _made_ago(services.create_challenge(alice), LIFETIME)
+    to_bob = _made_ago(services.create_challenge(alice, opponent=bob, variant="greek"), LIFETIME)
+    client.force_login(bob)
+    bobs = client.post(reverse("challenge_accept", args=[to_bob.pk]), follow=True).text
+    client.force_login(charlie)
+    charlies = client.post(reverse("challenge_accept", args=[lobby_one.pk]), follow=True).text
+    page = client.get(lobby_one.get_absolute_url())
+    client.force_login(alice)
+    own = client.get(to_bob.get_absolute_url()).text
+
+    assert f"This challenge has expired: nobody took it up within {CHALLENGE_DAYS} days." in bobs
+    assert "That challenge is no longer open" in charlies  # a lobby one is its players' now
+    assert page.status_code == 404
+    assert "Status: <strong>Expired</strong>" in own and "Cancel the challenge" not in own
+    assert not Match.objects.exists()
+    # The sweep still marks them, and tells their challenger.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.expire_challenges() == 2
+    assert {m.subject for m in mail.outbox if "expired" in m.subject} == {
+        "Your challenge in the lobby has expired",
+        "Your challenge to bob has expired",
+    }
+
+
+def test_a_block_or_a_closure_leaves_a_challenge_past_its_days_to_the_sweep(alice, bob, charlie):
+    to_bob = _made_ago(services.create_challenge(alice, opponent=bob), LIFETIME)
+    to_charlie = _made_ago(services.create_challenge(alice, opponent=charlie), LIFETIME)
+
+    made = blocks.block(bob, other=alice)
+    closure = closing.close_account(charlie)
+
+    # Nothing left to withdraw or decline: each has expired.
+    assert (made.withdrawn, made.declined) == (0, 0)
+    assert (closure.challenges_withdrawn, closure.challenges_declined) == (0, 0)
+    assert services.expire_challenges() == 2
+    assert {to_bob.pk, to_charlie.pk} == set(
+        Challenge.objects.filter(status="expired").values_list("pk", flat=True)
+    )

@@ -82,6 +82,18 @@ def test_a_player_has_a_limited_number_of_matches_against_the_bots(alice):
     assert Match.objects.count() == services.MAX_BOT_MATCHES
 
 
+def test_challenges_waiting_do_not_stop_a_match_against_a_bot(alice):
+    # A bot accepts at once: its challenge never waits, and the waiting limit is not its.
+    for n in range(services.MAX_OPEN_CHALLENGES):
+        services.create_challenge(alice, points=MATCH_LENGTHS[n % 7], days_per_move=1 + n // 7)
+
+    challenge = services.create_challenge(alice, opponent=services.bot_users()[0])
+
+    assert challenge.status == Challenge.Status.ACCEPTED
+    assert Match.objects.get() == challenge.match
+    assert Challenge.objects.issued_by(alice).count() == services.MAX_OPEN_CHALLENGES
+
+
 def test_the_same_lobby_challenge_sent_twice_is_one_challenge(alice):
     first = services.create_challenge(alice, variant="greek", points=5)
 
