@@ -275,3 +275,70 @@ def test_a_double_named_for_the_player_is_not_shown_so_to_the_opponent(client, a
 
     assert "named for you" not in page
     assert '<span class="muted small">named</span>' in page
+
+
+def alice_plays_her_1_2(alice, bob) -> Match:
+    """American: alice rolls 1-2 and plays it (in/24 in/23); her double is to name."""
+    return play(start(alice, bob, [5, 2, 1, 2]), alice, "in/24 in/23")
+
+
+def name_double(match: Match, user, number: int) -> Match:
+    action = services.TurnAction(segment=match.segment_count, double=number)
+    return services.submit_segment(match.pk, user=user, action=action)
+
+
+def test_each_update_tells_only_what_came_after_the_board_the_page_showed(alice, bob):
+    match = alice_plays_her_1_2(alice, bob)
+    after_1_2 = match.segment_count
+    match = name_double(match, alice, 6)
+    after_naming = match.segment_count
+    match = play(match, alice, "in/19(4)", dice=[5, 3])  # R7.5: an extra roll, 5-3
+
+    news = {
+        shown: board_context(match, viewer=bob, steps=[], news_since=shown)["news"]
+        for shown in (after_1_2, after_naming, match.segment_count)
+    }
+
+    assert news == {
+        after_1_2: "alice named 6-6 and entered four checkers on your 6-point.",
+        # Its naming was told in the announcement before.
+        after_naming: "alice played 6-6 and entered four checkers on your 6-point.",
+        match.segment_count: "",
+    }
+
+
+def test_a_spectator_is_told_only_what_came_after_the_board_the_page_showed(alice, bob):
+    match = name_double(alice_plays_her_1_2(alice, bob), alice, 6)
+    after_naming = match.segment_count
+    match = play(match, alice, "in/19(4)", dice=[5, 3])
+
+    news = board_context(match, viewer=None, steps=[], news_since=after_naming)["news"]
+
+    assert news == "alice played in/19(4)."
+
+
+def test_a_page_with_no_board_before_is_told_all_since_the_players_last_move(alice, bob):
+    match = name_double(alice_plays_her_1_2(alice, bob), alice, 6)
+
+    news = board_context(match, viewer=bob, steps=[])["news"]
+
+    assert news == (
+        "alice rolled 1-2 and entered a checker on your 1-point and a checker on your"
+        " 2-point. alice named 6-6."
+    )
+
+
+def test_a_poll_announces_only_what_came_after_the_board_it_showed(client, alice, bob):
+    match = alice_plays_her_1_2(alice, bob)
+    shown = match.segment_count  # bob's page heard of alice's 1-2 with this board
+    version = f"{shown}-{match.status}"
+    match = name_double(match, alice, 6)
+    client.force_login(bob)
+
+    # What the waiting page's poll sends: its ?seen= and #live's hx-vals.
+    query = {"seen": version, "history": shown, "segment": shown}
+    page = client.get(match.get_absolute_url(), query, headers={"hx-request": "true"}).text
+
+    announce = page[page.index('<div id="announce"') :]
+    announce = announce[announce.index(">") + 1 : announce.index("</div>")]
+    assert announce == "alice named 6-6. Waiting for alice to move."
