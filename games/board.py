@@ -407,7 +407,10 @@ def board_context(
     board["dice_label"] = _dice_label(board["dice_text"], board["dice"])
     board["blot_field"] = _blot_field(match, board["blots_to_name"], steps) if playing else ""
     board["hint"] = _hint(board) if playing else ""
-    board["news"] = _news(games, names, color, score, since=news_since) if live else ""
+    # A game before the last is told with the score after it: the match's while it is
+    # played, not once it is over (its last game counted in, its final score said after).
+    news_score = score if match.is_active else None
+    board["news"] = _news(games, names, color, news_score, since=news_since) if live else ""
     board["announcement"] = _announcement(match, board)
     return board
 
@@ -981,7 +984,10 @@ def _announcement(match: Match, board: dict[str, Any]) -> str:
         # is not in the last turn a screen reader user may have heard.
         forfeit = board["forfeit"]
         how = f"{forfeit['loser']} {forfeit['lost']}; " if forfeit else ""
-        return f"The match is over: {how}{match.winner} won, {match.result_score}."
+        over = f"The match is over: {how}{match.winner} won, {match.result_score}."
+        # The last turn first, when not told yet: the other player's, which bore off
+        # their last checker (or a bot's, segment by segment), ended the match.
+        return " ".join(part for part in (board["news"], over) if part)
     if mode == "replay":
         return ""
     return " ".join(part for part in (board["news"], _what_now(match, board)) if part)

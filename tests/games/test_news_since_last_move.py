@@ -342,3 +342,60 @@ def test_a_poll_announces_only_what_came_after_the_board_it_showed(client, alice
     announce = page[page.index('<div id="announce"') :]
     announce = announce[announce.index(">") + 1 : announce.index("</div>")]
     assert announce == "alice named 6-6. Waiting for alice to move."
+
+
+def alice_to_bear_off_with_a_1_2_and_its_double(alice, bob) -> Match:
+    """American, to 1 point: alice is to bear off two checkers with her 1-2, then her last
+    two with any double she names; bob has borne off none."""
+    match = start(alice, bob, [5, 2, 1, 2])
+    points = [0] * 24
+    points[0] = points[1] = 1  # alice's checkers on her 1- and 2-points
+    points[5] = 2  # and on her 6-point
+    for index in range(18, 23):
+        points[index] = -3  # bob's 15, at home
+    return set_position(match, "white", points, off={"white": 11, "black": 0})
+
+
+def test_the_end_of_the_match_is_told_after_the_turn_that_ended_it(alice, bob):
+    match = alice_to_bear_off_with_a_1_2_and_its_double(alice, bob)
+    shown = match.segment_count  # bob's page, waiting for alice's turn
+    match = play(match, alice, "2/off 1/off")
+    match = name_double(match, alice, 6)  # its only play, 6/off(2), is made for her
+
+    to_bob = board_context(match, viewer=bob, steps=[], news_since=shown)["announcement"]
+    to_alice = board_context(match, viewer=alice, steps=[], news_since=shown)["announcement"]
+
+    assert to_bob == (
+        "alice rolled 1-2 and bore off a checker from your 23-point and a checker from your"
+        " 24-point. alice named 6-6 and bore off two checkers from your 19-point. The match"
+        f" is over: alice won, {match.result_score}."
+    )
+    # Her 1-2 and her naming she made herself; the play made for her ended the match.
+    assert to_alice == (
+        "You named 6-6 and your only play was made for you: you bore off two checkers from"
+        f" your 6-point. The match is over: alice won, {match.result_score}."
+    )
+
+
+def test_a_game_before_the_last_is_told_with_the_score_after_it_not_the_final_one(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 5], points=25), alice, "in/19 in/20", dice=[4, 1])
+    match = play(match, bob, "in/21 in/24", dice=[6, 5])
+    points = [0] * 24
+    points[0] = 2  # alice's last two checkers, on her 1-point
+    for index in range(18, 23):
+        points[index] = -3  # bob's 15, at home
+    match = set_position(match, "white", points, off={"white": 13, "black": 0})
+    shown = match.segment_count  # bob's page, waiting for alice's turn
+    # alice wins game 1 and game 2's opening roll, and bears off game 2's last checkers at
+    # once too (a position made for the test): 30 points, the match.
+    match = play(match, alice, "1/off 1/off", dice=[5, 2, 6, 5])
+    match = set_position(match, "white", points, off={"white": 13, "black": 0})
+    match = play(match, alice, "1/off 1/off")
+
+    board = board_context(match, viewer=bob, steps=[], news_since=shown)
+
+    assert not match.is_active and match.score == {"white": 30, "black": 0}
+    assert board["announcement"] == (
+        "Game 1: alice won 15 points (borne off). alice rolled 6-5 and bore off two checkers"
+        f" from your 24-point. The match is over: alice won, {match.result_score}."
+    )
