@@ -318,6 +318,7 @@ def board_context(
     named_for_you = (
         to_move and bool(dice) and named_double and _double_named_for(match, games, side)
     )
+    extra_roll = to_move and bool(dice) and not named_double and _extra_roll_for(match, games, side)
 
     # A replay shows the score as it stood then: the games finished before the replayed
     # one (a query, in a replay only).
@@ -386,7 +387,11 @@ def board_context(
         "dice": _dice_faces(dice, steps) if dice else [],
         "double_named_for_you": named_for_you,
         "dice_text": _dice_text(dice, named_double, for_you=named_for_you) if dice else "",
-        "your_dice": _your_dice(dice, named_double, for_you=named_for_you) if dice else "",
+        "your_dice": (
+            _your_dice(dice, named_double, for_you=named_for_you, extra_roll=extra_roll)
+            if dice
+            else ""
+        ),
         "bar_checkers": _bar(shown, side),
         "waiting_slabs": _tray(0, shown.waiting, side),
         "off_slabs": _tray(RIGHT_TRAY_X, shown.off, side),
@@ -631,11 +636,16 @@ def _dice_text(dice: list[int], named_double: bool, *, for_you: bool = False) ->
     return format_dice(dice) + (" (named double)" if named_double else "")
 
 
-def _your_dice(dice: list[int], named_double: bool, *, for_you: bool = False) -> str:
+def _your_dice(
+    dice: list[int], named_double: bool, *, for_you: bool = False, extra_roll: bool = False
+) -> str:
     """The dice to play, in the words of the turn's announcement: a double named after a
-    1-2 was chosen, not rolled; one named for the player (``for_you``) is played."""
+    1-2 was chosen, not rolled; one named for the player (``for_you``) is played; the
+    ``extra_roll`` a played acey-deucey earned is said to be one, as the turn goes on."""
     if named_double and for_you:
         return f"you play {format_dice(dice)}"
+    if extra_roll:
+        return f"you rolled {format_dice(dice)}, the extra roll your acey-deucey earned"
     return f"you {'named' if named_double else 'rolled'} {format_dice(dice)}"
 
 
@@ -654,6 +664,25 @@ def _double_named_for(match: Match, games: list[HistoryGame], mover: str) -> boo
         .first()
     )
     return bool(automatic)
+
+
+def _extra_roll_for(match: Match, games: list[HistoryGame], mover: str) -> bool:
+    """Whether the roll that ``mover``, the player to move, now plays is the extra roll
+    their acey-deucey earned (R7.5, american: all four moves of the named double played):
+    their named double is the last segment stored, in the drawn history or, when none is
+    drawn (a click's board), in the stored segments. After a named double not played in
+    full, or a greek one, the other player rolls."""
+    turns = games[-1].turns if games else None
+    if turns:
+        last = turns[-1]
+        return last["player"] == mover and last["segments"][-1]["kind"] == "named_double"
+    stored = (
+        match.segments.filter(number__lte=match.segment_count)
+        .order_by("-number")
+        .values_list("player", "kind")
+        .first()
+    )
+    return stored == (mover, "named_double")
 
 
 def _dice_label(text: str, faces: list[dict[str, Any]]) -> str:

@@ -399,3 +399,28 @@ def test_a_game_before_the_last_is_told_with_the_score_after_it_not_the_final_on
         "Game 1: alice won 15 points (borne off). alice rolled 6-5 and bore off two checkers"
         f" from your 24-point. The match is over: alice won, {match.result_score}."
     )
+
+
+@pytest.mark.parametrize("with_history", [True, False])
+def test_r7_the_extra_roll_an_american_acey_deucey_earned_is_told_as_one(alice, bob, with_history):
+    match = name_double(alice_plays_her_1_2(alice, bob), alice, 6)
+    match = play(match, alice, "in/19(4)", dice=[5, 3])  # all four moves: she rolls again
+
+    board = board_context(match, viewer=alice, steps=[], with_history=with_history)
+
+    assert match.to_move == alice and match.dice == [5, 3]
+    assert board["announcement"] == (
+        "Your turn: you rolled 5-3, the extra roll your acey-deucey earned. Choose a checker"
+        " to move."
+    )
+
+
+def test_r7_the_roll_after_a_greek_named_double_is_the_other_players_and_no_extra_one(alice, bob):
+    match = play(start(alice, bob, [5, 2, 1, 2], variant="greek"), alice, "24/23 24/22")
+    match = name_double(match, alice, 6)
+    match = play(match, alice, "24/18(4)", dice=[5, 3])  # greek: the turn ends here
+
+    board = board_context(match, viewer=bob, steps=[])
+
+    assert match.to_move == bob
+    assert board["your_dice"] == "you rolled 5-3"
