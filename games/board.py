@@ -262,6 +262,7 @@ def board_context(
     replay: int | None = None,
     game: int | None = None,
     with_history: bool = True,
+    news_since: int | None = None,
 ) -> dict[str, Any]:
     """Everything the board partial draws, from ``viewer``'s side.
 
@@ -271,7 +272,8 @@ def board_context(
     The history shows the latest game in full (``turns``) and each earlier game as a
     summary (``earlier_games``); ``game`` and the replayed segment's game are shown in
     full too. ``with_history=False`` leaves out the history (``turns`` is None, no
-    ``earlier_games``): for a page that already shows it.
+    ``earlier_games``): for a page that already shows it. ``news_since`` is the segment
+    count of the board the page showed before: the news tells only what came after it.
     """
     color = match.color_of(viewer) if getattr(viewer, "is_authenticated", False) else None
     side = color or "white"
@@ -316,6 +318,7 @@ def board_context(
     named_for_you = (
         to_move and bool(dice) and named_double and _double_named_for(match, games, side)
     )
+    extra_roll = to_move and bool(dice) and not named_double and _extra_roll_for(match, games, side)
 
     # A replay shows the score as it stood then: the games finished before the replayed
     # one (a query, in a replay only).
@@ -384,7 +387,11 @@ def board_context(
         "dice": _dice_faces(dice, steps) if dice else [],
         "double_named_for_you": named_for_you,
         "dice_text": _dice_text(dice, named_double, for_you=named_for_you) if dice else "",
-        "your_dice": _your_dice(dice, named_double, for_you=named_for_you) if dice else "",
+        "your_dice": (
+            _your_dice(dice, named_double, for_you=named_for_you, extra_roll=extra_roll)
+            if dice
+            else ""
+        ),
         "bar_checkers": _bar(shown, side),
         "waiting_slabs": _tray(0, shown.waiting, side),
         "off_slabs": _tray(RIGHT_TRAY_X, shown.off, side),
@@ -405,7 +412,10 @@ def board_context(
     board["dice_label"] = _dice_label(board["dice_text"], board["dice"])
     board["blot_field"] = _blot_field(match, board["blots_to_name"], steps) if playing else ""
     board["hint"] = _hint(board) if playing else ""
-    board["news"] = _news(games, names, color, score) if live else ""
+    # A game before the last is told with the score after it: the match's while it is
+    # played, not once it is over (its last game counted in, its final score said after).
+    news_score = score if match.is_active else None
+    board["news"] = _news(games, names, color, news_score, since=news_since) if live else ""
     board["announcement"] = _announcement(match, board)
     return board
 
@@ -626,11 +636,16 @@ def _dice_text(dice: list[int], named_double: bool, *, for_you: bool = False) ->
     return format_dice(dice) + (" (named double)" if named_double else "")
 
 
-def _your_dice(dice: list[int], named_double: bool, *, for_you: bool = False) -> str:
+def _your_dice(
+    dice: list[int], named_double: bool, *, for_you: bool = False, extra_roll: bool = False
+) -> str:
     """The dice to play, in the words of the turn's announcement: a double named after a
-    1-2 was chosen, not rolled; one named for the player (``for_you``) is played."""
+    1-2 was chosen, not rolled; one named for the player (``for_you``) is played; the
+    ``extra_roll`` a played acey-deucey earned is said to be one, as the turn goes on."""
     if named_double and for_you:
         return f"you play {format_dice(dice)}"
+    if extra_roll:
+        return f"you rolled {format_dice(dice)}, the extra roll your acey-deucey earned"
     return f"you {'named' if named_double else 'rolled'} {format_dice(dice)}"
 
 
@@ -649,6 +664,25 @@ def _double_named_for(match: Match, games: list[HistoryGame], mover: str) -> boo
         .first()
     )
     return bool(automatic)
+
+
+def _extra_roll_for(match: Match, games: list[HistoryGame], mover: str) -> bool:
+    """Whether the roll that ``mover``, the player to move, now plays is the extra roll
+    their acey-deucey earned (R7.5, american: all four moves of the named double played):
+    their named double is the last segment stored, in the drawn history or, when none is
+    drawn (a click's board), in the stored segments. After a named double not played in
+    full, or a greek one, the other player rolls."""
+    turns = games[-1].turns if games else None
+    if turns:
+        last = turns[-1]
+        return last["player"] == mover and last["segments"][-1]["kind"] == "named_double"
+    stored = (
+        match.segments.filter(number__lte=match.segment_count)
+        .order_by("-number")
+        .values_list("player", "kind")
+        .first()
+    )
+    return stored == (mover, "named_double")
 
 
 def _dice_label(text: str, faces: list[dict[str, Any]]) -> str:
@@ -745,6 +779,8 @@ def _news(
     names: dict[str, str],
     viewer: str | None,
     score: dict[str, int] | None = None,
+    *,
+    since: int | None = None,
 ) -> str:
     """What the viewer has not seen played, for the live region.
 
@@ -755,46 +791,28 @@ def _news(
     before, they hear how it ended, with the ``score`` (its turns are not drawn; its last,
     which ended it, is in how it ended). A spectator hears the last turn, or how the last
     game ended when the next has only its opening roll so far.
+
+    ``since`` is the segment count of the board the page showed before this one, whose
+    announcement told what came up to it: only what came after is told, to a player and
+    a spectator alike. A page that polls while the other player's turn comes in segment by
+    segment (a 1-2, its double, an extra roll; a bot's, seconds apart) hears each once.
     """
     turns = games[-1].turns if games else None
     if not turns:
         return ""  # no history drawn (a click), or none yet
-    if viewer is None:
-        last = turns[-1]
-        if not last["player"]:
-            previous = games[-2] if len(games) > 1 else None
-            return (
-                f"Game {previous.number}: {previous.result}."
-                if previous and previous.result
-                else ""
-            )
-        return _turn_in_words(names[last["player"]], last["segments"])
-    unseen: list[tuple[str, list[dict[str, Any]]]] = []
-    for turn in reversed(turns):
-        segments = turn["segments"]
-        if turn["player"] == viewer:
-            by_hand = [i for i, segment in enumerate(segments) if not segment["automatic"]]
-            if by_hand:
-                unseen.append((viewer, segments[by_hand[-1] + 1 :]))
-                break
-        unseen.append((turn["player"], segments))
-    else:
-        # Nothing made by hand in this game: the viewer's last move ended the game before
-        # (its turns are not drawn), or this is the match's first game.
-        previous = games[-2] if len(games) > 1 else None
-        if previous and previous.result:
-            # "you won", as the score after it says "you".
-            winner = "you" if previous.winner == viewer else previous.winner_name
-            score_words = _score_words(score, names, viewer) if score else ""
-            said = f"Game {previous.number}: {winner} {previous.won}.{score_words}"
-            unseen.append(("", [{"said": said}]))
+    start = _news_start(turns, viewer, since)
     sentences = []
-    for player, segments in reversed(unseen):
-        if not segments:
-            continue
-        if not player:
-            # The opening roll says nothing the turn after it does not; a game's end does.
-            sentences.extend(segment["said"] for segment in segments if "said" in segment)
+    previous = games[-2] if len(games) > 1 else None
+    if previous and previous.result and start < games[-1].first:
+        # The game before ended since: its last turn is not drawn, how it ended is said.
+        sentences.append(_game_end_words(previous, names, viewer, score))
+    for turn in turns:
+        player = turn["player"]
+        segments = [segment for segment in turn["segments"] if segment["number"] > start]
+        if not segments or not player:
+            continue  # the opening roll says nothing the turn after it does not
+        if viewer is None:
+            sentences.append(_turn_in_words(names[player], segments))
         elif player == viewer:
             sentences.append(_made_for_you(segments, viewer))
         else:
@@ -802,6 +820,37 @@ def _news(
                 _turn_for_opponent(names[player], segments, mover=player, listener=viewer)
             )
     return " ".join(sentence for sentence in sentences if sentence)
+
+
+def _news_start(turns: list[dict[str, Any]], viewer: str | None, since: int | None) -> int:
+    """The number of the last segment the viewer has heard of, whose news is not said
+    again: the page's last board (``since``) or, for a player, their last move made by hand
+    in this game if later (0 when neither is known). A spectator's page with no board
+    before it hears the last turn."""
+    if viewer is None:
+        if since is not None:
+            return since
+        played = [turn for turn in turns if turn["player"]]
+        return played[-1]["segments"][0]["number"] - 1 if played else 0
+    by_hand = [
+        segment["number"]
+        for turn in turns
+        if turn["player"] == viewer
+        for segment in turn["segments"]
+        if not segment["automatic"]
+    ]
+    return max(since or 0, by_hand[-1] if by_hand else 0)
+
+
+def _game_end_words(
+    game: HistoryGame, names: dict[str, str], viewer: str | None, score: dict[str, int] | None
+) -> str:
+    """How ``game`` ended, told to ``viewer`` ("you won", as the score after it says "you")."""
+    if viewer is None:
+        return f"Game {game.number}: {game.result}."
+    winner = "you" if game.winner == viewer else game.winner_name
+    score_words = _score_words(score, names, viewer) if score else ""
+    return f"Game {game.number}: {winner} {game.won}.{score_words}"
 
 
 def _score_words(score: dict[str, int], names: dict[str, str], viewer: str) -> str:
@@ -865,8 +914,9 @@ def _turn_for_opponent(
             sentences.append(f"{dice} was named for {name}, the only double they could name.")
         elif segment["kind"] != "double":
             verb = "named" if segment["kind"] == "named_double" else "rolled"
-            if verb == "named" and i > 0 and segments[i - 1]["automatic"]:
-                verb = "played"  # its naming was said just before
+            if verb == "named" and (i == 0 or segments[i - 1]["automatic"]):
+                # Its naming was said just before, or in the announcement before this one.
+                verb = "played"
             moves = _play_in_words(segment["play"], mover=mover, listener=listener)
             sentences.append(f"{name} {verb} {dice} and {moves}.")
         elif i == len(segments) - 1:
@@ -963,7 +1013,10 @@ def _announcement(match: Match, board: dict[str, Any]) -> str:
         # is not in the last turn a screen reader user may have heard.
         forfeit = board["forfeit"]
         how = f"{forfeit['loser']} {forfeit['lost']}; " if forfeit else ""
-        return f"The match is over: {how}{match.winner} won, {match.result_score}."
+        over = f"The match is over: {how}{match.winner} won, {match.result_score}."
+        # The last turn first, when not told yet: the other player's, which bore off
+        # their last checker (or a bot's, segment by segment), ended the match.
+        return " ".join(part for part in (board["news"], over) if part)
     if mode == "replay":
         return ""
     return " ".join(part for part in (board["news"], _what_now(match, board)) if part)

@@ -350,6 +350,8 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         replay=extra.get("replay"),
         game=extra.get("game"),
         with_history=not extra.get("keep_history"),
+        # Only HTMX requests announce the news: said once, not again with each update.
+        news_since=_shown_segment(request) if request.htmx else None,
     )
     rating_changes = (
         [] if match.is_active else list(match.rating_changes.select_related("user").order_by("pk"))
@@ -395,6 +397,14 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         _give_back_refused_turn(context, typed_play, typed_blot, blot_refused=blot_refused)
     context["form_has_blot"] = _form_has_blot(board, context["typed_blot"])
     return context
+
+
+def _shown_segment(request: HttpRequest) -> int | None:
+    """The segment count of the board the page shows, which every request from it carries
+    (#live's hx-vals, the poll's too): what came up to it is in the page's history and was
+    in its last announcement, and is not announced again."""
+    params = request.POST if request.method == "POST" else request.GET
+    return whole_number(params.get("segment"))
 
 
 def _form_has_blot(board: dict, typed_blot: str) -> bool:

@@ -275,3 +275,152 @@ def test_a_double_named_for_the_player_is_not_shown_so_to_the_opponent(client, a
 
     assert "named for you" not in page
     assert '<span class="muted small">named</span>' in page
+
+
+def alice_plays_her_1_2(alice, bob) -> Match:
+    """American: alice rolls 1-2 and plays it (in/24 in/23); her double is to name."""
+    return play(start(alice, bob, [5, 2, 1, 2]), alice, "in/24 in/23")
+
+
+def name_double(match: Match, user, number: int) -> Match:
+    action = services.TurnAction(segment=match.segment_count, double=number)
+    return services.submit_segment(match.pk, user=user, action=action)
+
+
+def test_each_update_tells_only_what_came_after_the_board_the_page_showed(alice, bob):
+    match = alice_plays_her_1_2(alice, bob)
+    after_1_2 = match.segment_count
+    match = name_double(match, alice, 6)
+    after_naming = match.segment_count
+    match = play(match, alice, "in/19(4)", dice=[5, 3])  # R7.5: an extra roll, 5-3
+
+    news = {
+        shown: board_context(match, viewer=bob, steps=[], news_since=shown)["news"]
+        for shown in (after_1_2, after_naming, match.segment_count)
+    }
+
+    assert news == {
+        after_1_2: "alice named 6-6 and entered four checkers on your 6-point.",
+        # Its naming was told in the announcement before.
+        after_naming: "alice played 6-6 and entered four checkers on your 6-point.",
+        match.segment_count: "",
+    }
+
+
+def test_a_spectator_is_told_only_what_came_after_the_board_the_page_showed(alice, bob):
+    match = name_double(alice_plays_her_1_2(alice, bob), alice, 6)
+    after_naming = match.segment_count
+    match = play(match, alice, "in/19(4)", dice=[5, 3])
+
+    news = board_context(match, viewer=None, steps=[], news_since=after_naming)["news"]
+
+    assert news == "alice played in/19(4)."
+
+
+def test_a_page_with_no_board_before_is_told_all_since_the_players_last_move(alice, bob):
+    match = name_double(alice_plays_her_1_2(alice, bob), alice, 6)
+
+    news = board_context(match, viewer=bob, steps=[])["news"]
+
+    assert news == (
+        "alice rolled 1-2 and entered a checker on your 1-point and a checker on your"
+        " 2-point. alice named 6-6."
+    )
+
+
+def test_a_poll_announces_only_what_came_after_the_board_it_showed(client, alice, bob):
+    match = alice_plays_her_1_2(alice, bob)
+    shown = match.segment_count  # bob's page heard of alice's 1-2 with this board
+    version = f"{shown}-{match.status}"
+    match = name_double(match, alice, 6)
+    client.force_login(bob)
+
+    # What the waiting page's poll sends: its ?seen= and #live's hx-vals.
+    query = {"seen": version, "history": shown, "segment": shown}
+    page = client.get(match.get_absolute_url(), query, headers={"hx-request": "true"}).text
+
+    announce = page[page.index('<div id="announce"') :]
+    announce = announce[announce.index(">") + 1 : announce.index("</div>")]
+    assert announce == "alice named 6-6. Waiting for alice to move."
+
+
+def alice_to_bear_off_with_a_1_2_and_its_double(alice, bob) -> Match:
+    """American, to 1 point: alice is to bear off two checkers with her 1-2, then her last
+    two with any double she names; bob has borne off none."""
+    match = start(alice, bob, [5, 2, 1, 2])
+    points = [0] * 24
+    points[0] = points[1] = 1  # alice's checkers on her 1- and 2-points
+    points[5] = 2  # and on her 6-point
+    for index in range(18, 23):
+        points[index] = -3  # bob's 15, at home
+    return set_position(match, "white", points, off={"white": 11, "black": 0})
+
+
+def test_the_end_of_the_match_is_told_after_the_turn_that_ended_it(alice, bob):
+    match = alice_to_bear_off_with_a_1_2_and_its_double(alice, bob)
+    shown = match.segment_count  # bob's page, waiting for alice's turn
+    match = play(match, alice, "2/off 1/off")
+    match = name_double(match, alice, 6)  # its only play, 6/off(2), is made for her
+
+    to_bob = board_context(match, viewer=bob, steps=[], news_since=shown)["announcement"]
+    to_alice = board_context(match, viewer=alice, steps=[], news_since=shown)["announcement"]
+
+    assert to_bob == (
+        "alice rolled 1-2 and bore off a checker from your 23-point and a checker from your"
+        " 24-point. alice named 6-6 and bore off two checkers from your 19-point. The match"
+        f" is over: alice won, {match.result_score}."
+    )
+    # Her 1-2 and her naming she made herself; the play made for her ended the match.
+    assert to_alice == (
+        "You named 6-6 and your only play was made for you: you bore off two checkers from"
+        f" your 6-point. The match is over: alice won, {match.result_score}."
+    )
+
+
+def test_a_game_before_the_last_is_told_with_the_score_after_it_not_the_final_one(alice, bob):
+    match = play(start(alice, bob, [5, 2, 6, 5], points=25), alice, "in/19 in/20", dice=[4, 1])
+    match = play(match, bob, "in/21 in/24", dice=[6, 5])
+    points = [0] * 24
+    points[0] = 2  # alice's last two checkers, on her 1-point
+    for index in range(18, 23):
+        points[index] = -3  # bob's 15, at home
+    match = set_position(match, "white", points, off={"white": 13, "black": 0})
+    shown = match.segment_count  # bob's page, waiting for alice's turn
+    # alice wins game 1 and game 2's opening roll, and bears off game 2's last checkers at
+    # once too (a position made for the test): 30 points, the match.
+    match = play(match, alice, "1/off 1/off", dice=[5, 2, 6, 5])
+    match = set_position(match, "white", points, off={"white": 13, "black": 0})
+    match = play(match, alice, "1/off 1/off")
+
+    board = board_context(match, viewer=bob, steps=[], news_since=shown)
+
+    assert not match.is_active and match.score == {"white": 30, "black": 0}
+    assert board["announcement"] == (
+        "Game 1: alice won 15 points (borne off). alice rolled 6-5 and bore off two checkers"
+        f" from your 24-point. The match is over: alice won, {match.result_score}."
+    )
+
+
+@pytest.mark.parametrize("with_history", [True, False])
+def test_r7_the_extra_roll_an_american_acey_deucey_earned_is_told_as_one(alice, bob, with_history):
+    match = name_double(alice_plays_her_1_2(alice, bob), alice, 6)
+    match = play(match, alice, "in/19(4)", dice=[5, 3])  # all four moves: she rolls again
+
+    board = board_context(match, viewer=alice, steps=[], with_history=with_history)
+
+    assert match.to_move == alice and match.dice == [5, 3]
+    assert board["announcement"] == (
+        "Your turn: you rolled 5-3, the extra roll your acey-deucey earned. Choose a checker"
+        " to move."
+    )
+
+
+def test_r7_the_roll_after_a_greek_named_double_is_the_other_players_and_no_extra_one(alice, bob):
+    match = play(start(alice, bob, [5, 2, 1, 2], variant="greek"), alice, "24/23 24/22")
+    match = name_double(match, alice, 6)
+    match = play(match, alice, "24/18(4)", dice=[5, 3])  # greek: the turn ends here
+
+    board = board_context(match, viewer=bob, steps=[])
+
+    assert match.to_move == bob
+    assert board["your_dice"] == "you rolled 5-3"
