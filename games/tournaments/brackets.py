@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import islice, takewhile
@@ -216,11 +216,21 @@ def default_swiss_rounds(players: int) -> int:
     return min(math.ceil(math.log2(players)) + 1, players - 1)
 
 
+#: Steps the look-ahead of :func:`pair_swiss_round` may take for one round: some tenths of
+#: a second for 32 players. Fields of up to 20 players have needed a few thousand at most,
+#: even with as many rounds as allowed, and a few dozen with the usual rounds; a large field
+#: with the usual rounds needs none, as any pairing leaves its later rounds easy to pair.
+#: When they run out, the pairing being looked at is taken.
+LOOKAHEAD_STEPS: Final = 20_000
+
+
 def pair_swiss_round(
     players: Sequence[int],
     scores: Mapping[int, int],
     opponents: Mapping[int, Collection[int]],
     had_bye: Collection[int] = (),
+    *,
+    rounds_after: int = 0,
 ) -> tuple[list[tuple[int, int]], int | None]:
     """Pair one Swiss round: the pairs (higher-ranked player first) and the bye, if any.
 
@@ -231,6 +241,13 @@ def pair_swiss_round(
     too), so a pairing repeats only if every possible pairing would repeat one, and then as
     few as possible.
 
+    ``rounds_after`` is the number of rounds still to be paired after this one. The search
+    then looks ahead: it takes the first pairing in that order after which those rounds too
+    can be paired without a rematch (and with byes given the same way) whatever their
+    results. Only if there is none does it pair as if this were the last round: a withdrawal
+    may have left too few players, say. The look-ahead takes at most
+    :data:`LOOKAHEAD_STEPS` steps; when they run out, the pairing it was looking at is taken.
+
     >>> pair_swiss_round([1, 2, 3, 4, 5, 6], {}, {})
     ([(1, 4), (2, 5), (3, 6)], None)
 
@@ -238,6 +255,17 @@ def pair_swiss_round(
 
     >>> pair_swiss_round([1, 2, 3, 4, 5], {1: 1, 2: 1, 5: 1}, {1: [4], 4: [1], 2: [3], 3: [2]}, [5])
     ([(1, 2), (5, 3)], 4)
+
+    Round 3 of 4 after 1 beat 4, 2 beat 5, 6 beat 3, then 2 beat 1, 6 beat 4, 3 beat 5. By
+    score it is 2 v 6, 1 v 3 and 4 v 5; but then 1, 5 and 6 have met all but each other, as
+    have 2, 3 and 4, and round 4 could not be paired. Looking ahead, 1 meets 5 and 3 meets 4:
+
+    >>> met = {1: [4, 2], 2: [5, 1], 3: [6, 5], 4: [1, 6], 5: [2, 3], 6: [3, 4]}
+    >>> scores = {1: 1, 2: 2, 3: 1, 6: 2}
+    >>> pair_swiss_round([1, 2, 3, 4, 5, 6], scores, met)
+    ([(2, 6), (1, 3), (4, 5)], None)
+    >>> pair_swiss_round([1, 2, 3, 4, 5, 6], scores, met, rounds_after=1)
+    ([(2, 6), (1, 5), (3, 4)], None)
     """
     order = sorted(players, key=lambda player: -scores.get(player, 0))
     if len(order) % 2 == 0:
@@ -247,46 +275,183 @@ def pair_swiss_round(
         # A second bye is no rematch: if everyone has had one, anyone may have another,
         # lowest-ranked first, rather than a pairing repeat for want of trying.
         bye_candidates = bye_candidates or list(reversed(order))
+    if rounds_after:
+        later = _LaterRounds(order, opponents, had_bye, _Steps(LOOKAHEAD_STEPS))
+        chosen = later.first_pairing_they_follow(bye_candidates, scores, rounds_after)
+        if chosen is not None:
+            return chosen
     for repeats in range(len(order) // 2 + 1):
         for bye in bye_candidates:
             rest = tuple(player for player in order if player != bye)
-            pairs = _pair_score_groups(rest, scores, opponents, repeats)
+            pairs = next(_score_group_pairings(rest, scores, opponents, repeats), None)
             if pairs is not None:
                 return pairs, bye
     raise AssertionError("unreachable: with every pair allowed to repeat, any pairing will do")
 
 
-def _pair_score_groups(
+class _OutOfSteps(Exception):
+    """A search has taken all the steps it may."""
+
+
+@dataclass
+class _Steps:
+    """What is left of a search's allowance of steps."""
+
+    left: int
+
+    def take(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise _OutOfSteps
+
+
+def _score_group_pairings(
     order: tuple[int, ...],
     scores: Mapping[int, int],
     opponents: Mapping[int, Collection[int]],
     repeats: int,
-) -> list[tuple[int, int]] | None:
-    """Depth-first search for a pairing of ``order`` with at most ``repeats`` rematches.
+    steps: _Steps | None = None,
+) -> Iterator[list[tuple[int, int]]]:
+    """Depth-first, best first, the pairings of ``order`` with at most ``repeats`` rematches.
 
-    The candidates depend only on who is left, so a dead end is remembered and never
-    searched again.
+    The candidates depend only on who is left, so a dead end (players left whom no pairing
+    fits) is remembered and never searched again.
     """
     dead_ends: set[tuple[tuple[int, ...], int]] = set()
 
-    def search(remaining: tuple[int, ...], budget: int) -> list[tuple[int, int]] | None:
+    def search(remaining: tuple[int, ...], allowed: int) -> Iterator[list[tuple[int, int]]]:
         if not remaining:
-            return []
-        if (remaining, budget) in dead_ends:
-            return None
-        first = remaining[0]
+            yield []
+            return
+        if (remaining, allowed) in dead_ends:
+            return
+        if steps is not None:
+            steps.take()
+        first, found = remaining[0], False
         for partner in _partners_by_preference(remaining, scores):
             cost = int(partner in opponents.get(first, ()))
-            if cost > budget:
+            if cost > allowed:
                 continue
             rest = tuple(player for player in remaining if player not in (first, partner))
-            found = search(rest, budget - cost)
-            if found is not None:
-                return [(first, partner), *found]
-        dead_ends.add((remaining, budget))
-        return None
+            for pairs in search(rest, allowed - cost):
+                found = True
+                yield [(first, partner), *pairs]
+        if not found:
+            dead_ends.add((remaining, allowed))
 
     return search(order, repeats)
+
+
+#: For each player, in pairing order, the players they have not met.
+_Unmet = dict[int, frozenset[int]]
+
+
+class _LaterRounds:
+    """The look-ahead of :func:`pair_swiss_round`: can the rounds after this one be paired
+    without a rematch? Their results are not known, so scores do not come into it: this is
+    a search for successive rematch-free pairings of the same players, each with a bye if
+    the count is odd, to a player who has had none while there is one.
+    """
+
+    def __init__(
+        self,
+        players: Sequence[int],
+        opponents: Mapping[int, Collection[int]],
+        had_bye: Collection[int],
+        steps: _Steps,
+    ) -> None:
+        self.players = tuple(players)
+        self.opponents = opponents
+        self.steps = steps
+        everyone = frozenset(self.players)
+        self.unmet: _Unmet = {
+            player: everyone.difference((player,), opponents.get(player, ()))
+            for player in self.players
+        }
+        self.byeless = frozenset(player for player in players if player not in had_bye)
+        # Positions already searched: the rounds after the next candidate often reach them.
+        self.known: dict[tuple[tuple[frozenset[int], ...], frozenset[int], int], bool] = {}
+
+    def first_pairing_they_follow(
+        self, bye_candidates: Sequence[int | None], scores: Mapping[int, int], rounds: int
+    ) -> tuple[list[tuple[int, int]], int | None] | None:
+        """The first rematch-free pairing, in order of preference, after which ``rounds``
+        more rounds can be paired. ``None`` if there is none, if the steps ran out before
+        one was found, or if any rematch-free pairing will do (as in most large fields)."""
+        if _surely_pairable(self.unmet, rounds + 1):
+            return None
+        try:
+            for bye in bye_candidates:
+                rest = tuple(player for player in self.players if player != bye)
+                for pairs in _score_group_pairings(rest, scores, self.opponents, 0, self.steps):
+                    if self._can_follow(pairs, bye, rounds):
+                        return pairs, bye
+        except _OutOfSteps:
+            pass
+        return None
+
+    def _can_follow(self, pairs: list[tuple[int, int]], bye: int | None, rounds: int) -> bool:
+        unmet, byeless = _after_round(self.unmet, self.byeless, pairs, bye)
+        try:
+            return self._can_pair(unmet, byeless, rounds)
+        except _OutOfSteps:
+            return True  # no time to look further: take this pairing
+
+    def _can_pair(self, unmet: _Unmet, byeless: frozenset[int], rounds: int) -> bool:
+        if rounds == 0 or _surely_pairable(unmet, rounds):
+            return True
+        key = (tuple(unmet.values()), byeless, rounds)
+        if key not in self.known:
+            self.known[key] = any(
+                self._can_pair(*_after_round(unmet, byeless, pairs, bye), rounds - 1)
+                for pairs, bye in self._rematch_free_rounds(unmet, byeless)
+            )
+        return self.known[key]
+
+    def _rematch_free_rounds(
+        self, unmet: _Unmet, byeless: frozenset[int]
+    ) -> Iterator[tuple[list[tuple[int, int]], int | None]]:
+        byes: Sequence[int | None] = [None]
+        if len(unmet) % 2:
+            byes = [player for player in unmet if player in byeless] or list(unmet)
+        for bye in byes:
+            for pairs in self._matchings(frozenset(unmet) - {bye}, unmet):
+                yield pairs, bye
+
+    def _matchings(self, left: frozenset[int], unmet: _Unmet) -> Iterator[list[tuple[int, int]]]:
+        if not left:
+            yield []
+            return
+        self.steps.take()
+        # The player with the fewest partners left first, so that a dead end shows soonest.
+        first = min((p for p in self.players if p in left), key=lambda p: len(unmet[p] & left))
+        partners = unmet[first] & left
+        for partner in (p for p in self.players if p in partners):
+            for pairs in self._matchings(left - {first, partner}, unmet):
+                yield [(first, partner), *pairs]
+
+
+def _after_round(
+    unmet: _Unmet, byeless: frozenset[int], pairs: list[tuple[int, int]], bye: int | None
+) -> tuple[_Unmet, frozenset[int]]:
+    after = dict(unmet)
+    for first, second in pairs:
+        after[first] -= {second}
+        after[second] -= {first}
+    return after, byeless - {bye}
+
+
+def _surely_pairable(unmet: _Unmet, rounds: int) -> bool:
+    """A quick sufficient condition for ``rounds`` rounds to be pairable without a rematch.
+
+    If each of 2m players has m partners or more, they can all be paired (Dirac: there is a
+    Hamiltonian cycle even). A round takes at most one partner from each player, and with
+    an odd count the bye takes at most one more: so if the fewest partners anyone has, less
+    a partner a round, less one for the bye, still leave half the rest, every round pairs.
+    """
+    count = len(unmet)
+    fewest = min((len(partners) for partners in unmet.values()), default=0)
+    return fewest - (rounds - 1) - count % 2 >= count // 2
 
 
 def _partners_by_preference(remaining: tuple[int, ...], scores: Mapping[int, int]) -> list[int]:
@@ -971,10 +1136,13 @@ class RoundRobin(_RoundBased):
 class Swiss(_RoundBased):
     """Rounds paired by :func:`pair_swiss_round`, as many as planned; a bye scores a win.
 
-    Nobody meets the same opponent twice. Should every pairing of the next round repeat
-    one (withdrawals can leave too few players for the rounds planned, and score groups
-    can paint the last rounds into a corner), the tournament ends after the rounds played:
-    :attr:`total_rounds` drops to their number, and :attr:`planned_rounds` keeps the plan.
+    Nobody meets the same opponent twice, and each round is paired looking ahead to the last
+    one planned, so that they can all be played. Should every pairing of the next round
+    still repeat one, the tournament ends after the rounds played: :attr:`total_rounds`
+    drops to their number, and :attr:`planned_rounds` keeps the plan. Withdrawals can leave
+    too few players for the rounds planned. Without any, the look-ahead sees to it that this
+    does not happen, unless a field of dozens plays nearly as many rounds as it has players:
+    more than the look-ahead can follow to the end (see :data:`LOOKAHEAD_STEPS`).
 
     >>> t = Swiss([1, 2, 3, 4, 5], rounds=4)  # 1 v 3, 2 v 4, and 5 has the bye
     >>> _ = t.report("R1-1", 1, loser_withdraws=True)
@@ -1044,7 +1212,13 @@ class Swiss(_RoundBased):
         opponents = {player: set(record.opponents) for player, record in records.items()}
         had_bye = {player for player, record in records.items() if record.byes}
         active = [player for player in self.players if player not in self._withdrawn]
-        pairs, bye = pair_swiss_round(active, self._scores(records), opponents, had_bye)
+        pairs, bye = pair_swiss_round(
+            active,
+            self._scores(records),
+            opponents,
+            had_bye,
+            rounds_after=self.total_rounds - number,
+        )
         if any(second in opponents[first] for first, second in pairs):
             # pair_swiss_round repeats a pairing only when every pairing would: this field
             # cannot play another round without a rematch, so the rounds played are all.

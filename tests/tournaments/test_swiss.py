@@ -207,3 +207,47 @@ def test_when_everyone_has_had_a_bye_the_second_one_goes_where_it_avoids_a_remat
     found, bye = pair_swiss_round([1, 2, 3], {}, {1: [2], 2: [1]}, [1, 2, 3])
 
     assert (found, bye) == ([(1, 3)], 2)
+
+
+def test_a_round_is_paired_so_that_the_rounds_planned_can_all_be_played():
+    tournament = Swiss([1, 2, 3, 4, 5, 6])  # four rounds
+    assert pairs(tournament) == [(1, 4), (2, 5), (3, 6)]
+    for slot_id, winner in [("R1-1", 1), ("R1-2", 2), ("R1-3", 6)]:
+        tournament.report(slot_id, winner)
+    assert pairs(tournament) == [(1, 2), (6, 4), (3, 5)]
+    for slot_id, winner in [("R2-1", 2), ("R2-2", 6), ("R2-3", 3)]:
+        tournament.report(slot_id, winner)
+
+    # By score it would be 2 v 6, 1 v 3 and 4 v 5: then 1, 5 and 6 would have met all but
+    # each other, as would 2, 3 and 4, and no round 4 could be paired.
+    assert pairs(tournament) == [(2, 6), (1, 5), (3, 4)]
+    for slot in tournament.pending_matches():
+        tournament.report(slot.slot_id, slot.players[0])
+
+    assert pairs(tournament) == [(2, 3), (1, 6), (4, 5)]
+    assert tournament.total_rounds == 4
+
+
+def test_the_look_ahead_keeps_a_bye_for_the_last_round():
+    tournament = Swiss([1, 2, 3, 4, 5])  # four rounds
+    for slot_id, winner in [("R1-1", 3), ("R1-2", 2), ("R2-1", 2), ("R2-2", 1)]:
+        tournament.report(slot_id, winner)
+    assert [m.players for m in tournament.rounds()[1].matches] == [(2, 3), (5, 1), (4, BYE)]
+
+    # By score it would be 2 v 5 and 1 v 4, and 3 the bye: then round 4's bye would have to
+    # go to 1 or 2 (the only ones without one), and the other has met 3, 4 and 5.
+    assert [m.players for m in tournament.rounds()[2].matches] == [(2, 1), (4, 5), (3, BYE)]
+    for slot in tournament.pending_matches():
+        tournament.report(slot.slot_id, slot.players[0])
+
+    assert [m.players for m in tournament.rounds()[3].matches] == [(2, 5), (3, 4), (1, BYE)]
+    assert not tournament.ended_early
+
+
+def test_if_no_pairing_leaves_the_later_rounds_pairable_it_pairs_as_for_a_last_round():
+    # 1 v 2 and 3 v 4 are played: four players have only two rounds left to play, not three.
+    met = {1: [2], 2: [1], 3: [4], 4: [3]}
+
+    found = pair_swiss_round([1, 2, 3, 4], {}, met, rounds_after=2)
+
+    assert found == pair_swiss_round([1, 2, 3, 4], {}, met) == ([(1, 3), (2, 4)], None)
