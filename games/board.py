@@ -490,17 +490,25 @@ def _targets(
     dests: dict[int, Step],
     steps: list[tuple[int, int]],
 ) -> list[Target]:
-    """Click targets, in reading order for the keyboard: destinations first, then sources."""
+    """Click targets, in reading order for the keyboard: destinations first, then sources.
+
+    Each one's name says what is on its point, which the board shows and a screen reader
+    would not otherwise hear: whether a move makes a point or leaves a blot."""
     selecting = steps_text(steps)
+    # The viewer's checkers on each point (the opponent's negative), on the board shown.
+    counts = {point.own: point.count for point in points}
     found = []
     for dest, step in sorted(dests.items(), key=lambda item: -item[0]):
         choice = _step_choice(step, steps)
         x, y, w, h = _area(dest)
-        where = "bear off" if dest == OFF else f"move to point {dest}"
+        label = "Bear off" if dest == OFF else f"Move to point {dest}"
         if step.hit:
             # Said in words: a lone "*" in the notation is all a screen reader had of it,
             # and the announcement of where a checker can go leaves the notation out.
-            where += " and hit your opponent's blot"
+            label += " and hit your opponent's blot"
+        label += f" ({choice['label']})"
+        if dest != OFF and not step.hit:
+            label += f": {_yours_there(counts[dest])}"
         found.append(
             Target(
                 key=f"to-{dest}",
@@ -508,7 +516,7 @@ def _targets(
                 y=y,
                 width=w,
                 height=h,
-                label=f"{where.capitalize()} ({choice['label']})",
+                label=label,
                 values={"steps": choice["steps_text"]},
                 dest=True,
             )
@@ -517,6 +525,7 @@ def _targets(
         if source in dests:
             continue  # the same area already moves a checker there
         x, y, w, h = _area(source)
+        there = f": {counts[source]} there" if source in counts else ""
         state = ", selected" if source == selected else ""
         found.append(
             Target(
@@ -525,11 +534,19 @@ def _targets(
                 y=y,
                 width=w,
                 height=h,
-                label=f"Select {_place_name(source)}{state}",
+                label=f"Select {_place_name(source)}{there}{state}",
                 values={"steps": selecting, "select": str(source)},
             )
         )
     return found
+
+
+def _yours_there(count: int) -> str:
+    """What a checker moved to a point finds there, ``count`` of the mover's checkers (not
+    the opponent's: a move onto their blot hits it, and onto their point is no move)."""
+    if not count:
+        return "empty"
+    return f"{count} of your checkers there"
 
 
 def _area(place: int) -> tuple[float, float, float, float]:

@@ -11,7 +11,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from games import chat
+from games import blocks, chat
 from games.models import Match, Message
 
 from .helpers import act, axe_violations, held_request, log_in
@@ -189,3 +189,25 @@ def test_a_message_arriving_does_not_take_the_place_of_the_boards_news(
 
     expect(page.locator("#chat-announce")).to_have_text("bob wrote: Nice board")
     expect(page.locator("#announce")).to_have_text(said)  # both are there to be read
+
+
+def test_a_message_refused_by_a_block_takes_the_focus_to_the_reason_said_once(
+    page: Page, live_server, match
+):
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+    blocks.block(match.black, other=match.white)  # bob, while alice's page is open
+
+    page.get_by_label("Message to bob").focus()
+    page.keyboard.type("Are you still there?")
+    page.keyboard.press("Tab")  # to the button
+    page.keyboard.press("Enter")
+
+    # The box is gone: the focus goes to the reason, not back to the top of the page.
+    error = page.locator("#message-error")
+    expect(error).to_have_text("Messages are closed in this match.")
+    expect(error).to_be_focused()
+    assert page.locator("#messages").inner_text().count("Messages are closed") == 1
+    expect(page.locator(".chat-unsent")).to_have_text("Are you still there?")
+    assert axe_violations(page) == {}

@@ -340,7 +340,7 @@ def test_selecting_a_source_highlights_its_destinations(alice, bob):
     assert points[16].ghost is not None
     dests = {t.key for t in board["targets"] if t.dest}
     assert dests == {"to-17", "to-16"}
-    assert "Move to point 16 (22/16)" in [t.label for t in board["targets"]]
+    assert "Move to point 16 (22/16): empty" in [t.label for t in board["targets"]]
     assert "Selected your checker on point 22. You can" in board["announcement"]
 
 
@@ -669,3 +669,21 @@ def test_a_move_that_hits_says_so_in_words_on_its_target_and_when_the_checker_is
         "You can move to point 10 or move to point 7 and hit your opponent's blot."
     )
     assert [c["hit"] for c in board["next_steps"] if c["label"] == "13/7*"] == [True]
+
+
+def test_a_move_and_a_checker_to_select_say_what_is_on_their_points(alice, bob):
+    points = [0] * 24
+    points[11] = -2  # Black's 13-point
+    points[14] = -1  # Black's 10-point
+    points[5] = 2  # White's 6-point
+    match = black_to_move(alice, bob, [6, 3], points)
+
+    board = board_context(match, viewer=bob, steps=[], selected=13)
+
+    assert [t.label for t in board["targets"]] == [
+        "Move to point 10 (13/10): 1 of your checkers there",  # it makes a point
+        "Move to point 7 (13/7): empty",  # it leaves a blot
+        "Select a waiting checker to enter",
+        "Select your checker on point 13: 2 there, selected",  # one moved leaves a blot
+    ]
+    assert board["announcement"].endswith("You can move to point 10 or move to point 7.")

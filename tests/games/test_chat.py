@@ -434,19 +434,22 @@ def test_a_poll_from_a_page_whose_session_ended_stops_without_a_redirect(client,
     assert "HX-Redirect" not in response.headers
 
 
-def test_a_refusal_that_takes_the_box_away_keeps_what_was_written(client, match, alice, bob):
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_refusal_that_takes_the_box_away_keeps_what_was_written(client, match, alice, bob, htmx):
     client.force_login(alice)
     bob.shows_messages = False  # meanwhile, while alice was typing
     bob.save()
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
 
     response = client.post(
-        reverse("match_messages", args=[match.pk]),
-        {"text": "A long and careful note"},
-        HTTP_HX_REQUEST="true",
+        reverse("match_messages", args=[match.pk]), {"text": "A long and careful note"}, **headers
     )
 
     assert response.status_code == 400
-    assert "Messages are off here: bob has turned them off." in response.text
+    # Said once, as the error, which takes the focus the box had.
+    section = re.search(r'<section id="messages".*?</section>', response.text, re.S).group()
+    assert section.count("Messages are off here: bob has turned them off.") == 1
+    assert '<p id="message-error" class="error" tabindex="-1" autofocus>' in response.text
     assert "A long and careful note" in response.text
     assert 'name="text"' not in response.text  # no box to write in
 

@@ -480,9 +480,32 @@ def test_it_highlights_the_winner_and_shows_the_champion(client, alice):
     text = client.get(tournament.get_absolute_url()).text
 
     winner = re.search(r'class="slot-side winner">(.*?)</div>', text, re.S)
-    assert winner and str(match.black) in winner.group(1) and "(winner)" in winner.group(1)
+    assert winner and str(match.black) in winner.group(1) and ", winner<" in winner.group(1)
     assert f"Champion: <strong><bdi>{match.black}</bdi></strong>" in text
     assert f'href="{match.get_absolute_url()}"' in text
+
+
+def _heard(html: str) -> str:
+    """What a screen reader reads of ``html``: its text, with what is aria-hidden left out."""
+    html = re.sub(r'<span aria-hidden="true">.*?</span>', "", html)
+    return " ".join(re.sub(r"<[^>]+>", "", html).split())
+
+
+def test_a_bracket_slot_reads_as_seeds_names_points_and_the_winner(client, alice):
+    players = make_users(2)
+    tournament = seeded_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    match = active_matches(tournament)[0]
+    lose(match, players[1])
+
+    text = client.get(tournament.get_absolute_url()).text
+
+    sides = re.findall(r'<div class="slot-side[^"]*">(.*?)</div>', text, re.S)
+    assert [_heard(side) for side in sides] == [
+        f"seed 1, {players[0]}, 15 points, winner",
+        f"seed 2, {players[1]}, 0 points",
+    ]
+    # The tick repeats "winner" on the screen: a screen reader does not hear it again.
+    assert '<span aria-hidden="true"> ✓</span>' in sides[0]
 
 
 def _better_seed_wins_every_match(tournament: Tournament) -> None:
