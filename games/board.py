@@ -386,7 +386,12 @@ def board_context(
         "must_submit": can_submit and not next_steps,
         "dice": _dice_faces(dice, steps) if dice else [],
         "double_named_for_you": named_for_you,
-        "dice_text": _dice_text(dice, named_double, for_you=named_for_you) if dice else "",
+        "extra_roll": extra_roll,
+        "dice_text": (
+            _dice_text(dice, named_double, for_you=named_for_you, extra_roll=extra_roll)
+            if dice
+            else ""
+        ),
         "your_dice": (
             _your_dice(dice, named_double, for_you=named_for_you, extra_roll=extra_roll)
             if dice
@@ -647,9 +652,13 @@ def _acey_deucey_danced(match: Match) -> bool:
     return play == ""
 
 
-def _dice_text(dice: list[int], named_double: bool, *, for_you: bool = False) -> str:
+def _dice_text(
+    dice: list[int], named_double: bool, *, for_you: bool = False, extra_roll: bool = False
+) -> str:
     if for_you:
         return f"{format_dice(dice)} (named for you)"
+    if extra_roll:
+        return f"{format_dice(dice)} (your extra roll)"
     return format_dice(dice) + (" (named double)" if named_double else "")
 
 

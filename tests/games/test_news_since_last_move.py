@@ -413,6 +413,22 @@ def test_r7_the_extra_roll_an_american_acey_deucey_earned_is_told_as_one(alice, 
         "Your turn: you rolled 5-3, the extra roll your acey-deucey earned. Choose a checker"
         " to move."
     )
+    # For the eye too, beside the dice, and in the dice's own label.
+    assert board["extra_roll"] and board["dice_text"] == "5-3 (your extra roll)"
+    assert board["dice_label"] == "Dice: 5-3 (your extra roll)"
+
+
+def test_r7_the_extra_roll_is_marked_beside_the_dice_for_its_player_alone(client, alice, bob):
+    match = name_double(alice_plays_her_1_2(alice, bob), alice, 6)
+    play(match, alice, "in/19(4)", dice=[5, 3])
+
+    pages = {}
+    for viewer in (alice, bob):
+        client.force_login(viewer)
+        pages[viewer.username] = client.get(match.get_absolute_url()).text
+
+    assert "your extra roll: your acey-deucey earned it" in pages["alice"]
+    assert "your extra roll" not in pages["bob"]
 
 
 def test_r7_the_roll_after_a_greek_named_double_is_the_other_players_and_no_extra_one(alice, bob):
