@@ -159,9 +159,10 @@ def walkover_meaning(tournament: Tournament, *, finished: bool) -> str:
 
 def withdrawn_on_time(tournament: Tournament, user: User, *, match: Match, left: int) -> None:
     """``user`` lost ``match`` on time, which withdraws them from the tournament (a round
-    robin or a Swiss): ``left`` is what they give up, the matches they had still to play
-    (round robin) or the rounds still to pair (Swiss). The match's own email
-    (finish_match's) says only that it is over."""
+    robin or a Swiss): ``left`` is what they give up, one or more: the matches they had
+    still to play (round robin) or the rounds still to pair (Swiss); with none, a loss on
+    time withdraws nobody. The match's own email (finish_match's) says only that it is
+    over."""
     _queue(
         user,
         KIND,

@@ -307,10 +307,10 @@ def match_finished(match: Match) -> None:
     that is not in a tournament, for a tournament that is not running (cancelled: its
     matches are left to finish but advance nothing), and for a result already reported, so
     calling it again is harmless. In a round robin or a Swiss a loss on time also
-    withdraws the loser (:data:`WITHDRAWN_ON_TIME`): their remaining matches are lost by
-    walkover, or they are not paired again, instead of each round waiting out their
-    deadline (unless it was the tournament's last match: then it is a plain loss). So does
-    a resignation by a player who is withdrawing (``withdraw`` marks their entry first).
+    withdraws the loser (:data:`WITHDRAWN_ON_TIME`) if it was not their last match: their
+    remaining matches are lost by walkover, or they are not paired again, instead of each
+    round waiting out their deadline (:func:`_left_to_give_up`). So does a resignation by a
+    player who is withdrawing (``withdraw`` marks their entry first).
     """
     link = _link_of(match)
     loser_color = match.loser_color
@@ -327,8 +327,11 @@ def match_finished(match: Match) -> None:
             return
         decided_before = _decided_ids(draw)
         loser = match.player(loser_color)
+        # Counted before the result is reported: the result may open the next round, or,
+        # with the last match of a round robin's round, decide nothing of the loser's.
+        left = _left_to_give_up(draw, slot, loser.pk, decided_before=decided_before)
         timed_out = match.ending == Match.Ending.TIMEOUT
-        withdrawn_on_time = timed_out and tournament.format in WITHDRAWN_ON_TIME
+        withdrawn_on_time = timed_out and tournament.format in WITHDRAWN_ON_TIME and left > 0
         leaving = Entry.objects.filter(tournament=tournament, user=loser)
         # The draw hears of the withdrawal with the result, not after it: the result may
         # complete a round, and the next one must be paired (and its byes and walkovers
@@ -339,20 +342,21 @@ def match_finished(match: Match) -> None:
             points=points_in_slot_order(match, slot),
             loser_withdraws=withdrawn_on_time or leaving.filter(withdrawn=True).exists(),
         )
-        # Not if this loss ended the tournament: the draw withdraws nobody from a
-        # tournament that is over, so it was a plain loss, and the page must not say
-        # "(withdrawn)" of a player who merely ran out of time.
-        if withdrawn_on_time and loser.pk in draw.withdrawn:
+        if withdrawn_on_time:
             leaving.update(withdrawn=True)
-            left = _given_up_on_time(draw, slot, loser.pk, decided_before=decided_before)
             emails.withdrawn_on_time(tournament, loser, match=match, left=left)
         _advance(tournament, draw, decided_before=decided_before)
 
 
-def _given_up_on_time(draw: Draw, slot: MatchSlot, player: int, *, decided_before: set[str]) -> int:
-    """What ``player``, withdrawn by losing ``slot`` on time, gives up: in a Swiss, the
-    rounds still to be paired (without them); in a round robin, the matches they had still
-    to play (each now or later a walkover), byes not counted."""
+def _left_to_give_up(draw: Draw, slot: MatchSlot, player: int, *, decided_before: set[str]) -> int:
+    """What ``player`` would give up by withdrawing as they lose ``slot``, counted before its
+    result is reported (``decided_before``: the ids of the slots decided then): in a Swiss,
+    the rounds still to be paired after this one; in a round robin, the other matches they
+    have still to play, byes not counted.
+
+    Nothing, and a loss on time is a plain loss, whether or not other matches of the round
+    are still being played: their timing must not decide the loser's place.
+    """
     if isinstance(draw, brackets.Swiss):
         return draw.total_rounds - slot.round
     return sum(
@@ -368,21 +372,18 @@ def _given_up_on_time(draw: Draw, slot: MatchSlot, player: int, *, decided_befor
 def timeout_withdraws(match: Match) -> bool:
     """Whether losing ``match`` on time now would also withdraw the player to move from its
     tournament, for its deadline reminder: in a round robin or a Swiss
-    (:data:`WITHDRAWN_ON_TIME`), unless it is the tournament's last match. No query when
-    ``match`` came with ``select_related("tournament_match__tournament")``."""
+    (:data:`WITHDRAWN_ON_TIME`), unless it is their last match there, by the rule of
+    :func:`match_finished`. No query when ``match`` came with
+    ``select_related("tournament_match__tournament")``."""
     link = _link_of(match, "tournament")
-    if link is None or not link.tournament.is_running:
+    if link is None or not link.tournament.is_running or match.to_move_id is None:
         return False  # a cancelled tournament's matches no longer count for it
     draw = link.tournament.draw()
-    return draw is not None and draw.format in WITHDRAWN_ON_TIME and not _is_last(draw, link)
-
-
-def _is_last(draw: Draw, link: TournamentMatch) -> bool:
-    """Whether ``link``'s slot is the draw's last match: every other one is decided, and no
-    round is left to pair."""
-    if any(not slot.is_decided for slot in draw.matches() if slot.slot_id != link.slot_id):
+    if draw is None or draw.format not in WITHDRAWN_ON_TIME:
         return False
-    return not isinstance(draw, brackets.Swiss) or len(draw.rounds()) >= draw.total_rounds
+    slot = draw.match(link.slot_id)
+    left = _left_to_give_up(draw, slot, match.to_move_id, decided_before=_decided_ids(draw))
+    return left > 0
 
 
 def points_in_slot_order(match: Match, slot: MatchSlot) -> tuple[int, int]:

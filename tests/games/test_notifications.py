@@ -406,6 +406,34 @@ def test_a_tournament_matchs_reminder_says_what_a_timeout_does_there(
     assert "tournament" not in reminders[str(casual.pk)]
 
 
+@pytest.mark.parametrize(("format", "rounds_before"), [("round_robin", 2), ("swiss", 1)])
+def test_a_reminder_in_a_players_last_match_says_a_timeout_is_a_plain_loss(
+    alice, django_capture_on_commit_callbacks, format, rounds_before
+):
+    from tests.tournaments_site.helpers import (
+        active_matches,
+        lose,
+        make_users,
+        started_tournament,
+    )
+
+    cup = started_tournament(alice, make_users(4), format=format, name="Spring cup", swiss_rounds=2)
+    for _ in range(rounds_before * 2):
+        match = active_matches(cup)[0]
+        lose(match, match.white)
+    last_round = active_matches(cup)
+    mail.outbox = []
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.sweep_deadlines(now=timezone.now() + timedelta(days=2.5))
+
+    # Both matches of the last round are being played: neither player to move has a match
+    # or a round left to give up, so it does not matter that the other match is not over.
+    reminders = [m.body for m in mail.outbox if m.subject.startswith("Reminder")]
+    assert len(reminders) == len(last_round) == 2
+    assert all(A_PLAIN_LOSS in reminder for reminder in reminders)
+
+
 def test_digest_lists_the_matches_waiting_for_players_who_chose_it(
     alice, bob, charlie, django_capture_on_commit_callbacks
 ):

@@ -397,3 +397,63 @@ def test_a_withdrawn_player_who_drops_onto_a_losers_bracket_bye_goes_out_there(a
         (stayer, two),
         (two, stayer),
     }
+
+
+def _last_round_with_a_loss_on_time(organiser, format: str, *, timeout_first: bool):
+    """Four players seeded in order play a round robin, or a Swiss of two rounds, each
+    earlier match won by the worse seed. In the last round (Swiss: three v four and one v
+    two; round robin: one v two and three v four) four, with one win or two, lets the
+    deadline pass; one resigns to two before or after. The sleeper, and the standings as
+    (seed, withdrawn), best first."""
+    players = make_users(4)
+    one, _, _, four = players
+    tournament = seeded_tournament(organiser, players, format=format, swiss_rounds=2)
+    last_round = 2 if format == Format.SWISS else 3
+    while _round_of(match := active_matches(tournament)[0]) < last_round:
+        lose(match, min(match.white, match.black, key=lambda player: player.pk))
+    overdue, other = sorted(
+        active_matches(tournament), key=lambda m: four not in (m.white, m.black)
+    )
+    # Who moves first is the opening roll's to say: fixed, so that both orders have the
+    # same sleeper.
+    Match.objects.filter(pk=overdue.pk).update(to_move=four)
+    overdue.refresh_from_db()
+
+    if timeout_first:
+        _overdue(overdue)
+        lose(other, one)
+    else:
+        lose(other, one)
+        _overdue(overdue)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    seeds = {player.pk: seed for seed, player in enumerate(players, 1)}
+    return four, [(seeds[s.player], s.withdrawn) for s in tournament.draw().standings()]
+
+
+def _round_of(match: Match) -> int:
+    return int(match.tournament_match.slot_id.split("-")[0].removeprefix("R"))
+
+
+@pytest.mark.parametrize(
+    ("format", "standings"),
+    [
+        # Round robin: four beat one and two, then lost to three, who won all three.
+        (Format.ROUND_ROBIN, [(3, False), (4, False), (2, False), (1, False)]),
+        # Swiss: four (1 point) is 2nd on Buchholz, above two (1 point), and one (0).
+        (Format.SWISS, [(3, False), (4, False), (2, False), (1, False)]),
+    ],
+    ids=["round_robin", "swiss"],
+)
+def test_a_loss_on_time_in_a_players_last_match_is_a_plain_loss_whatever_else_is_played(
+    alice, format, standings
+):
+    # The other match of the round still being played when the deadline passes, or over
+    # already, changes nothing: four had nothing left to give up, so it is a loss like any.
+    sleeper, timeout_first = _last_round_with_a_loss_on_time(alice, format, timeout_first=True)
+    other_sleeper, other_first = _last_round_with_a_loss_on_time(alice, format, timeout_first=False)
+
+    assert timeout_first == other_first == standings
+    assert not Entry.objects.filter(user__in=[sleeper, other_sleeper], withdrawn=True).exists()
+    assert not Notification.objects.filter(key__contains=":withdrawn:").exists()
