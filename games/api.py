@@ -554,11 +554,15 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
     return JsonResponse(answer, status=201)
 
 
-def _invite_url(request: HttpRequest, challenge: Challenge) -> str | None:
+def _invite_url(request: HttpRequest, challenge: Challenge, status: str) -> str | None:
     """A private challenge's invite link, to its challenger alone (as its web page shows
     it), who may have lost the one its creation answered with; None otherwise. Anyone
-    else holding it could accept the challenge meant for the friend it was sent to."""
+    else holding it could accept the challenge meant for the friend it was sent to.
+    ``status`` is its :attr:`~Challenge.current_status`: once it no longer waits (expired,
+    withdrawn or accepted) the link lets nobody in, and is not given."""
     if not challenge.private or challenge.challenger_id != request.user.pk:
+        return None
+    if status != Challenge.Status.OPEN:
         return None
     return request.build_absolute_uri(challenge.invite_path())
 
@@ -583,7 +587,7 @@ def _challenge(request: HttpRequest, challenge: Challenge) -> JsonObject:
         "created_at": challenge.created_at.isoformat(),
         # When it expires unanswered (models.CHALLENGE_DAYS); null once settled.
         "expires_at": expires_at.isoformat() if expires_at else None,
-        "invite_url": _invite_url(request, challenge),
+        "invite_url": _invite_url(request, challenge, status),
     }
 
 

@@ -293,6 +293,33 @@ def test_a_private_challenge_s_invite_link_is_given_back_to_its_challenger_alone
     assert friends["status"] == "accepted" and friends["invite_url"] is None
 
 
+def test_a_private_challenge_no_longer_waiting_has_no_invite_link(alice, alice_api, bob_api):
+    waiting = services.create_challenge(alice, private=True, variant="greek")
+    expired = services.create_challenge(alice, private=True, points=3)
+    withdrawn = services.create_challenge(alice, private=True, points=5)
+    accepted = services.create_challenge(alice, private=True, points=7)
+    # Past its days, and not yet marked expired by the hourly sweep: expired all the same.
+    Challenge.objects.filter(pk=expired.pk).update(
+        created_at=timezone.now() - timedelta(days=CHALLENGE_DAYS)
+    )
+    services.cancel_challenge(withdrawn.pk, user=alice)
+    accept = reverse("api_challenge_accept", args=[accepted.pk])
+    post_json(bob_api, accept, {"token": accepted.invite_token})
+
+    shown = {
+        challenge.pk: alice_api.get(reverse("api_challenge", args=[challenge.pk])).json()
+        for challenge in (waiting, expired, withdrawn, accepted)
+    }
+
+    # The link no longer lets anyone in: given back, it would only be sent to a friend in vain.
+    assert {pk: (c["status"], c["invite_url"]) for pk, c in shown.items()} == {
+        waiting.pk: ("open", f"http://testserver/invite/{waiting.invite_token}/"),
+        expired.pk: ("expired", None),
+        withdrawn.pk: ("cancelled", None),
+        accepted.pk: ("accepted", None),
+    }
+
+
 def test_the_opponent_declines_and_the_challenger_withdraws(alice, bob, alice_api, bob_api):
     declined = services.create_challenge(alice, opponent=bob)
     withdrawn = services.create_challenge(bob, opponent=alice)
