@@ -185,6 +185,30 @@ def test_challenge_email_says_whether_the_match_is_rated(
     assert "American (US Navy), 1 point, 2 days per move, rated." in rated.body
 
 
+# Fourteen hours ahead of UTC and eleven behind: at any time of day, the date in one of them
+# is not the date in UTC.
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Pago_Pago"])
+@pytest.mark.parametrize("rematch", [False, True], ids=["challenge", "rematch"])
+def test_challenge_email_says_until_when_it_is_open_in_the_opponents_time_zone(
+    alice, bob, django_capture_on_commit_callbacks, zone, rematch
+):
+    bob.timezone = zone
+    bob.save()
+    if rematch:
+        match = services.resign(_start(alice, bob).pk, user=bob)
+        mail.outbox = []
+    with django_capture_on_commit_callbacks(execute=True):
+        if rematch:
+            challenge = services.offer_rematch(match, user=alice)
+        else:
+            challenge = services.create_challenge(alice, opponent=bob)
+
+    [message] = _mails_to(bob)
+    # As the dashboard ("expires on") and the challenge page ("Open until") give it.
+    expires = challenge.expires_at.astimezone(ZoneInfo(zone))
+    assert f".\nOpen until {expires.day} {expires:%b %Y}: then it expires.\n\n" in message.body
+
+
 def test_accepted_email_tells_the_challenger_and_links_to_the_match(
     alice, bob, django_capture_on_commit_callbacks
 ):
