@@ -208,13 +208,22 @@ def round_robin_schedule(players: Sequence[int]) -> list[list[tuple[int, Side]]]
 
 
 def default_swiss_rounds(players: int) -> int:
-    """ceil(log2(n)) + 1 rounds, but never more than n - 1.
+    """ceil(log2(n)) + 1 rounds, but never more than n - 1 (nor :data:`MAX_SWISS_ROUNDS`).
 
     >>> [default_swiss_rounds(n) for n in (2, 3, 4, 6, 8, 9, 33)]
     [1, 2, 3, 4, 4, 5, 7]
     """
-    return min(math.ceil(math.log2(players)) + 1, players - 1)
+    return min(math.ceil(math.log2(players)) + 1, players - 1, MAX_SWISS_ROUNDS)
 
+
+#: The most rounds a new Swiss may have. Pairing a round looks for one without a rematch;
+#: with nearly as many rounds as players, late rounds leave each player few opponents they
+#: have not met, and in a field of dozens the search for a pairing then takes seconds to
+#: minutes (48 players, 31 rounds: 30 s for one report), inside the request that reports
+#: the result. With up to 15 rounds it has taken a few milliseconds in every field measured,
+#: 16 to 128 players (bench/swiss.py). For everyone to meet everyone, there is the round
+#: robin.
+MAX_SWISS_ROUNDS: Final = 15
 
 #: Steps the look-ahead of :func:`pair_swiss_round` may take for one round: some tenths of
 #: a second for 32 players. Fields of up to 20 players have needed a few thousand at most,
@@ -1141,8 +1150,9 @@ class Swiss(_RoundBased):
     still repeat one, the tournament ends after the rounds played: :attr:`total_rounds`
     drops to their number, and :attr:`planned_rounds` keeps the plan. Withdrawals can leave
     too few players for the rounds planned. Without any, the look-ahead sees to it that this
-    does not happen, unless a field of dozens plays nearly as many rounds as it has players:
-    more than the look-ahead can follow to the end (see :data:`LOOKAHEAD_STEPS`).
+    does not happen, unless the rounds are more than it can follow to the end (see
+    :data:`LOOKAHEAD_STEPS`); random play-outs of fields of 16 to 128 players with
+    :data:`MAX_SWISS_ROUNDS` rounds have found none that did.
 
     >>> t = Swiss([1, 2, 3, 4, 5], rounds=4)  # 1 v 3, 2 v 4, and 5 has the bye
     >>> _ = t.report("R1-1", 1, loser_withdraws=True)
@@ -1165,7 +1175,7 @@ class Swiss(_RoundBased):
     def __init__(self, players: Iterable[int], *, rounds: int | None = None) -> None:
         super().__init__(players)
         #: The rounds set at the start.
-        self.planned_rounds = _checked_rounds(rounds, len(self.players))
+        self.planned_rounds = _checked_rounds(rounds, len(self.players), most=MAX_SWISS_ROUNDS)
         #: The rounds it has: those planned, or those played if it ended early.
         self.total_rounds = self.planned_rounds
         self._settle()
@@ -1309,11 +1319,15 @@ def _checked_players(players: Iterable[int]) -> tuple[int, ...]:
     return checked
 
 
-def _checked_rounds(rounds: Any, players: int) -> int:
+def _checked_rounds(rounds: Any, players: int, *, most: int | None = None) -> int:
+    """The rounds of a Swiss of ``players``: 1 to ``players - 1``, and no more than ``most``
+    if given. A new draw gives :data:`MAX_SWISS_ROUNDS`; a saved one is restored without
+    it, so that a Swiss started with more rounds before there was a limit still loads."""
     if rounds is None:
         return default_swiss_rounds(players)
-    if not _is_player(rounds) or not 1 <= rounds <= players - 1:
-        raise TournamentError(f"a Swiss of {players} players has 1 to {players - 1} rounds")
+    highest = players - 1 if most is None else min(players - 1, most)
+    if not _is_player(rounds) or not 1 <= rounds <= highest:
+        raise TournamentError(f"a Swiss of {players} players has 1 to {highest} rounds")
     return rounds
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
 
+from .brackets import MAX_SWISS_ROUNDS
 from .models import MAX_PLAYERS, Tournament
 
 #: How far ahead a tournament's sign-up may close.
@@ -52,10 +53,11 @@ class TournamentForm(forms.Form):
         label="Swiss rounds",
         required=False,
         min_value=1,
-        max_value=MAX_PLAYERS - 1,
+        max_value=MAX_SWISS_ROUNDS,
         help_text=(
-            "Swiss only. At most one fewer than the players who sign up: a larger number is cut"
-            " to that at the start. Leave empty for the usual number (log2 of the players,"
+            f"Swiss only: at most {MAX_SWISS_ROUNDS}; for everyone to meet everyone, choose a"
+            " round robin. At most one fewer than the players who sign up: a larger number is"
+            " cut to that at the start. Leave empty for the usual number (log2 of the players,"
             " plus 1). Nobody meets the same opponent twice: if the players left cannot be"
             " paired for the next round without a rematch (after withdrawals, say), it ends"
             " early."

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
 
-from .brackets import Format, Swiss, default_swiss_rounds
+from .brackets import MAX_SWISS_ROUNDS, Format, Swiss, default_swiss_rounds
 from .brackets import Tournament as Draw
 
 if TYPE_CHECKING:
@@ -166,10 +166,12 @@ class Tournament(models.Model):
     def swiss_rounds_for(self, players: int) -> int:
         """How many rounds this Swiss has with ``players`` playing: the number the organiser
         chose, but at most one fewer than the players (by then everyone has met everyone),
-        or by default log2 of the players, plus one."""
+        or by default log2 of the players, plus one. Never more than
+        :data:`~games.tournaments.brackets.MAX_SWISS_ROUNDS`: a Swiss opened for more before
+        there was a limit starts with that many."""
         if self.swiss_rounds is None:
             return default_swiss_rounds(players)
-        return min(self.swiss_rounds, players - 1)
+        return min(self.swiss_rounds, players - 1, MAX_SWISS_ROUNDS)
 
     def draw(self) -> Draw | None:
         """The bracket engine's tournament, or ``None`` before the start."""

@@ -24,7 +24,7 @@ from games import services as game_services
 from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Match, PlayerRating, Variant
 
 from . import brackets, emails
-from .brackets import Bracket, Format, MatchSlot
+from .brackets import MAX_SWISS_ROUNDS, Bracket, Format, MatchSlot
 from .brackets import Tournament as Draw
 from .models import MAX_PLAYERS, Entry, Tournament, TournamentMatch
 
@@ -150,6 +150,11 @@ def _check_settings(
         )
     if swiss_rounds is not None and format == Format.SWISS and swiss_rounds < 1:
         raise TournamentRefused("a Swiss tournament has at least one round")
+    if swiss_rounds is not None and format == Format.SWISS and swiss_rounds > MAX_SWISS_ROUNDS:
+        raise TournamentRefused(
+            f"a Swiss tournament has at most {MAX_SWISS_ROUNDS} rounds; for everyone to meet"
+            " everyone, choose a round robin"
+        )
 
 
 def sign_up(tournament_id: int, *, user: User) -> Entry:

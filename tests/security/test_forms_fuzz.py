@@ -928,6 +928,7 @@ def test_a_tournament_with_too_few_players_does_not_start(world):
         ({"signup_deadline": "2001-01-01T12:00"}, "must be in the future"),
         ({"max_players": "129"}, "less than or equal to 128"),
         ({"swiss_rounds": "0"}, "greater than or equal to 1"),
+        ({"format": "swiss", "swiss_rounds": "16"}, "less than or equal to 15"),
         ({"name": "   "}, "This field is required"),
     ],
 )

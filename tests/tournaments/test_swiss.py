@@ -1,9 +1,12 @@
 """Swiss: score-group pairing without rematches, byes and Buchholz, worked by hand."""
 
+import random
+
 import pytest
 
 from games.tournaments.brackets import (
     BYE,
+    MAX_SWISS_ROUNDS,
     Swiss,
     Tournament,
     TournamentError,
@@ -98,6 +101,37 @@ def test_default_rounds_are_ceil_log2_plus_one_capped_at_n_minus_one(players, ro
 def test_rounds_beyond_n_minus_one_are_refused():
     with pytest.raises(TournamentError, match="1 to 3 rounds"):
         Swiss([1, 2, 3, 4], rounds=4)
+
+
+def test_a_new_swiss_has_at_most_fifteen_rounds():
+    with pytest.raises(TournamentError, match="a Swiss of 40 players has 1 to 15 rounds"):
+        Swiss(list(range(1, 41)), rounds=MAX_SWISS_ROUNDS + 1)
+
+
+def test_a_saved_swiss_of_more_rounds_than_new_ones_may_have_still_loads():
+    # Started before there was a limit: it plays on with the rounds it was planned with.
+    data = Swiss(list(range(1, 41)), rounds=MAX_SWISS_ROUNDS).to_dict()
+    data["options"] = {"rounds": 31}
+
+    restored = Tournament.from_dict(data)
+
+    assert (restored.planned_rounds, restored.total_rounds) == (31, 31)
+    assert restored.to_dict() == data
+
+
+@pytest.mark.parametrize("count", [24, 47, 128])
+def test_a_large_swiss_of_the_most_rounds_pairs_every_round_without_a_rematch(count):
+    # Pairing nearly as many rounds as players in a field of dozens took minutes a round;
+    # with at most MAX_SWISS_ROUNDS it takes milliseconds, so this plays out at once.
+    rng = random.Random(f"largest {count}")
+    tournament = Swiss(list(range(1, count + 1)), rounds=MAX_SWISS_ROUNDS)
+    while not tournament.is_finished:
+        for slot in tournament.pending_matches():
+            tournament.report(slot.slot_id, rng.choice(slot.players))
+
+    met = [frozenset(m.players) for m in tournament.matches() if BYE not in m.players]
+    assert (tournament.total_rounds, len(tournament.rounds())) == (MAX_SWISS_ROUNDS,) * 2
+    assert len(met) == len(set(met)) == count // 2 * MAX_SWISS_ROUNDS
 
 
 def test_a_repeat_is_allowed_only_when_every_pairing_repeats_one():

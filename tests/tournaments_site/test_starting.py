@@ -122,6 +122,22 @@ def test_it_caps_swiss_rounds_at_one_less_than_the_players(alice):
     assert tournament.draw().total_rounds == 3
 
 
+def test_it_refuses_a_swiss_of_more_than_fifteen_rounds(alice):
+    with pytest.raises(services.TournamentRefused, match="at most 15 rounds; for everyone"):
+        open_tournament(alice, format="swiss", swiss_rounds=16)
+
+
+def test_a_swiss_opened_for_more_than_fifteen_rounds_starts_with_fifteen(alice):
+    # Opened before there was a limit: its rounds are cut at the start, as to the players.
+    tournament = _automatic(alice, make_users(20), format="swiss", max_players=20)
+    Tournament.objects.filter(pk=tournament.pk).update(swiss_rounds=19)
+
+    services.start_tournament(tournament.pk, user=alice)
+
+    tournament.refresh_from_db()
+    assert tournament.draw().total_rounds == 15
+
+
 @pytest.mark.parametrize("signed_up", [1, 2, 3])
 def test_what_the_pages_foretell_is_what_the_sweep_does(alice, signed_up):
     # The pages say "to be cancelled" from Tournament.will_be_cancelled: it must agree

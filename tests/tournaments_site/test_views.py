@@ -707,6 +707,7 @@ def test_the_form_says_swiss_rounds_are_cut_to_one_fewer_than_the_players(client
     page = client.get(reverse("tournament_new")).text
 
     assert "At most one fewer than the players who sign up" in page
+    assert "Swiss only: at most 15; for everyone to meet everyone, choose a round robin." in page
 
 
 def test_it_shows_round_robin_standings_without_buchholz(client, alice):
