@@ -318,7 +318,15 @@ def board_context(
     named_for_you = (
         to_move and bool(dice) and named_double and _double_named_for(match, games, side)
     )
-    extra_roll = to_move and bool(dice) and not named_double and _extra_roll_for(match, games, side)
+    extra_roll = (
+        to_move
+        and bool(dice)
+        and not named_double
+        # Only the american game earns one: a greek board asks nothing (a click's board
+        # would otherwise read the last segment).
+        and position.variant.extra_roll_after_named_double
+        and _extra_roll_for(match, games, side)
+    )
 
     # A replay shows the score as it stood then: the games finished before the replayed
     # one (a query, in a replay only).

@@ -5,6 +5,8 @@ them, and the end of a game came between, unheard."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.board import board_context
@@ -440,3 +442,19 @@ def test_r7_the_roll_after_a_greek_named_double_is_the_other_players_and_no_extr
 
     assert match.to_move == bob
     assert board["your_dice"] == "you rolled 5-3"
+
+
+@pytest.mark.parametrize(("variant", "asked"), [("american", True), ("greek", False)])
+def test_r7_only_an_american_click_board_looks_for_an_extra_roll(alice, bob, variant, asked):
+    """A click's board draws no history: telling an extra roll costs it a query for the
+    last segment, which a greek board, whose game has none, does not make."""
+    first = {"american": "in/22 in/19", "greek": "24/18 24/21"}[variant]
+    match = play(start(alice, bob, [5, 2, 6, 3], variant=variant), alice, first, dice=[6, 4])
+    match = Match.objects.select_related("white", "black", "to_move").get(pk=match.pk)
+    assert match.to_move == bob and match.dice
+
+    with CaptureQueriesContext(connection) as queries:
+        board_context(match, viewer=bob, steps=[], with_history=False)
+
+    looked = any("ORDER BY" in q["sql"] and "games_segment" in q["sql"] for q in queries)
+    assert looked is asked
