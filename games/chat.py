@@ -294,9 +294,8 @@ def _latest_or_unread(
 
 def is_open(match: Match, viewer: User) -> bool:
     """Whether ``viewer`` plays in ``match`` and the two may write to each other now."""
-    if not viewer.is_authenticated or not match.is_player(viewer):
-        return False
-    return not _closed_because(match, viewer, timezone.now())
+    sides = _sides(match, viewer)
+    return sides is not None and not sides[1]
 
 
 def newer_messages(match: Match, viewer: User, *, after: int) -> Conversation | None:
