@@ -334,7 +334,7 @@ def match_finished(match: Match) -> None:
         loser = match.player(loser_color)
         # Counted before the result is reported: the result may open the next round, or,
         # with the last match of a round robin's round, decide nothing of the loser's.
-        left = _left_to_give_up(draw, slot, loser.pk, decided_before=decided_before)
+        left = _left_to_give_up(draw, slot, loser.pk)
         timed_out = match.ending == Match.Ending.TIMEOUT
         withdrawn_on_time = timed_out and tournament.format in WITHDRAWN_ON_TIME and left > 0
         leaving = Entry.objects.filter(tournament=tournament, user=loser)
@@ -353,24 +353,29 @@ def match_finished(match: Match) -> None:
         _advance(tournament, draw, decided_before=decided_before)
 
 
-def _left_to_give_up(draw: Draw, slot: MatchSlot, player: int, *, decided_before: set[str]) -> int:
+def _left_to_give_up(draw: Draw, slot: MatchSlot, player: int) -> int:
     """What ``player`` would give up by withdrawing as they lose ``slot``, counted before its
-    result is reported (``decided_before``: the ids of the slots decided then): in a Swiss,
-    the rounds still to be paired after this one; in a round robin, the other matches they
-    have still to play, byes not counted.
+    result is reported: in a Swiss, the rounds still to be paired after this one; in a
+    round robin, the other matches they have still to play, byes not counted.
 
     Nothing, and a loss on time is a plain loss, whether or not other matches of the round
     are still being played: their timing must not decide the loser's place.
     """
     if isinstance(draw, brackets.Swiss):
         return draw.total_rounds - slot.round
+    return _matches_to_play(draw, player, besides=slot.slot_id)
+
+
+def _matches_to_play(draw: Draw, player: int, *, besides: str | None = None) -> int:
+    """The matches in ``draw`` that ``player`` has still to play (undecided, not byes),
+    other than the slot ``besides``."""
     return sum(
         1
-        for other in draw.matches()
-        if player in other.players
-        and brackets.BYE not in other.players
-        and other.slot_id not in decided_before
-        and other.slot_id != slot.slot_id
+        for slot in draw.matches()
+        if not slot.is_decided
+        and player in slot.players
+        and brackets.BYE not in slot.players
+        and slot.slot_id != besides
     )
 
 
@@ -387,7 +392,7 @@ def timeout_withdraws(match: Match) -> bool:
     if draw is None or draw.format not in WITHDRAWN_ON_TIME:
         return False
     slot = draw.match(link.slot_id)
-    left = _left_to_give_up(draw, slot, match.to_move_id, decided_before=_decided_ids(draw))
+    left = _left_to_give_up(draw, slot, match.to_move_id)
     return left > 0
 
 
@@ -469,10 +474,7 @@ def _match_to_come(draw: Draw, player: int) -> bool:
     last round leaves none."""
     if isinstance(draw, brackets.Swiss) and len(draw.rounds()) < draw.total_rounds:
         return True
-    return any(
-        not slot.is_decided and player in slot.players and brackets.BYE not in slot.players
-        for slot in draw.matches()
-    )
+    return _matches_to_play(draw, player) > 0
 
 
 def _email_new_walkovers(
