@@ -709,12 +709,10 @@ def challenge_accept(request: HttpRequest, challenge_id: int, body: JsonObject) 
         raise _no_challenge_to_accept(challenge_id)
     try:
         match = services.accept_challenge(challenge.pk, user=user, invite_token=token)
+    except services.ChallengeGone:
+        raise _no_challenge_to_accept(challenge_id) from None
     except services.StaleSegment as refused:
         challenge.refresh_from_db()
-        if not challenge.is_visible_to(user, invite_token=token):
-            # Taken by another player while this accept waited for the challenge: answered
-            # as it would have been a moment later, not with the 409 of its own players.
-            raise _no_challenge_to_accept(challenge_id) from None
         taken = challenge.match
         if taken is not None and taken.is_player(user):
             # An accept sent again (its answer lost), or its challenger's: the match it

@@ -128,6 +128,12 @@ class StaleSegment(TurnError):
     status = 409
 
 
+class ChallengeGone(StaleSegment):
+    """An accept of a challenge that, while it waited for the challenge's lock, became one
+    the player may no longer know of (another player took it from the lobby): answered as
+    one accepted a moment later, not with the 409 of its own players."""
+
+
 # -- challenges ------------------------------------------------------------------------------
 
 
@@ -303,7 +309,9 @@ def accept_challenge(
 ) -> Match:
     """Accept an open challenge: the match starts at once with colours drawn at random.
 
-    A private challenge is accepted only with its invite link's token.
+    A private challenge is accepted only with its invite link's token. Raises
+    :class:`ChallengeGone` for one taken meanwhile by someone else, which ``user`` may no
+    longer know of.
     """
     with transaction.atomic():
         # The players first, then the challenge (the order every path takes: a rematch
@@ -324,7 +332,10 @@ def accept_challenge(
         ):
             raise NotAllowed("a private challenge is accepted through its invite link")
         if challenge.current_status != Challenge.Status.OPEN:
-            raise _no_longer_open(challenge)
+            refusal = _no_longer_open(challenge)
+            if not challenge.is_visible_to(user, invite_token=invite_token or ""):
+                raise ChallengeGone(str(refusal))
+            raise refusal
         if own:
             raise NotAllowed("you cannot accept your own challenge")
         if challenge.opponent_id is not None and challenge.opponent_id != user.pk:

@@ -275,12 +275,9 @@ def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
         match = services.accept_challenge(challenge.pk, user=request.user, invite_token=token)
     except services.NotAllowed as error:
         raise PermissionDenied(str(error)) from None
+    except services.ChallengeGone:
+        return _challenge_gone(request)
     except TurnError as error:
-        challenge.refresh_from_db()
-        if not challenge.is_visible_to(request.user, invite_token=token):
-            # Taken by another player while this accept waited for the challenge: told as
-            # a moment later, not as the challenge's own players are.
-            return _challenge_gone(request)
         messages.error(request, sentence(error))
         return redirect("dashboard")
     return redirect(match)
