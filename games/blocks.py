@@ -154,17 +154,18 @@ def block(user: User, *, other: User) -> BlockMade:
             # a block made now would outlive the closure.
             raise BlockRefused(f"you cannot block {other.username}: the account is closed")
         made, _ = Block.objects.get_or_create(blocker=user, blocked=other)
-        # Not one past its days: it has expired, and is no longer anyone's to withdraw.
-        waiting = Challenge.objects.waiting().filter(
+        # Every one still OPEN in its row, one past its days too: the sweep, coming later,
+        # would tell its challenger to challenge the other again.
+        waiting = Challenge.objects.filter(status=Challenge.Status.OPEN).filter(
             Q(challenger=user, opponent=other) | Q(challenger=other, opponent=user)
         )
         withdrawn = declined = 0
         for challenge in waiting:
             if challenge.challenger_id == user.pk:
-                services.cancel_challenge(challenge.pk, user=user)
+                services.cancel_challenge(challenge.pk, user=user, past_days_too=True)
                 withdrawn += 1
             else:
-                services.decline_challenge(challenge.pk, user=user)
+                services.decline_challenge(challenge.pk, user=user, past_days_too=True)
                 declined += 1
     return BlockMade(made, withdrawn=withdrawn, declined=declined)
 

@@ -100,8 +100,11 @@ def _tell_closed(username: str, *, address: str, zone: tzinfo | None, done: Clos
 
 
 def _open_challenges(user: User) -> QuerySet[Challenge]:
-    # Not one past its days: it has expired, and is no longer anyone's to withdraw.
-    return Challenge.objects.waiting().filter(Q(challenger=user) | Q(opponent=user))
+    # Every one still OPEN in its row, one past its days too: the sweep, coming later,
+    # would tell its challenger to challenge the player gone again.
+    return Challenge.objects.filter(status=Challenge.Status.OPEN).filter(
+        Q(challenger=user) | Q(opponent=user)
+    )
 
 
 def _organised(user: User) -> QuerySet[Tournament]:
@@ -153,9 +156,11 @@ def end_play(user: User) -> Closure:
     for challenge in _open_challenges(user):
         # Withdrawn if theirs, declined if addressed to them.
         if challenge.challenger_id == user.pk:
-            done.challenges_withdrawn += _ended(services.cancel_challenge, challenge.pk, user)
+            withdraw = partial(services.cancel_challenge, past_days_too=True)
+            done.challenges_withdrawn += _ended(withdraw, challenge.pk, user)
         else:
-            done.challenges_declined += _ended(services.decline_challenge, challenge.pk, user)
+            decline = partial(services.decline_challenge, past_days_too=True)
+            done.challenges_declined += _ended(decline, challenge.pk, user)
 
     for tournament_id in _organised(user).values_list("pk", flat=True):
         # Only while it is open, under its lock: one that started meanwhile is left to
@@ -196,7 +201,8 @@ def finish_interrupted() -> int:
             .filter(**{f"{field}__{key}": value for key, value in gone.items()})
             .values_list(f"{field}_id", flat=True)
         )
-    open_challenges = Challenge.objects.waiting()
+    # One past its days too, as end_play closes it (_open_challenges).
+    open_challenges = Challenge.objects.filter(status=Challenge.Status.OPEN)
     waiting_on |= set(
         open_challenges.filter(challenger__is_active=False).values_list("challenger_id", flat=True)
     )

@@ -364,17 +364,33 @@ def accept_challenge(
     return match
 
 
-def decline_challenge(challenge_id: int, *, user: User) -> Challenge:
-    """The addressed opponent turns a challenge down."""
-    return _close_challenge(challenge_id, user=user, status=Challenge.Status.DECLINED)
+def decline_challenge(challenge_id: int, *, user: User, past_days_too: bool = False) -> Challenge:
+    """The addressed opponent turns a challenge down.
+
+    ``past_days_too``: one past its days that the sweep has not yet marked expired is
+    declined as well (see :func:`_close_challenge`)."""
+    return _close_challenge(
+        challenge_id, user=user, status=Challenge.Status.DECLINED, past_days_too=past_days_too
+    )
 
 
-def cancel_challenge(challenge_id: int, *, user: User) -> Challenge:
-    """The challenger withdraws a challenge nobody has accepted yet."""
-    return _close_challenge(challenge_id, user=user, status=Challenge.Status.CANCELLED)
+def cancel_challenge(challenge_id: int, *, user: User, past_days_too: bool = False) -> Challenge:
+    """The challenger withdraws a challenge nobody has accepted yet.
+
+    ``past_days_too``: one past its days that the sweep has not yet marked expired is
+    withdrawn as well (see :func:`_close_challenge`)."""
+    return _close_challenge(
+        challenge_id, user=user, status=Challenge.Status.CANCELLED, past_days_too=past_days_too
+    )
 
 
-def _close_challenge(challenge_id: int, *, user: User, status: str) -> Challenge:
+def _close_challenge(
+    challenge_id: int, *, user: User, status: str, past_days_too: bool = False
+) -> Challenge:
+    """Withdraw or decline a challenge. A player answering one past its days is told it
+    has expired; closing an account and blocking (``past_days_too``) close it all the same
+    while its row is still OPEN, or the sweep, coming later, would email its challenger to
+    challenge the player gone or blocked again."""
     with transaction.atomic():
         challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
         allowed = (
@@ -384,7 +400,8 @@ def _close_challenge(challenge_id: int, *, user: User, status: str) -> Challenge
         )
         if allowed != user.pk:
             raise NotAllowed("only the challenger can cancel, and only the opponent decline")
-        if challenge.current_status != Challenge.Status.OPEN:
+        still_open = challenge.status if past_days_too else challenge.current_status
+        if still_open != Challenge.Status.OPEN:
             raise _no_longer_open(challenge)
         challenge.status = status
         challenge.save(update_fields=["status", "updated_at"])

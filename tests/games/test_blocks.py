@@ -3,12 +3,15 @@ accept the other's challenge, offer a rematch or write to the other; matches in 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core import mail
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games import blocks, chat, services
-from games.models import Block, Challenge, Match, Message
+from games.models import CHALLENGE_DAYS, Block, Challenge, Match, Message, Notification
 from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
@@ -93,6 +96,27 @@ def test_it_withdraws_and_declines_the_challenges_waiting_between_them(alice, bo
     assert mine.status == Challenge.Status.CANCELLED
     assert theirs.status == Challenge.Status.DECLINED
     assert elsewhere.status == lobby.status == Challenge.Status.OPEN
+
+
+def test_challenges_between_them_past_their_days_and_not_yet_swept_are_closed_too(alice, bob):
+    mine = services.create_challenge(alice, opponent=bob)
+    theirs = services.create_challenge(bob, opponent=alice)
+    # Past their days, the hourly sweep not yet come: still OPEN in their rows.
+    Challenge.objects.filter(pk__in=[mine.pk, theirs.pk]).update(
+        created_at=timezone.now() - timedelta(days=CHALLENGE_DAYS, hours=1)
+    )
+
+    made = blocks.block(alice, other=bob)
+    services.expire_challenges()
+
+    mine.refresh_from_db()
+    theirs.refresh_from_db()
+    assert (made.withdrawn, made.declined) == (1, 1)
+    assert mine.status == Challenge.Status.CANCELLED
+    assert theirs.status == Challenge.Status.DECLINED
+    # The sweep after it invites neither to challenge the other again.
+    expired = [f"expired:{mine.pk}", f"expired:{theirs.pk}"]
+    assert not Notification.objects.filter(key__in=expired).exists()
 
 
 def test_neither_can_challenge_the_other(alice, bob):

@@ -362,17 +362,18 @@ def test_the_pages_refuse_a_challenge_past_its_days_as_an_expired_one(
     }
 
 
-def test_a_block_or_a_closure_leaves_a_challenge_past_its_days_to_the_sweep(alice, bob, charlie):
+def test_a_block_or_a_closure_ends_a_challenge_past_its_days_before_the_sweep(alice, bob, charlie):
     to_bob = _made_ago(services.create_challenge(alice, opponent=bob), LIFETIME)
     to_charlie = _made_ago(services.create_challenge(alice, opponent=charlie), LIFETIME)
 
     made = blocks.block(bob, other=alice)
     closure = closing.close_account(charlie)
 
-    # Nothing left to withdraw or decline: each has expired.
-    assert (made.withdrawn, made.declined) == (0, 0)
-    assert (closure.challenges_withdrawn, closure.challenges_declined) == (0, 0)
-    assert services.expire_challenges() == 2
+    # Declined, as one still waiting would be: left to the sweep, each would have emailed
+    # alice to challenge bob, or charlie's closed account, again.
+    assert (made.withdrawn, made.declined) == (0, 1)
+    assert (closure.challenges_withdrawn, closure.challenges_declined) == (0, 1)
+    assert services.expire_challenges() == 0
     assert {to_bob.pk, to_charlie.pk} == set(
-        Challenge.objects.filter(status="expired").values_list("pk", flat=True)
+        Challenge.objects.filter(status="declined").values_list("pk", flat=True)
     )

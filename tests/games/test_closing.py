@@ -3,15 +3,17 @@ again."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import partial
 
 import pytest
 from django.contrib.auth import authenticate
+from django.utils import timezone
 
 from accounts.models import ApiToken
 from accounts.services import player_named
 from games import blocks, chat, closing, notifications, services
-from games.models import Block, Challenge, Match, Message, Notification
+from games.models import CHALLENGE_DAYS, Block, Challenge, Match, Message, Notification
 from games.tournaments.brackets import Format
 from games.tournaments.models import Entry, Tournament
 from tests.matches import opened_by_white
@@ -108,6 +110,23 @@ def test_it_withdraws_her_challenges_and_declines_those_to_her(alice, bob, charl
     assert statuses[hers.pk] == statuses[to_bob.pk] == Challenge.Status.CANCELLED
     assert statuses[to_her.pk] == Challenge.Status.DECLINED
     assert statuses[not_hers.pk] == Challenge.Status.OPEN
+
+
+def test_a_challenge_to_her_past_its_days_and_not_yet_swept_is_declined(alice, charlie):
+    to_her = services.create_challenge(charlie, opponent=alice)
+    # Past its days, the hourly sweep not yet come: still OPEN in its row.
+    Challenge.objects.filter(pk=to_her.pk).update(
+        created_at=timezone.now() - timedelta(days=CHALLENGE_DAYS, hours=1)
+    )
+
+    done = closing.close_account(alice)
+    services.expire_challenges()
+
+    to_her.refresh_from_db()
+    assert done.challenges_declined == 1
+    assert to_her.status == Challenge.Status.DECLINED
+    # The sweep after it does not invite charlie to challenge a closed account again.
+    assert not Notification.objects.filter(key=f"expired:{to_her.pk}").exists()
 
 
 def test_it_takes_her_out_of_tournaments_and_calls_off_the_one_she_organises(alice, bob):
