@@ -392,6 +392,13 @@ def _close_challenge(
     while its row is still OPEN, or the sweep, coming later, would email its challenger to
     challenge the player gone or blocked again."""
     with transaction.atomic():
+        # The players first, then the challenge, the order accept_challenge and the expiry
+        # sweep take: the email a decline stores refers to the challenger's row, which an
+        # accept holds locked while it waits for the challenge's (the other order
+        # deadlocked).
+        lock_players(
+            *Challenge.objects.values_list("challenger_id", "opponent_id").get(pk=challenge_id)
+        )
         challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
         allowed = (
             challenge.challenger_id
