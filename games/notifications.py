@@ -303,13 +303,14 @@ def _confirmation_as_sent(user: User) -> str | None:
 
 def _challenge_email_as_sent(notification: Notification) -> str | None:
     """The body of an email of kind CHALLENGE as it goes out, or None for the offer of a
-    challenge that no longer waits for its addressee: withdrawn, declined or accepted
-    before its email went. Challenging, withdrawing and challenging again must not fill
-    the opponent's inbox with links to withdrawn challenges. One query, for an offer."""
+    challenge that no longer waits for its addressee: withdrawn, declined, accepted or
+    expired (past its days, swept or not yet) before its email went. Challenging,
+    withdrawing and challenging again must not fill the opponent's inbox with links to
+    withdrawn challenges. One query, for an offer."""
     challenge_id = _challenge_in(notification.key)
     if challenge_id is None:
         return notification.body  # news of a challenge (declined): still news
-    waiting = Challenge.objects.filter(pk=challenge_id, status=Challenge.Status.OPEN).exists()
+    waiting = Challenge.objects.waiting().filter(pk=challenge_id).exists()
     return notification.body if waiting else None
 
 
@@ -854,7 +855,7 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
 NOT_NEEDED = {
     Notification.Kind.TURN: "no longer needed, the turn it tells of has been played",
     Notification.Kind.CHALLENGE: "no longer needed, the challenge it offers was withdrawn,"
-    " declined or accepted",
+    " declined, accepted or has expired",
     Notification.Kind.CONFIRM_ADDRESS: "no longer needed, the address is confirmed"
     " (or the account closed)",
 }

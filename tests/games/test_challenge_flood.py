@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from aceysite.celery import app as celery_app
 from games import notifications, services
-from games.models import Challenge, Notification
+from games.models import CHALLENGE_DAYS, Challenge, Notification
 from tests.api.conftest import post_json, token_client
 from tests.matches import opened_by_white
 
@@ -63,6 +63,27 @@ def test_the_email_of_a_challenge_answered_before_it_went_is_not_sent(
 
     assert notifications.send_notification(_offer_email(challenge).pk) is False
     assert [m for m in mail.outbox if m.to == [bob.email]] == []
+
+
+@pytest.mark.parametrize("swept", [False, True])
+def test_the_email_of_a_challenge_expired_before_it_went_is_not_sent(
+    alice, bob, django_capture_on_commit_callbacks, swept
+):
+    # Its sending put off (a mail server down for long, retried later): by then past its
+    # days, it has expired whether or not the hourly sweep has marked it so.
+    challenge = _offered(alice, bob, django_capture_on_commit_callbacks)
+    Challenge.objects.filter(pk=challenge.pk).update(
+        created_at=timezone.now() - timedelta(days=CHALLENGE_DAYS, hours=1)
+    )
+    if swept:
+        with django_capture_on_commit_callbacks(execute=False):
+            assert services.expire_challenges() == 1
+
+    sent = notifications.send_notification(_offer_email(challenge).pk)
+
+    assert sent is False
+    assert [m for m in mail.outbox if m.to == [bob.email]] == []
+    assert _offer_email(challenge).cancelled_at is not None
 
 
 def test_the_email_of_a_rematch_offer_withdrawn_before_it_went_is_not_sent(
