@@ -686,13 +686,14 @@ def _your_dice(
 def _double_named_for(match: Match, games: list[HistoryGame], mover: str) -> bool:
     """Whether the named double that ``mover``, the player to move, now plays was named for
     them (the only one allowed, R8.2), from the drawn history or, when none is drawn (a
-    click's board), from the stored double."""
+    click's board), from the stored double: the last up to the match row as read, not
+    one stored since (as the history goes no further)."""
     turns = games[-1].turns if games else None
     if turns:
         doubles = [segment for segment in turns[-1]["segments"] if segment["kind"] == "double"]
         return turns[-1]["player"] == mover and bool(doubles) and doubles[-1]["automatic"]
     automatic = (
-        match.segments.filter(kind="double")
+        match.segments.filter(kind="double", number__lte=match.segment_count)
         .order_by("-number")
         .values_list("automatic", flat=True)
         .first()

@@ -458,3 +458,20 @@ def test_r7_only_an_american_click_board_looks_for_an_extra_roll(alice, bob, var
 
     looked = any("ORDER BY" in q["sql"] and "games_segment" in q["sql"] for q in queries)
     assert looked is asked
+
+
+def test_r8_a_click_board_reads_who_named_the_double_from_the_match_row_it_is_drawn_with(
+    alice, bob
+):
+    # The board reads the match, then the double's segment: one committed in between (her
+    # other tab played the 5-5, then bob named a double of his own) must not say whether
+    # the double of the match row as read was named for her.
+    as_read = greek_double_named_for_alice(alice, bob)
+    later = as_read.segments.get(kind="double")
+    later.pk, later.number, later.automatic = None, as_read.segment_count + 2, False
+    later.player = "black"
+    later.save()
+
+    board = board_context(as_read, viewer=alice, steps=[], with_history=False)
+
+    assert board["double_named_for_you"] is True
