@@ -144,6 +144,21 @@ def test_more_days_than_are_left_is_refused_and_changes_nothing(alice, bob, sett
     assert Absence.objects.filter(user=alice).count() == 1
 
 
+def test_a_request_is_charged_with_the_days_begun_already_taken_this_year(alice, settings):
+    settings.AWAY_DAYS_PER_YEAR = 30
+    now = datetime(2026, 3, 1, 9, tzinfo=UTC)
+    away.go_away(alice, until=now + timedelta(days=10), now=now)
+    away.come_back(alice, now=now + timedelta(days=2, hours=1))  # a third day begun: 3
+    later = now + timedelta(days=5)
+
+    # Any part of a day asked for is a day too: 27 days and a minute are 28.
+    with pytest.raises(AwayError, match="that is 28 days away; you have 27 days left this year"):
+        away.go_away(alice, until=later + timedelta(days=27, minutes=1), now=later)
+    away.go_away(alice, until=later + timedelta(days=27), now=later)
+
+    assert away.days_left(alice, now=later) == 0
+
+
 @pytest.mark.parametrize(
     ("until", "reason"),
     [(timedelta(0), "choose a return in the future"), (-timedelta(hours=1), "in the future")],
