@@ -368,13 +368,19 @@ def _left_to_give_up(draw: Draw, slot: MatchSlot, player: int) -> int:
 
 def _matches_to_play(draw: Draw, player: int, *, besides: str | None = None) -> int:
     """The matches in ``draw`` that ``player`` has still to play (undecided, not byes),
-    other than the slot ``besides``."""
+    other than the slot ``besides``.
+
+    A match against a player who has withdrawn is not counted: it will be a walkover,
+    nothing to play, and withdrawing would not spare that opponent a wait.
+    """
+    withdrawn = set(draw.withdrawn)
     return sum(
         1
         for slot in draw.matches()
         if not slot.is_decided
         and player in slot.players
         and brackets.BYE not in slot.players
+        and not withdrawn.intersection(slot.players)
         and slot.slot_id != besides
     )
 
@@ -470,8 +476,8 @@ def _email_new_byes(
 
 def _match_to_come(draw: Draw, player: int) -> bool:
     """Whether ``player`` has a match still to play: one in the draw, undecided and not a
-    bye, or, in a Swiss, a round still to be paired. A bye in a round robin's or a Swiss'
-    last round leaves none."""
+    bye, against a player who has not withdrawn, or, in a Swiss, a round still to be paired.
+    A bye in a round robin's or a Swiss' last round leaves none."""
     if isinstance(draw, brackets.Swiss) and len(draw.rounds()) < draw.total_rounds:
         return True
     return _matches_to_play(draw, player) > 0

@@ -367,15 +367,31 @@ def test_a_bye_in_the_last_round_says_there_is_no_match_left_to_play(
     last = max(byes)
     assert last == (3 if format == Format.ROUND_ROBIN else 2)
     body = _body(email[byes[last]], f"{tournament.name}, Round {last}: you have a bye")
-    assert (
-        "It is the last round, so you have no match left to play."
-        " We will email you when the tournament is over." in body
-    )
+    assert "You have no match left to play. We will email you when the tournament is over." in body
     assert "next have a match" not in body
     if format == Format.ROUND_ROBIN:
         body = _body(email[byes[2]], f"{tournament.name}, Round 2: you have a bye")
         assert "We will email you when you next have a match to play" in body
         assert "last round" not in body
+
+
+def test_a_bye_before_only_walkovers_says_there_is_no_match_left_to_play(
+    alice, django_capture_on_commit_callbacks
+):
+    *_, four, five = players = make_users(5)
+    with django_capture_on_commit_callbacks(execute=True):
+        # Round 1: 2 v 5, 3 v 4, 1 bye; ... round 4: 1 v 3, 4 v 2, 5 bye; round 5: 1 v 2,
+        # 4 v 5, 3 bye. Four leaves in round 1: after their round 4 bye, five has nothing
+        # left but a walkover against four.
+        tournament = _seeded_round_robin(alice, players)
+        services.withdraw(tournament.pk, user=four)
+        _play_every_round(tournament)
+
+    assert _bye_players(tournament)[4] == five.pk
+    body = _body(five.email, f"{tournament.name}, Round 4: you have a bye")
+    assert "You have no match left to play. We will email you when the tournament is over." in body
+    assert "last round" not in body
+    assert "next have a match" not in body
 
 
 def test_the_start_of_a_swiss_of_one_round_tells_its_bye_there_is_no_match_to_play(
