@@ -277,13 +277,7 @@ def pair_swiss_round(
     ([(2, 6), (1, 5), (3, 4)], None)
     """
     order = sorted(players, key=lambda player: -scores.get(player, 0))
-    if len(order) % 2 == 0:
-        bye_candidates: list[int | None] = [None]
-    else:
-        bye_candidates = [player for player in reversed(order) if player not in had_bye]
-        # A second bye is no rematch: if everyone has had one, anyone may have another,
-        # lowest-ranked first, rather than a pairing repeat for want of trying.
-        bye_candidates = bye_candidates or list(reversed(order))
+    bye_candidates = _bye_candidates(order, had_bye)
     if rounds_after:
         later = _LaterRounds(order, opponents, had_bye, _Steps(LOOKAHEAD_STEPS))
         chosen = later.first_pairing_they_follow(bye_candidates, scores, rounds_after)
@@ -296,6 +290,39 @@ def pair_swiss_round(
             if pairs is not None:
                 return pairs, bye
     raise AssertionError("unreachable: with every pair allowed to repeat, any pairing will do")
+
+
+def _bye_candidates(order: Sequence[int], had_bye: Collection[int]) -> list[int | None]:
+    """Who may have the bye of a round of ``order`` (in pairing order), first choice first:
+    nobody with an even count."""
+    if len(order) % 2 == 0:
+        return [None]
+    candidates: list[int | None] = [player for player in reversed(order) if player not in had_bye]
+    # A second bye is no rematch: if everyone has had one, anyone may have another,
+    # lowest-ranked first, rather than a pairing repeat for want of trying.
+    return candidates or list(reversed(order))
+
+
+def can_pair_swiss_round(
+    players: Sequence[int],
+    opponents: Mapping[int, Collection[int]],
+    had_bye: Collection[int] = (),
+) -> bool:
+    """Whether :func:`pair_swiss_round` can pair ``players`` without a rematch, with the bye
+    (if any) given as it gives it. Scores change only the order of preference, not whether
+    there is such a pairing, so they do not come into it.
+
+    >>> can_pair_swiss_round([1, 2, 3, 4], {1: [2], 2: [1]})
+    True
+    >>> can_pair_swiss_round([1, 2, 3, 4], {1: [2, 3, 4], 2: [1], 3: [1], 4: [1]})
+    False
+    """
+    order = tuple(players)
+    for bye in _bye_candidates(order, had_bye):
+        rest = tuple(player for player in order if player != bye)
+        if next(_score_group_pairings(rest, {}, opponents, 0), None) is not None:
+            return True
+    return False
 
 
 class _OutOfSteps(Exception):
@@ -1213,6 +1240,31 @@ class Swiss(_RoundBased):
 
     def _rounds_paired(self) -> int:
         return max((slot.round for slot in self._slots.values()), default=0)
+
+    def can_pair_next_round(self, *, without: int | None = None) -> bool:
+        """Whether the round after those paired so far can be paired without a rematch
+        (else the tournament ends after them), among the players who have not withdrawn,
+        less ``without`` if given: can a player who is about to lose be withdrawn and the
+        tournament go on? The pairings of the round being played count as played, whatever
+        their results. False once the rounds planned are all paired.
+
+        >>> t = Swiss([1, 2, 3, 4], rounds=3)  # 1 v 3, 2 v 4
+        >>> t.can_pair_next_round(), t.can_pair_next_round(without=4)
+        (True, True)
+        """
+        if self._rounds_paired() >= self.total_rounds:
+            return False
+        opponents: dict[int, set[int]] = {player: set() for player in self.players}
+        had_bye = set()
+        for slot in self._slots.values():
+            first, second = slot.players
+            if _is_player(first) and _is_player(second):
+                opponents[first].add(second)
+                opponents[second].add(first)
+            elif _is_player(slot.winner):
+                had_bye.add(slot.winner)
+        left = [p for p in self.players if p not in self._withdrawn and p != without]
+        return can_pair_swiss_round(left, opponents, had_bye)
 
     def _open_next_round(self) -> bool:
         number = self._rounds_paired() + 1

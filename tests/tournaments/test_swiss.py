@@ -201,6 +201,26 @@ def test_it_ends_after_the_rounds_played_when_the_next_would_repeat_a_pairing():
         tournament.withdraw(2)
 
 
+def test_it_tells_whether_the_next_round_can_be_paired_without_a_player():
+    tournament = Swiss([1, 2, 3, 4], rounds=3)  # 1 v 3, 2 v 4
+    tournament.report("R1-1", 1)
+    tournament.report("R1-2", 4)
+    tournament.report("R2-1", 4, loser_withdraws=True)  # 1 v 4; 2 v 3 still to play
+
+    # Without 3, only 2 and 4 are left, and they have met; with 3, it is 3 v 4 and 2's bye.
+    assert tournament.can_pair_next_round()
+    assert tournament.can_pair_next_round(without=3) is False
+    # Without 2 it is 3 v 4; without 4, 2 and 3, who are playing now, are left.
+    assert tournament.can_pair_next_round(without=2)
+    assert tournament.can_pair_next_round(without=4) is False
+
+
+def test_no_round_can_be_paired_after_the_last_one_planned():
+    tournament = Swiss([1, 2, 3, 4], rounds=1)
+
+    assert tournament.can_pair_next_round() is False
+
+
 def test_a_swiss_that_ended_early_says_so_after_a_trip_through_its_state():
     tournament = Swiss([1, 2, 3, 4, 5], rounds=4)
     tournament.report("R1-1", 1, loser_withdraws=True)
