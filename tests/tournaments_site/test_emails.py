@@ -11,7 +11,7 @@ from django.core import mail
 
 from games import services as game_services
 from games.models import Match, Notification
-from games.tournaments import services
+from games.tournaments import emails, services
 from games.tournaments.brackets import BYE, Format
 from games.tournaments.models import Tournament
 
@@ -561,6 +561,27 @@ def test_a_walkover_that_ends_the_tournament_is_its_winners_one_email_of_the_end
         },
     }
     assert "With that, the tournament is over. You won it" in _body(winner.email, walkover)
+
+
+def test_a_walkover_email_of_the_end_of_a_swiss_says_why_it_ended_early(
+    alice, django_capture_on_commit_callbacks
+):
+    # A walkover that ends a Swiss early is its winner's only email of the end
+    # (tournament_finished leaves them out): like the final email, it says why.
+    tournament, players = swiss_that_ends_early(alice)
+    one, _, three, *_ = players
+
+    with django_capture_on_commit_callbacks(execute=True):
+        emails.walkover(
+            tournament, one, slot_id="R3-1", stage="Round 3", opponent=three, next_match=None
+        )
+
+    body = _body(one.email, _walkover_subject(tournament, "Round 3", three))
+    assert "With that, the tournament is over. You won it: congratulations!" in body
+    assert (
+        "It ended after round 3 of the 4 planned: the players left could not be paired for"
+        " round 4 without two of them meeting again" in body
+    )
 
 
 def test_it_tells_the_winner_of_a_walkover_that_their_next_match_has_started(
