@@ -245,16 +245,18 @@ def pair_swiss_round(
 
     ``players`` is in seed order; the pairing order is score, then seed. Within a score
     group the top half meets the bottom half; an odd player out floats down to the next
-    group. With an odd count the bye goes to the lowest-ranked player who has not had one
-    (if everyone has, to the lowest-ranked player). The search backtracks (over the bye
-    too), so a pairing repeats only if every possible pairing would repeat one, and then as
-    few as possible.
+    group. With an odd count the bye goes to the lowest-ranked player who has not had one;
+    a second bye, again lowest-ranked first, only if every bye to a player without one would
+    mean a rematch (:func:`_bye_candidates`). The search backtracks (over the bye too), so a
+    pairing repeats only if every possible pairing, with every possible bye, would repeat
+    one, and then as few as possible.
 
     ``rounds_after`` is the number of rounds still to be paired after this one. The search
     then looks ahead: it takes the first pairing in that order after which those rounds too
-    can be paired without a rematch (and with byes given the same way) whatever their
-    results. Only if there is none does it pair as if this were the last round: a withdrawal
-    may have left too few players, say. The look-ahead takes at most
+    can be paired without a rematch whatever their results, their byes going to players who
+    have had none while there are any (so it may give a second bye now to keep a first one
+    for a later round). Only if there is none does it pair as if this were the last round:
+    a withdrawal may have left too few players, say. The look-ahead takes at most
     :data:`LOOKAHEAD_STEPS` steps; when they run out, the pairing it was looking at is taken.
 
     >>> pair_swiss_round([1, 2, 3, 4, 5, 6], {}, {})
@@ -294,13 +296,20 @@ def pair_swiss_round(
 
 def _bye_candidates(order: Sequence[int], had_bye: Collection[int]) -> list[int | None]:
     """Who may have the bye of a round of ``order`` (in pairing order), first choice first:
-    nobody with an even count."""
+    nobody with an even count; else the players who have had no bye, lowest-ranked first,
+    then those who have, lowest-ranked first.
+
+    A second bye is no rematch: it is given rather than a pairing repeated (or the
+    tournament ended) for want of trying, but only when no bye to a player without one
+    avoids the rematch, as the search tries the candidates in this order.
+    """
     if len(order) % 2 == 0:
         return [None]
-    candidates: list[int | None] = [player for player in reversed(order) if player not in had_bye]
-    # A second bye is no rematch: if everyone has had one, anyone may have another,
-    # lowest-ranked first, rather than a pairing repeat for want of trying.
-    return candidates or list(reversed(order))
+    lowest_first = list(reversed(order))
+    return [
+        *(player for player in lowest_first if player not in had_bye),
+        *(player for player in lowest_first if player in had_bye),
+    ]
 
 
 def can_pair_swiss_round(

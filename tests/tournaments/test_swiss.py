@@ -263,6 +263,32 @@ def test_when_everyone_has_had_a_bye_the_second_one_goes_where_it_avoids_a_remat
     assert (found, bye) == ([(1, 3)], 2)
 
 
+def test_a_second_bye_is_given_rather_than_a_rematch():
+    # 1 and 2 have had a bye and have met: the bye to 3, who has had none, would repeat
+    # 1 v 2.
+    found, bye = pair_swiss_round([1, 2, 3], {}, {1: [2], 2: [1]}, [1, 2])
+
+    assert (found, bye) == ([(1, 3)], 2)
+
+
+def test_a_second_bye_lets_a_swiss_play_the_rounds_planned():
+    tournament = Swiss([1, 2, 3, 4, 5], rounds=4)  # 1 v 3, 2 v 4, and 5 has the bye
+    tournament.report("R1-2", 4)
+    tournament.report("R1-1", 3, loser_withdraws=True)
+    tournament.report("R2-2", 2)  # 5 v 2
+    tournament.report("R2-1", 3, loser_withdraws=True)  # 3 v 4
+
+    # 2, 3 and 5 are left, and 2 and 5 have met. With round 3's bye to 2 (3 v 5), round 4's
+    # would go to 3, the one left without one, and 2 and 5 would meet again: which used to
+    # end the tournament after round 3. 5 has a second bye now instead, and round 4 is 3 v 5
+    # with 2's first.
+    assert [m.players for m in tournament.rounds()[2].matches] == [(3, 2), (5, BYE)]
+    tournament.report("R3-1", 2)
+
+    assert [m.players for m in tournament.rounds()[3].matches] == [(3, 5), (2, BYE)]
+    assert not tournament.ended_early
+
+
 def test_a_round_is_paired_so_that_the_rounds_planned_can_all_be_played():
     tournament = Swiss([1, 2, 3, 4, 5, 6])  # four rounds
     assert pairs(tournament) == [(1, 4), (2, 5), (3, 6)]
