@@ -229,7 +229,7 @@ MAX_SWISS_ROUNDS: Final = 15
 #: a second for 32 players. Fields of up to 20 players have needed a few thousand at most,
 #: even with as many rounds as allowed, and a few dozen with the usual rounds; a large field
 #: with the usual rounds needs none, as any pairing leaves its later rounds easy to pair.
-#: When they run out, the pairing being looked at is taken.
+#: When they run out, the pairing being looked at is taken, or the first not ruled out.
 LOOKAHEAD_STEPS: Final = 20_000
 
 
@@ -257,7 +257,8 @@ def pair_swiss_round(
     have had none while there are any (so it may give a second bye now to keep a first one
     for a later round). Only if there is none does it pair as if this were the last round:
     a withdrawal may have left too few players, say. The look-ahead takes at most
-    :data:`LOOKAHEAD_STEPS` steps; when they run out, the pairing it was looking at is taken.
+    :data:`LOOKAHEAD_STEPS` steps; when they run out, the pairing it was looking at is taken,
+    or the first it has not ruled out: what it had no time to search is no dead end.
 
     >>> pair_swiss_round([1, 2, 3, 4, 5, 6], {}, {})
     ([(1, 4), (2, 5), (3, 6)], None)
@@ -421,18 +422,41 @@ class _LaterRounds:
         self, bye_candidates: Sequence[int | None], scores: Mapping[int, int], rounds: int
     ) -> tuple[list[tuple[int, int]], int | None] | None:
         """The first rematch-free pairing, in order of preference, after which ``rounds``
-        more rounds can be paired. ``None`` if there is none, if the steps ran out before
-        one was found, or if any rematch-free pairing will do (as in most large fields)."""
+        more rounds can be paired. ``None`` if there is none, or if any rematch-free pairing
+        will do (as in most large fields).
+
+        Should the steps run out, what was not searched is unknown, not a dead end: the
+        pairing being looked at is taken, or, if they ran out while the next pairing was
+        being found, the first rematch-free pairing not ruled out already.
+        """
         if _surely_pairable(self.unmet, rounds + 1):
             return None
+        ruled_out: set[tuple[tuple[tuple[int, int], ...], int | None]] = set()
         try:
             for bye in bye_candidates:
                 rest = tuple(player for player in self.players if player != bye)
                 for pairs in _score_group_pairings(rest, scores, self.opponents, 0, self.steps):
                     if self._can_follow(pairs, bye, rounds):
                         return pairs, bye
+                    ruled_out.add((tuple(pairs), bye))
         except _OutOfSteps:
-            pass
+            return self._first_not_ruled_out(bye_candidates, scores, ruled_out)
+        return None
+
+    def _first_not_ruled_out(
+        self,
+        bye_candidates: Sequence[int | None],
+        scores: Mapping[int, int],
+        ruled_out: Collection[tuple[tuple[tuple[int, int], ...], int | None]],
+    ) -> tuple[list[tuple[int, int]], int | None] | None:
+        """The first rematch-free pairing in order of preference that is not in
+        ``ruled_out``, found without a limit of steps (as the last round is paired): one
+        more than those ruled out, which the steps allowed, at most."""
+        for bye in bye_candidates:
+            rest = tuple(player for player in self.players if player != bye)
+            for pairs in _score_group_pairings(rest, scores, self.opponents, 0):
+                if (tuple(pairs), bye) not in ruled_out:
+                    return pairs, bye
         return None
 
     def _can_follow(self, pairs: list[tuple[int, int]], bye: int | None, rounds: int) -> bool:

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from games.tournaments import brackets
 from games.tournaments.brackets import (
     BYE,
     MAX_SWISS_ROUNDS,
@@ -287,6 +288,38 @@ def test_a_second_bye_lets_a_swiss_play_the_rounds_planned():
 
     assert [m.players for m in tournament.rounds()[3].matches] == [(3, 5), (2, BYE)]
     assert not tournament.ended_early
+
+
+# Round 3 of 4 of pair_swiss_round's example: by score 2 v 6, 1 v 3, 4 v 5, after which no
+# round 4 can be paired; looking ahead, 2 v 6, 1 v 5, 3 v 4.
+_MET = {1: [4, 2], 2: [5, 1], 3: [6, 5], 4: [1, 6], 5: [2, 3], 6: [3, 4]}
+_SCORES = {1: 1, 2: 2, 3: 1, 6: 2}
+_BY_SCORE = [(2, 6), (1, 3), (4, 5)]
+_LOOKING_AHEAD = [(2, 6), (1, 5), (3, 4)]
+
+
+@pytest.mark.parametrize("steps", range(60))
+def test_whatever_the_look_ahead_has_time_for_the_round_is_paired_without_a_rematch(
+    monkeypatch, steps
+):
+    monkeypatch.setattr(brackets, "LOOKAHEAD_STEPS", steps)
+
+    found, bye = pair_swiss_round([1, 2, 3, 4, 5, 6], _SCORES, _MET, rounds_after=1)
+
+    assert bye is None
+    assert found in (_BY_SCORE, _LOOKING_AHEAD)
+    assert not any(second in _MET[first] for first, second in found)
+
+
+def test_a_look_ahead_that_runs_out_does_not_fall_back_on_a_pairing_it_ruled_out(monkeypatch):
+    # Six steps: enough to find 2 v 6, 1 v 3, 4 v 5 and to see that round 4 cannot follow
+    # it, not enough to see whether it can follow the next pairing. That one is not known
+    # to be a dead end, and the first one is: the next one is taken.
+    monkeypatch.setattr(brackets, "LOOKAHEAD_STEPS", 6)
+
+    found, _ = pair_swiss_round([1, 2, 3, 4, 5, 6], _SCORES, _MET, rounds_after=1)
+
+    assert found == _LOOKING_AHEAD
 
 
 def test_a_round_is_paired_so_that_the_rounds_planned_can_all_be_played():
