@@ -229,7 +229,7 @@ MAX_SWISS_ROUNDS: Final = 15
 #: a second for 32 players. Fields of up to 20 players have needed a few thousand at most,
 #: even with as many rounds as allowed, and a few dozen with the usual rounds; a large field
 #: with the usual rounds needs none, as any pairing leaves its later rounds easy to pair.
-#: When they run out, the pairing being looked at is taken.
+#: When they run out, the pairing being looked at is taken, or the first not ruled out.
 LOOKAHEAD_STEPS: Final = 20_000
 
 
@@ -245,17 +245,20 @@ def pair_swiss_round(
 
     ``players`` is in seed order; the pairing order is score, then seed. Within a score
     group the top half meets the bottom half; an odd player out floats down to the next
-    group. With an odd count the bye goes to the lowest-ranked player who has not had one
-    (if everyone has, to the lowest-ranked player). The search backtracks (over the bye
-    too), so a pairing repeats only if every possible pairing would repeat one, and then as
-    few as possible.
+    group. With an odd count the bye goes to the lowest-ranked player who has not had one;
+    a second bye, again lowest-ranked first, only if every bye to a player without one would
+    mean a rematch (:func:`_bye_candidates`). The search backtracks (over the bye too), so a
+    pairing repeats only if every possible pairing, with every possible bye, would repeat
+    one, and then as few as possible.
 
     ``rounds_after`` is the number of rounds still to be paired after this one. The search
     then looks ahead: it takes the first pairing in that order after which those rounds too
-    can be paired without a rematch (and with byes given the same way) whatever their
-    results. Only if there is none does it pair as if this were the last round: a withdrawal
-    may have left too few players, say. The look-ahead takes at most
-    :data:`LOOKAHEAD_STEPS` steps; when they run out, the pairing it was looking at is taken.
+    can be paired without a rematch whatever their results, their byes going to players who
+    have had none while there are any (so it may give a second bye now to keep a first one
+    for a later round). Only if there is none does it pair as if this were the last round:
+    a withdrawal may have left too few players, say. The look-ahead takes at most
+    :data:`LOOKAHEAD_STEPS` steps; when they run out, the pairing it was looking at is taken,
+    or the first it has not ruled out: what it had no time to search is no dead end.
 
     >>> pair_swiss_round([1, 2, 3, 4, 5, 6], {}, {})
     ([(1, 4), (2, 5), (3, 6)], None)
@@ -277,13 +280,7 @@ def pair_swiss_round(
     ([(2, 6), (1, 5), (3, 4)], None)
     """
     order = sorted(players, key=lambda player: -scores.get(player, 0))
-    if len(order) % 2 == 0:
-        bye_candidates: list[int | None] = [None]
-    else:
-        bye_candidates = [player for player in reversed(order) if player not in had_bye]
-        # A second bye is no rematch: if everyone has had one, anyone may have another,
-        # lowest-ranked first, rather than a pairing repeat for want of trying.
-        bye_candidates = bye_candidates or list(reversed(order))
+    bye_candidates = _bye_candidates(order, had_bye)
     if rounds_after:
         later = _LaterRounds(order, opponents, had_bye, _Steps(LOOKAHEAD_STEPS))
         chosen = later.first_pairing_they_follow(bye_candidates, scores, rounds_after)
@@ -296,6 +293,46 @@ def pair_swiss_round(
             if pairs is not None:
                 return pairs, bye
     raise AssertionError("unreachable: with every pair allowed to repeat, any pairing will do")
+
+
+def _bye_candidates(order: Sequence[int], had_bye: Collection[int]) -> list[int | None]:
+    """Who may have the bye of a round of ``order`` (in pairing order), first choice first:
+    nobody with an even count; else the players who have had no bye, lowest-ranked first,
+    then those who have, lowest-ranked first.
+
+    A second bye is no rematch: it is given rather than a pairing repeated (or the
+    tournament ended) for want of trying, but only when no bye to a player without one
+    avoids the rematch, as the search tries the candidates in this order.
+    """
+    if len(order) % 2 == 0:
+        return [None]
+    lowest_first = list(reversed(order))
+    return [
+        *(player for player in lowest_first if player not in had_bye),
+        *(player for player in lowest_first if player in had_bye),
+    ]
+
+
+def can_pair_swiss_round(
+    players: Sequence[int],
+    opponents: Mapping[int, Collection[int]],
+    had_bye: Collection[int] = (),
+) -> bool:
+    """Whether :func:`pair_swiss_round` can pair ``players`` without a rematch, with the bye
+    (if any) given as it gives it. Scores change only the order of preference, not whether
+    there is such a pairing, so they do not come into it.
+
+    >>> can_pair_swiss_round([1, 2, 3, 4], {1: [2], 2: [1]})
+    True
+    >>> can_pair_swiss_round([1, 2, 3, 4], {1: [2, 3, 4], 2: [1], 3: [1], 4: [1]})
+    False
+    """
+    order = tuple(players)
+    for bye in _bye_candidates(order, had_bye):
+        rest = tuple(player for player in order if player != bye)
+        if next(_score_group_pairings(rest, {}, opponents, 0), None) is not None:
+            return True
+    return False
 
 
 class _OutOfSteps(Exception):
@@ -385,18 +422,41 @@ class _LaterRounds:
         self, bye_candidates: Sequence[int | None], scores: Mapping[int, int], rounds: int
     ) -> tuple[list[tuple[int, int]], int | None] | None:
         """The first rematch-free pairing, in order of preference, after which ``rounds``
-        more rounds can be paired. ``None`` if there is none, if the steps ran out before
-        one was found, or if any rematch-free pairing will do (as in most large fields)."""
+        more rounds can be paired. ``None`` if there is none, or if any rematch-free pairing
+        will do (as in most large fields).
+
+        Should the steps run out, what was not searched is unknown, not a dead end: the
+        pairing being looked at is taken, or, if they ran out while the next pairing was
+        being found, the first rematch-free pairing not ruled out already.
+        """
         if _surely_pairable(self.unmet, rounds + 1):
             return None
+        ruled_out: set[tuple[tuple[tuple[int, int], ...], int | None]] = set()
         try:
             for bye in bye_candidates:
                 rest = tuple(player for player in self.players if player != bye)
                 for pairs in _score_group_pairings(rest, scores, self.opponents, 0, self.steps):
                     if self._can_follow(pairs, bye, rounds):
                         return pairs, bye
+                    ruled_out.add((tuple(pairs), bye))
         except _OutOfSteps:
-            pass
+            return self._first_not_ruled_out(bye_candidates, scores, ruled_out)
+        return None
+
+    def _first_not_ruled_out(
+        self,
+        bye_candidates: Sequence[int | None],
+        scores: Mapping[int, int],
+        ruled_out: Collection[tuple[tuple[tuple[int, int], ...], int | None]],
+    ) -> tuple[list[tuple[int, int]], int | None] | None:
+        """The first rematch-free pairing in order of preference that is not in
+        ``ruled_out``, found without a limit of steps (as the last round is paired): one
+        more than those ruled out, which the steps allowed, at most."""
+        for bye in bye_candidates:
+            rest = tuple(player for player in self.players if player != bye)
+            for pairs in _score_group_pairings(rest, scores, self.opponents, 0):
+                if (tuple(pairs), bye) not in ruled_out:
+                    return pairs, bye
         return None
 
     def _can_follow(self, pairs: list[tuple[int, int]], bye: int | None, rounds: int) -> bool:
@@ -1213,6 +1273,31 @@ class Swiss(_RoundBased):
 
     def _rounds_paired(self) -> int:
         return max((slot.round for slot in self._slots.values()), default=0)
+
+    def can_pair_next_round(self, *, without: int | None = None) -> bool:
+        """Whether the round after those paired so far can be paired without a rematch
+        (else the tournament ends after them), among the players who have not withdrawn,
+        less ``without`` if given: can a player who is about to lose be withdrawn and the
+        tournament go on? The pairings of the round being played count as played, whatever
+        their results. False once the rounds planned are all paired.
+
+        >>> t = Swiss([1, 2, 3, 4], rounds=3)  # 1 v 3, 2 v 4
+        >>> t.can_pair_next_round(), t.can_pair_next_round(without=4)
+        (True, True)
+        """
+        if self._rounds_paired() >= self.total_rounds:
+            return False
+        opponents: dict[int, set[int]] = {player: set() for player in self.players}
+        had_bye = set()
+        for slot in self._slots.values():
+            first, second = slot.players
+            if _is_player(first) and _is_player(second):
+                opponents[first].add(second)
+                opponents[second].add(first)
+            elif _is_player(slot.winner):
+                had_bye.add(slot.winner)
+        left = [p for p in self.players if p not in self._withdrawn and p != without]
+        return can_pair_swiss_round(left, opponents, had_bye)
 
     def _open_next_round(self) -> bool:
         number = self._rounds_paired() + 1

@@ -93,8 +93,9 @@ def bye(
 ) -> None:
     """A player has a bye (the draw's slot ``slot_id``) in round ``stage``, after the start:
     no match for them in that round. ``match_to_come``: they have a match to play later
-    (not after a bye in a round robin's or a Swiss' last round). (A first-round bye is told
-    by the start's email.)"""
+    (not after a bye in a round robin's or a Swiss' last round, nor when all that is left
+    is walkovers against withdrawn players). (A first-round bye is told by the start's
+    email.)"""
     _queue(
         user,
         KIND,

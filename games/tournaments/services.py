@@ -314,7 +314,8 @@ def match_finished(match: Match) -> None:
     calling it again is harmless. In a round robin or a Swiss a loss on time also
     withdraws the loser (:data:`WITHDRAWN_ON_TIME`) if it was not their last match: their
     remaining matches are lost by walkover, or they are not paired again, instead of each
-    round waiting out their deadline (:func:`_left_to_give_up`). So does a resignation by a
+    round waiting out their deadline; not in a Swiss whose next round could not be paired
+    without them (:func:`_timeout_withdraws`). So does a resignation by a
     player who is withdrawing (``withdraw`` marks their entry first).
     """
     link = _link_of(match)
@@ -336,7 +337,7 @@ def match_finished(match: Match) -> None:
         # with the last match of a round robin's round, decide nothing of the loser's.
         left = _left_to_give_up(draw, slot, loser.pk)
         timed_out = match.ending == Match.Ending.TIMEOUT
-        withdrawn_on_time = timed_out and tournament.format in WITHDRAWN_ON_TIME and left > 0
+        withdrawn_on_time = timed_out and _timeout_withdraws(draw, slot, loser.pk)
         leaving = Entry.objects.filter(tournament=tournament, user=loser)
         # The draw hears of the withdrawal with the result, not after it: the result may
         # complete a round, and the next one must be paired (and its byes and walkovers
@@ -351,6 +352,23 @@ def match_finished(match: Match) -> None:
             leaving.update(withdrawn=True)
             emails.withdrawn_on_time(tournament, loser, match=match, left=left)
         _advance(tournament, draw, decided_before=decided_before)
+
+
+def _timeout_withdraws(draw: Draw, slot: MatchSlot, player: int) -> bool:
+    """Whether losing ``slot`` on time, counted before its result is reported, withdraws
+    ``player``: in a round robin or a Swiss (:data:`WITHDRAWN_ON_TIME`), if they have
+    something left to give up (:func:`_left_to_give_up`).
+
+    In a Swiss, only if the next round can be paired without a rematch both with them and
+    without them. If it can only with them, withdrawing them would end the tournament
+    for everyone after this round: they stay and are paired. If it cannot even with them,
+    this round is the last, and the loss is a plain loss, as in a last round.
+    """
+    if draw.format not in WITHDRAWN_ON_TIME or _left_to_give_up(draw, slot, player) == 0:
+        return False
+    if isinstance(draw, brackets.Swiss):
+        return draw.can_pair_next_round() and draw.can_pair_next_round(without=player)
+    return True
 
 
 def _left_to_give_up(draw: Draw, slot: MatchSlot, player: int) -> int:
@@ -368,13 +386,19 @@ def _left_to_give_up(draw: Draw, slot: MatchSlot, player: int) -> int:
 
 def _matches_to_play(draw: Draw, player: int, *, besides: str | None = None) -> int:
     """The matches in ``draw`` that ``player`` has still to play (undecided, not byes),
-    other than the slot ``besides``."""
+    other than the slot ``besides``.
+
+    A match against a player who has withdrawn is not counted: it will be a walkover,
+    nothing to play, and withdrawing would not spare that opponent a wait.
+    """
+    withdrawn = set(draw.withdrawn)
     return sum(
         1
         for slot in draw.matches()
         if not slot.is_decided
         and player in slot.players
         and brackets.BYE not in slot.players
+        and not withdrawn.intersection(slot.players)
         and slot.slot_id != besides
     )
 
@@ -382,18 +406,17 @@ def _matches_to_play(draw: Draw, player: int, *, besides: str | None = None) -> 
 def timeout_withdraws(match: Match) -> bool:
     """Whether losing ``match`` on time now would also withdraw the player to move from its
     tournament, for its deadline reminder: in a round robin or a Swiss
-    (:data:`WITHDRAWN_ON_TIME`), unless it is their last match there, by the rule of
-    :func:`match_finished`. No query when ``match`` came with
+    (:data:`WITHDRAWN_ON_TIME`), unless it is their last match there or, in a Swiss, the
+    next round could not be paired without them, by the rule of :func:`match_finished`.
+    No query when ``match`` came with
     ``select_related("tournament_match__tournament")``."""
     link = _link_of(match, "tournament")
     if link is None or not link.tournament.is_running or match.to_move_id is None:
         return False  # a cancelled tournament's matches no longer count for it
     draw = link.tournament.draw()
-    if draw is None or draw.format not in WITHDRAWN_ON_TIME:
+    if draw is None:
         return False
-    slot = draw.match(link.slot_id)
-    left = _left_to_give_up(draw, slot, match.to_move_id)
-    return left > 0
+    return _timeout_withdraws(draw, draw.match(link.slot_id), match.to_move_id)
 
 
 def points_in_slot_order(match: Match, slot: MatchSlot) -> tuple[int, int]:
@@ -470,8 +493,8 @@ def _email_new_byes(
 
 def _match_to_come(draw: Draw, player: int) -> bool:
     """Whether ``player`` has a match still to play: one in the draw, undecided and not a
-    bye, or, in a Swiss, a round still to be paired. A bye in a round robin's or a Swiss'
-    last round leaves none."""
+    bye, against a player who has not withdrawn, or, in a Swiss, a round still to be paired.
+    A bye in a round robin's or a Swiss' last round leaves none."""
     if isinstance(draw, brackets.Swiss) and len(draw.rounds()) < draw.total_rounds:
         return True
     return _matches_to_play(draw, player) > 0

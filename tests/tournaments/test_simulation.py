@@ -126,10 +126,12 @@ def check_swiss(tournament: Tournament) -> None:
 
 def check_swiss_repeats(tournament: Tournament) -> None:
     """No pairing repeats. A Swiss that ended early could not pair its next round without
-    one; nor could it have played the rounds planned from the round in which its last player
-    withdrew (or from the start, if nobody did): from then on the players were the same, and
-    each round was paired looking ahead to the last. Brute force for up to 10 players left;
-    with more, at most n - 1 rounds always leave a pairing without a rematch.
+    one, whoever had the bye (a second bye is given rather than a rematch); nor could it
+    have played the rounds planned from the round in which its last player withdrew (or from
+    the start, if nobody did), byes going to players without one while there were any: from
+    then on the players were the same, and each round was paired looking ahead to the last,
+    which looks for later rounds with byes given that way. Brute force for up to 10 players
+    left; with more, at most n - 1 rounds always leave a pairing without a rematch.
     """
     assert isinstance(tournament, Swiss)
     met: set[frozenset[int]] = set()
@@ -145,7 +147,7 @@ def check_swiss_repeats(tournament: Tournament) -> None:
     if tournament.ended_early:
         present = [p for p in tournament.players if p not in tournament.withdrawn]
         assert len(present) <= 10
-        assert not can_pair_without_repeats(present, met, had_bye)
+        assert not can_pair_without_repeats(present, met, had_bye, any_bye=True)
         rounds_of = rounds_in(tournament)
         last_withdrawal = max((rounds_of[p] for p in tournament.withdrawn), default=0)
         met_then, had_bye_then = after_round[last_withdrawal]
@@ -164,26 +166,36 @@ def rounds_in(tournament: Tournament) -> Counter[int]:
 
 
 def can_pair_without_repeats(
-    players: list[int], met: Set[frozenset[int]], had_bye: Set[int], rounds: int = 1
+    players: list[int],
+    met: Set[frozenset[int]],
+    had_bye: Set[int],
+    rounds: int = 1,
+    *,
+    any_bye: bool = False,
 ) -> bool:
     """Whether ``rounds`` more rounds can be paired without a rematch, byes going to players
-    without one while there are any (as pair_swiss_round gives them)."""
+    without one while there are any (as the look-ahead of pair_swiss_round gives them), or,
+    with ``any_bye``, to anyone (as pair_swiss_round gives the bye of the round it pairs:
+    a second bye rather than a rematch)."""
     if rounds == 0:
         return True
     return any(
-        can_pair_without_repeats(players, met | set(pairs), had_bye | set(bye), rounds - 1)
-        for pairs, bye in rematch_free_rounds(players, met, had_bye)
+        can_pair_without_repeats(
+            players, met | set(pairs), had_bye | set(bye), rounds - 1, any_bye=any_bye
+        )
+        for pairs, bye in rematch_free_rounds(players, met, had_bye, any_bye=any_bye)
     )
 
 
 def rematch_free_rounds(
-    players: list[int], met: Set[frozenset[int]], had_bye: Set[int]
+    players: list[int], met: Set[frozenset[int]], had_bye: Set[int], *, any_bye: bool = False
 ) -> Iterator[tuple[list[frozenset[int]], list[int]]]:
     if len(players) % 2 == 0:
         for pairs in rematch_free_pairings(players, met):
             yield pairs, []
         return
-    for bye in [p for p in players if p not in had_bye] or players:
+    byeless = [p for p in players if p not in had_bye]
+    for bye in players if any_bye or not byeless else byeless:
         for pairs in rematch_free_pairings([p for p in players if p != bye], met):
             yield pairs, [bye]
 

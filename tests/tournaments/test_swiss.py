@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from games.tournaments import brackets
 from games.tournaments.brackets import (
     BYE,
     MAX_SWISS_ROUNDS,
@@ -201,6 +202,26 @@ def test_it_ends_after_the_rounds_played_when_the_next_would_repeat_a_pairing():
         tournament.withdraw(2)
 
 
+def test_it_tells_whether_the_next_round_can_be_paired_without_a_player():
+    tournament = Swiss([1, 2, 3, 4], rounds=3)  # 1 v 3, 2 v 4
+    tournament.report("R1-1", 1)
+    tournament.report("R1-2", 4)
+    tournament.report("R2-1", 4, loser_withdraws=True)  # 1 v 4; 2 v 3 still to play
+
+    # Without 3, only 2 and 4 are left, and they have met; with 3, it is 3 v 4 and 2's bye.
+    assert tournament.can_pair_next_round()
+    assert tournament.can_pair_next_round(without=3) is False
+    # Without 2 it is 3 v 4; without 4, 2 and 3, who are playing now, are left.
+    assert tournament.can_pair_next_round(without=2)
+    assert tournament.can_pair_next_round(without=4) is False
+
+
+def test_no_round_can_be_paired_after_the_last_one_planned():
+    tournament = Swiss([1, 2, 3, 4], rounds=1)
+
+    assert tournament.can_pair_next_round() is False
+
+
 def test_a_swiss_that_ended_early_says_so_after_a_trip_through_its_state():
     tournament = Swiss([1, 2, 3, 4, 5], rounds=4)
     tournament.report("R1-1", 1, loser_withdraws=True)
@@ -241,6 +262,64 @@ def test_when_everyone_has_had_a_bye_the_second_one_goes_where_it_avoids_a_remat
     found, bye = pair_swiss_round([1, 2, 3], {}, {1: [2], 2: [1]}, [1, 2, 3])
 
     assert (found, bye) == ([(1, 3)], 2)
+
+
+def test_a_second_bye_is_given_rather_than_a_rematch():
+    # 1 and 2 have had a bye and have met: the bye to 3, who has had none, would repeat
+    # 1 v 2.
+    found, bye = pair_swiss_round([1, 2, 3], {}, {1: [2], 2: [1]}, [1, 2])
+
+    assert (found, bye) == ([(1, 3)], 2)
+
+
+def test_a_second_bye_lets_a_swiss_play_the_rounds_planned():
+    tournament = Swiss([1, 2, 3, 4, 5], rounds=4)  # 1 v 3, 2 v 4, and 5 has the bye
+    tournament.report("R1-2", 4)
+    tournament.report("R1-1", 3, loser_withdraws=True)
+    tournament.report("R2-2", 2)  # 5 v 2
+    tournament.report("R2-1", 3, loser_withdraws=True)  # 3 v 4
+
+    # 2, 3 and 5 are left, and 2 and 5 have met. With round 3's bye to 2 (3 v 5), round 4's
+    # would go to 3, the one left without one, and 2 and 5 would meet again: which used to
+    # end the tournament after round 3. 5 has a second bye now instead, and round 4 is 3 v 5
+    # with 2's first.
+    assert [m.players for m in tournament.rounds()[2].matches] == [(3, 2), (5, BYE)]
+    tournament.report("R3-1", 2)
+
+    assert [m.players for m in tournament.rounds()[3].matches] == [(3, 5), (2, BYE)]
+    assert not tournament.ended_early
+
+
+# Round 3 of 4 of pair_swiss_round's example: by score 2 v 6, 1 v 3, 4 v 5, after which no
+# round 4 can be paired; looking ahead, 2 v 6, 1 v 5, 3 v 4.
+_MET = {1: [4, 2], 2: [5, 1], 3: [6, 5], 4: [1, 6], 5: [2, 3], 6: [3, 4]}
+_SCORES = {1: 1, 2: 2, 3: 1, 6: 2}
+_BY_SCORE = [(2, 6), (1, 3), (4, 5)]
+_LOOKING_AHEAD = [(2, 6), (1, 5), (3, 4)]
+
+
+@pytest.mark.parametrize("steps", range(60))
+def test_whatever_the_look_ahead_has_time_for_the_round_is_paired_without_a_rematch(
+    monkeypatch, steps
+):
+    monkeypatch.setattr(brackets, "LOOKAHEAD_STEPS", steps)
+
+    found, bye = pair_swiss_round([1, 2, 3, 4, 5, 6], _SCORES, _MET, rounds_after=1)
+
+    assert bye is None
+    assert found in (_BY_SCORE, _LOOKING_AHEAD)
+    assert not any(second in _MET[first] for first, second in found)
+
+
+def test_a_look_ahead_that_runs_out_does_not_fall_back_on_a_pairing_it_ruled_out(monkeypatch):
+    # Six steps: enough to find 2 v 6, 1 v 3, 4 v 5 and to see that round 4 cannot follow
+    # it, not enough to see whether it can follow the next pairing. That one is not known
+    # to be a dead end, and the first one is: the next one is taken.
+    monkeypatch.setattr(brackets, "LOOKAHEAD_STEPS", 6)
+
+    found, _ = pair_swiss_round([1, 2, 3, 4, 5, 6], _SCORES, _MET, rounds_after=1)
+
+    assert found == _LOOKING_AHEAD
 
 
 def test_a_round_is_paired_so_that_the_rounds_planned_can_all_be_played():

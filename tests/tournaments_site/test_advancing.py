@@ -326,6 +326,58 @@ def test_two_withdrawn_players_who_would_meet_next_both_lose_that_match(alice, h
     assert {match.white, match.black} == set(players) - {first, second}
 
 
+def test_a_round_robin_loss_on_time_with_only_walkovers_left_is_no_withdrawal(alice):
+    one, two, _, four = players = make_users(4)
+    tournament = seeded_tournament(alice, players, format=Format.ROUND_ROBIN)
+    # Round 1: 1 v 4 and 2 v 3; round 2: 1 v 3 and 4 v 2; round 3: 1 v 2 and 3 v 4. Two
+    # leaves in round 1, so one's only match after round 2 is a walkover against two.
+    services.withdraw(tournament.pk, user=two)  # resigns R1-2
+    lose(_slot_match(tournament, "R1-1"), four)
+    overdue = _slot_match(tournament, "R2-1")  # one v three
+    Match.objects.filter(pk=overdue.pk).update(to_move=one)
+    overdue.refresh_from_db()
+    assert not services.timeout_withdraws(overdue)
+
+    _overdue(overdue)
+
+    tournament.refresh_from_db()
+    draw = tournament.draw()
+    assert draw.withdrawn == (two.pk,)
+    assert not Entry.objects.get(tournament=tournament, user=one).withdrawn
+    walkover = draw.match("R3-1")
+    assert (walkover.winner, walkover.walkover) == (one.pk, True)
+    assert not Notification.objects.filter(key__contains=":withdrawn:").exists()
+
+
+def test_a_swiss_loss_on_time_keeps_a_player_the_next_round_cannot_be_paired_without(alice):
+    one, two, three, four = players = make_users(4)
+    tournament = seeded_tournament(alice, players, format=Format.SWISS, swiss_rounds=3)
+    # Round 1: 1 v 3 and 2 v 4; four and one win, and round 2 is 1 v 4 and 2 v 3. One
+    # leaves: without three too, two and four, who have met, would be all that is left.
+    lose(_slot_match(tournament, "R1-1"), three)
+    lose(_slot_match(tournament, "R1-2"), two)
+    services.withdraw(tournament.pk, user=one)  # resigns R2-1
+    overdue = _slot_match(tournament, "R2-2")
+    assert {overdue.white, overdue.black} == {two, three}
+    Match.objects.filter(pk=overdue.pk).update(to_move=three)
+    overdue.refresh_from_db()
+    assert not services.timeout_withdraws(overdue)
+
+    _overdue(overdue)
+
+    tournament.refresh_from_db()
+    draw = tournament.draw()
+    assert tournament.status == Tournament.Status.RUNNING
+    assert draw.withdrawn == (one.pk,)
+    assert not Entry.objects.get(tournament=tournament, user=three).withdrawn
+    # Round 3: three v four, and two has the bye.
+    assert [slot.players for slot in draw.matches() if slot.round == 3] == [
+        (four.pk, three.pk),
+        (two.pk, BYE),
+    ]
+    assert not Notification.objects.filter(key__contains=":withdrawn:").exists()
+
+
 def test_a_swiss_player_who_withdraws_in_the_last_match_of_a_round_gets_no_bye(alice):
     players = make_users(5)
     tournament = seeded_tournament(alice, players, format=Format.SWISS, swiss_rounds=3)

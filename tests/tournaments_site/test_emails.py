@@ -11,7 +11,7 @@ from django.core import mail
 
 from games import services as game_services
 from games.models import Match, Notification
-from games.tournaments import services
+from games.tournaments import emails, services
 from games.tournaments.brackets import BYE, Format
 from games.tournaments.models import Tournament
 
@@ -367,15 +367,31 @@ def test_a_bye_in_the_last_round_says_there_is_no_match_left_to_play(
     last = max(byes)
     assert last == (3 if format == Format.ROUND_ROBIN else 2)
     body = _body(email[byes[last]], f"{tournament.name}, Round {last}: you have a bye")
-    assert (
-        "It is the last round, so you have no match left to play."
-        " We will email you when the tournament is over." in body
-    )
+    assert "You have no match left to play. We will email you when the tournament is over." in body
     assert "next have a match" not in body
     if format == Format.ROUND_ROBIN:
         body = _body(email[byes[2]], f"{tournament.name}, Round 2: you have a bye")
         assert "We will email you when you next have a match to play" in body
         assert "last round" not in body
+
+
+def test_a_bye_before_only_walkovers_says_there_is_no_match_left_to_play(
+    alice, django_capture_on_commit_callbacks
+):
+    *_, four, five = players = make_users(5)
+    with django_capture_on_commit_callbacks(execute=True):
+        # Round 1: 2 v 5, 3 v 4, 1 bye; ... round 4: 1 v 3, 4 v 2, 5 bye; round 5: 1 v 2,
+        # 4 v 5, 3 bye. Four leaves in round 1: after their round 4 bye, five has nothing
+        # left but a walkover against four.
+        tournament = _seeded_round_robin(alice, players)
+        services.withdraw(tournament.pk, user=four)
+        _play_every_round(tournament)
+
+    assert _bye_players(tournament)[4] == five.pk
+    body = _body(five.email, f"{tournament.name}, Round 4: you have a bye")
+    assert "You have no match left to play. We will email you when the tournament is over." in body
+    assert "last round" not in body
+    assert "next have a match" not in body
 
 
 def test_the_start_of_a_swiss_of_one_round_tells_its_bye_there_is_no_match_to_play(
@@ -545,6 +561,27 @@ def test_a_walkover_that_ends_the_tournament_is_its_winners_one_email_of_the_end
         },
     }
     assert "With that, the tournament is over. You won it" in _body(winner.email, walkover)
+
+
+def test_a_walkover_email_of_the_end_of_a_swiss_says_why_it_ended_early(
+    alice, django_capture_on_commit_callbacks
+):
+    # A walkover that ends a Swiss early is its winner's only email of the end
+    # (tournament_finished leaves them out): like the final email, it says why.
+    tournament, players = swiss_that_ends_early(alice)
+    one, _, three, *_ = players
+
+    with django_capture_on_commit_callbacks(execute=True):
+        emails.walkover(
+            tournament, one, slot_id="R3-1", stage="Round 3", opponent=three, next_match=None
+        )
+
+    body = _body(one.email, _walkover_subject(tournament, "Round 3", three))
+    assert "With that, the tournament is over. You won it: congratulations!" in body
+    assert (
+        "It ended after round 3 of the 4 planned: the players left could not be paired for"
+        " round 4 without two of them meeting again" in body
+    )
 
 
 def test_it_tells_the_winner_of_a_walkover_that_their_next_match_has_started(
