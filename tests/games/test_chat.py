@@ -368,6 +368,28 @@ def test_a_refused_message_keeps_its_text_with_the_reason(client, match, bob, ht
     assert not Message.objects.exists()
 
 
+@pytest.mark.parametrize("too", ["long", "many"])
+def test_a_refusal_is_spoken_once_by_the_error_not_the_live_region_too(client, match, bob, too):
+    client.force_login(bob)
+    if too == "many":  # the day's messages written, within the day
+        Message.objects.bulk_create(
+            Message(match=match, author=bob, text="Hi", created_at=timezone.now())
+            for _ in range(chat.MAX_PER_DAY)
+        )
+    text = "y" * (chat.MAX_LENGTH + 5) if too == "long" else "One more"
+
+    response = client.post(
+        reverse("match_messages", args=[match.pk]), {"text": text}, HTTP_HX_REQUEST="true"
+    )
+
+    assert response.status_code == (400 if too == "long" else 429)
+    # The box takes the focus and is described by the error: a screen reader reads it
+    # there. The live region is emptied (of "Message sent.", say), not given it again.
+    assert 'aria-describedby="message-error message-help"' in response.text
+    assert '<div id="chat-announce" hx-swap-oob="innerHTML"></div>' in response.text
+    assert response.text.count('class="error"') == 1
+
+
 def test_only_the_players_may_post(client, match, charlie):
     client.force_login(charlie)
 
