@@ -408,7 +408,11 @@ def board_context(
         "bar_checkers": _bar(shown, side),
         "waiting_slabs": _tray(0, shown.waiting, side),
         "off_slabs": _tray(RIGHT_TRAY_X, shown.off, side),
-        "targets": _targets(points, sources, selected, dests, steps) if playing else [],
+        "targets": (
+            _targets(points, sources, selected, dests, steps, off_board=_off_board(shown, side))
+            if playing
+            else []
+        ),
         "off_dest": OFF in dests,
         "in_selected": selected == IN,
         "bar_selected": selected == BAR,
@@ -502,14 +506,18 @@ def _targets(
     selected: int | None,
     dests: dict[int, Step],
     steps: list[tuple[int, int]],
+    *,
+    off_board: dict[int, int],
 ) -> list[Target]:
     """Click targets, in reading order for the keyboard: destinations first, then sources.
 
     Each one's name says what is on its point, which the board shows and a screen reader
-    would not otherwise hear: whether a move makes a point or leaves a blot."""
+    would not otherwise hear: whether a move makes a point or leaves a blot, and how many
+    checkers are on a point, the bar or waiting to enter (``off_board``: the mover's on
+    the last two) to select one from."""
     selecting = steps_text(steps)
     # The viewer's checkers on each point (the opponent's negative), on the board shown.
-    counts = {point.own: point.count for point in points}
+    counts = {point.own: point.count for point in points} | off_board
     found = []
     for dest, step in sorted(dests.items(), key=lambda item: -item[0]):
         choice = _step_choice(step, steps)
@@ -552,6 +560,11 @@ def _targets(
             )
         )
     return found
+
+
+def _off_board(position: Position, side: str) -> dict[int, int]:
+    """``side``'s checkers on the bar and waiting to enter, keyed as sources are."""
+    return {BAR: position.bar.of(side), IN: position.waiting.of(side)}
 
 
 def _yours_there(count: int) -> str:

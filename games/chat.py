@@ -17,7 +17,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.db.models import BigIntegerField, F, QuerySet, Subquery, Value
+from django.db.models import BigIntegerField, Exists, F, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 
@@ -241,9 +241,10 @@ def page_of_messages(
     messages off.
 
     ``earlier`` says whether older messages precede those shown, ``more`` whether newer
-    follow (always, for a page before a message: it was reached from newer ones). The
-    page marks what it shows read unless ``skips_unread``.
-    ``match`` must come with ``white`` and ``black`` loaded.
+    follow: the page links to them only then. (Not whenever a page was asked for from
+    either side: ``before`` or ``after`` may be out of date, the messages beyond it erased
+    with a closed account, or made up.) The page marks what it shows read unless
+    ``skips_unread``. ``match`` must come with ``white`` and ``black`` loaded.
     """
     sides = _sides(match, viewer)
     if sides is None:
@@ -252,18 +253,29 @@ def page_of_messages(
     if not viewer.shows_messages:
         return Conversation([], opponent, False, reason, past=True)
     messages = match.messages.select_related("author")
+    others = Message.objects.filter(match=match)
     seen_to = read_to(match, viewer)
     if before is not None:
-        # One more than fit, to tell that there are older ones, and whether it is unread.
-        found = list(messages.filter(pk__lt=before).order_by("-pk")[: MOST_SHOWN + 1])
+        # One more than fit, to tell that there are older ones, and whether it is unread;
+        # each row saying whether any follow (the same for all: PostgreSQL asks once).
+        found = list(
+            messages.filter(pk__lt=before)
+            .annotate(followed=Exists(others.filter(pk__gte=before)))
+            .order_by("-pk")[: MOST_SHOWN + 1]
+        )
         earlier = len(found) > MOST_SHOWN
-        shown, more = found[:MOST_SHOWN][::-1], True
+        shown, more = found[:MOST_SHOWN][::-1], bool(found) and found[0].followed
         skips_unread = earlier and found[MOST_SHOWN].pk > seen_to
     else:
-        found = list(messages.filter(pk__gt=after).order_by("pk")[: MOST_SHOWN + 1])
+        found = list(
+            messages.filter(pk__gt=after)
+            .annotate(preceded=Exists(others.filter(pk__lte=after)))
+            .order_by("pk")[: MOST_SHOWN + 1]
+        )
         shown, more = found[:MOST_SHOWN], len(found) > MOST_SHOWN
+        earlier = bool(found) and found[0].preceded
         # Those up to ``after`` are left out: some may be unread unless all of them are read.
-        earlier, skips_unread = after > 0 and bool(shown), after > seen_to
+        skips_unread = after > seen_to
     return Conversation(
         shown, opponent, not reason, reason, more, earlier, past=True, skips_unread=skips_unread
     )

@@ -47,6 +47,9 @@ def test_a_player_writes_and_the_opponent_reads(page: Page, browser: Browser, li
     page.get_by_label("Message to bob").fill("x" * 501)  # ...a script may send more
     page.get_by_role("button", name="Send message").click()
     expect(page.locator("#message-error")).to_contain_text("at most 500 characters")
+    # Read once, through the box the error describes: the live region is emptied of
+    # "Message sent.", not given the reason as well.
+    expect(page.locator("#chat-announce")).to_have_text("")
     expect(page.get_by_label("Message to bob")).to_have_value("x" * 501)
     expect(page.locator("#chat-list li")).to_have_count(1)
 

@@ -671,6 +671,24 @@ def test_a_move_that_hits_says_so_in_words_on_its_target_and_when_the_checker_is
     assert [c["hit"] for c in board["next_steps"] if c["label"] == "13/7*"] == [True]
 
 
+def test_the_bar_and_the_waiting_checkers_to_select_say_how_many_are_there(alice, bob):
+    points = [0] * 24
+    points[11] = -2  # Black's 13-point: 11 of Black's checkers wait to enter
+    points[5] = 2  # White's 6-point
+    on_bar = black_to_move(alice, bob, [4, 3], points, bar=2)
+    waiting = black_to_move(alice, bob, [6, 3], points)
+
+    bar_labels = [t.label for t in board_context(on_bar, viewer=bob, steps=[])["targets"]]
+    waiting_labels = [t.label for t in board_context(waiting, viewer=bob, steps=[])["targets"]]
+
+    # As a point's does: the board shows the stack, a screen reader hears the number.
+    assert "Select your checker on the bar: 2 there, selected" in bar_labels
+    assert "Select a waiting checker to enter: 13 there" in waiting_labels
+    # After one enters, one is left there.
+    after_one = board_context(on_bar, viewer=bob, steps=[(BAR, 22)])["targets"]
+    assert "Select your checker on the bar: 1 there, selected" in [t.label for t in after_one]
+
+
 def test_a_move_and_a_checker_to_select_say_what_is_on_their_points(alice, bob):
     points = [0] * 24
     points[11] = -2  # Black's 13-point
@@ -683,7 +701,7 @@ def test_a_move_and_a_checker_to_select_say_what_is_on_their_points(alice, bob):
     assert [t.label for t in board["targets"]] == [
         "Move to point 10 (13/10): 1 of your checkers there",  # it makes a point
         "Move to point 7 (13/7): empty",  # it leaves a blot
-        "Select a waiting checker to enter",
+        "Select a waiting checker to enter: 12 there",
         "Select your checker on point 13: 2 there, selected",  # one moved leaves a blot
     ]
     assert board["announcement"].endswith("You can move to point 10 or move to point 7.")

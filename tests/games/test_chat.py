@@ -229,6 +229,32 @@ def test_the_match_page_shows_the_latest_messages_and_older_ones_a_page_at_a_tim
     assert "Newer messages" not in newer and "Older messages" in newer
 
 
+def test_a_page_of_the_past_links_only_to_messages_there_are(client, match, alice, charlie):
+    # Ids are the site's: another match's message comes before all of this one's.
+    [elsewhere] = _written(opened_by_white(alice, charlie), 1)
+    ids = _written(match, 10)
+    client.force_login(alice)
+    url = match.get_absolute_url()
+
+    # The first page, asked for after a message that is not among the match's (a link
+    # made up, or out of date: the messages before it erased with a closed account)...
+    first = client.get(url, {"after": elsewhere}).text
+    # ...and the last, before one that is not there yet.
+    last = client.get(url, {"before": ids[-1] + 1}).text
+    after_some = client.get(url, {"after": ids[4]}).text
+    before_some = client.get(url, {"before": ids[5]}).text
+
+    assert _shown(first) == _shown(last) == _notes(range(10))
+    for page in (first, last):
+        assert "Older messages" not in page and "Newer messages" not in page
+    assert _shown(after_some) == _notes(range(5, 10))
+    assert f'href="{url}?before={ids[5]}#messages">Older messages' in after_some
+    assert "Newer messages" not in after_some
+    assert _shown(before_some) == _notes(range(5))
+    assert f'href="{url}?after={ids[4]}#messages">Newer messages' in before_some
+    assert "Older messages" not in before_some
+
+
 def test_a_short_conversation_is_shown_whole_without_a_link(client, match, alice):
     _written(match, chat.SHOWN)
     client.force_login(alice)
@@ -366,6 +392,28 @@ def test_a_refused_message_keeps_its_text_with_the_reason(client, match, bob, ht
     assert f"A message is at most {chat.MAX_LENGTH} characters" in response.text
     assert text in response.text
     assert not Message.objects.exists()
+
+
+@pytest.mark.parametrize("too", ["long", "many"])
+def test_a_refusal_is_spoken_once_by_the_error_not_the_live_region_too(client, match, bob, too):
+    client.force_login(bob)
+    if too == "many":  # the day's messages written, within the day
+        Message.objects.bulk_create(
+            Message(match=match, author=bob, text="Hi", created_at=timezone.now())
+            for _ in range(chat.MAX_PER_DAY)
+        )
+    text = "y" * (chat.MAX_LENGTH + 5) if too == "long" else "One more"
+
+    response = client.post(
+        reverse("match_messages", args=[match.pk]), {"text": text}, HTTP_HX_REQUEST="true"
+    )
+
+    assert response.status_code == (400 if too == "long" else 429)
+    # The box takes the focus and is described by the error: a screen reader reads it
+    # there. The live region is emptied (of "Message sent.", say), not given it again.
+    assert 'aria-describedby="message-error message-help"' in response.text
+    assert '<div id="chat-announce" hx-swap-oob="innerHTML"></div>' in response.text
+    assert response.text.count('class="error"') == 1
 
 
 def test_only_the_players_may_post(client, match, charlie):

@@ -6,8 +6,9 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from games import views
+from games import services, views
 from games.models import Challenge
 
 pytestmark = pytest.mark.django_db
@@ -83,3 +84,18 @@ def test_the_bots_are_a_link_away_before_the_challenges(client, alice, bob, sign
     page = client.get(reverse("lobby")).text
 
     assert page.index('href="#bots-h"') < page.index('class="card"') < page.index('id="bots-h"')
+
+
+def test_each_challenge_says_when_it_expires(client, alice, bob):
+    theirs = services.create_challenge(alice)
+    mine = services.create_challenge(bob, variant="greek")
+    client.force_login(bob)
+
+    page = client.get(reverse("lobby")).text
+
+    # In the reader's time zone, as the dashboard says it: CHALLENGE_DAYS after it was made.
+    for challenge in (theirs, mine):
+        expires = timezone.localtime(challenge.expires_at)
+        assert (
+            f'expires on <time datetime="{expires.isoformat()}">{expires:%-d %b %Y}</time>'
+        ) in page

@@ -142,8 +142,9 @@ def test_the_messages_take_as_many_queries_for_a_long_conversation(
         assert shown == len(Message.objects.filter(match=long))
 
 
+@pytest.mark.parametrize("side", ["before", "after"])
 def test_a_page_of_older_messages_takes_as_many_queries_as_the_latest(
-    client, alice, bob, django_assert_num_queries
+    side, client, alice, bob, django_assert_num_queries
 ):
     match = opened_by_white(alice, bob)
     ids = _written(match, 3 * chat.MOST_SHOWN)
@@ -154,6 +155,9 @@ def test_a_page_of_older_messages_takes_as_many_queries_as_the_latest(
     latest = count_queries(get_ok(client, url))
 
     with django_assert_num_queries(latest):
-        response = client.get(url, {"before": ids[2 * chat.MOST_SHOWN]})
+        # A page in the middle: links either way, each asked in the messages' query.
+        middle = ids[2 * chat.MOST_SHOWN] if side == "before" else ids[chat.MOST_SHOWN - 1]
+        response = client.get(url, {side: middle})
 
     assert response.text.count('<li class="chat-') == chat.MOST_SHOWN
+    assert "Older messages" in response.text and "Newer messages" in response.text

@@ -63,9 +63,11 @@ def test_the_match_page_reads_the_messages_off_their_index(
 
     latest = _plan(client, long.get_absolute_url(), {})
     older = _plan(client, long.get_absolute_url(), {"before": ids[1000]})
+    newer = _plan(client, long.get_absolute_url(), {"after": ids[1000]})
 
     # Read in order, a few rows: neither all of the match's read and sorted, nor the
     # primary key walked back through the other matches' messages.
-    for plan in (latest, older):
+    # (Whether others precede or follow a page of the past: asked once, off the index too.)
+    for plan in (latest, older, newer):
         assert "message_match_id_idx" in plan, plan
         assert "games_message_pkey" not in plan and "Sort" not in plan, plan
