@@ -313,10 +313,10 @@ class MatchQuerySet(models.QuerySet["Match"]):
             ),
         )
 
-    def overdue(self, now=None) -> MatchQuerySet:
+    def overdue(self, now: datetime | None = None) -> MatchQuerySet:
         return self.active().filter(deadline__lt=now or timezone.now())
 
-    def due_for_reminder(self, now=None) -> MatchQuerySet:
+    def due_for_reminder(self, now: datetime | None = None) -> MatchQuerySet:
         return self.active().filter(remind_at__lte=now or timezone.now())
 
 

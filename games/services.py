@@ -1001,7 +1001,7 @@ def resign(match_id: int, *, user: User) -> Match:
     return match
 
 
-def award_timeout(match_id: int, *, now=None) -> bool:
+def award_timeout(match_id: int, *, now: datetime | None = None) -> bool:
     """If the player to move has let the deadline pass, they lose the match (R9).
 
     Safe to call twice or concurrently: the locked re-check makes the second call a no-op.
@@ -1075,7 +1075,7 @@ def finish_match(match: Match, *, winner: str, ending: str) -> None:
     advance_tournament(match)
 
 
-def sweep_deadlines(now=None) -> dict[str, int]:
+def sweep_deadlines(now: datetime | None = None) -> dict[str, int]:
     """The periodic sweep: award timeouts, and remind players at 80% of their deadline."""
     now = now or timezone.now()
     overdue = Match.objects.overdue(now).values_list("pk", flat=True)
@@ -1097,7 +1097,7 @@ def sweep_deadlines(now=None) -> dict[str, int]:
     return {"timeouts": timeouts, "reminders": reminders}
 
 
-def expire_challenges(now=None) -> int:
+def expire_challenges(now: datetime | None = None) -> int:
     """The periodic sweep: close as expired the challenges nobody has accepted within
     CHALLENGE_DAYS (in the lobby, to a player, or by invite link), and tell each
     challenger; returns how many. An expired challenge behaves as a withdrawn one

@@ -22,6 +22,8 @@ from .brackets import MAX_SWISS_ROUNDS, Format, Swiss, default_swiss_rounds
 from .brackets import Tournament as Draw
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from accounts.models import User
 
 #: The largest field a tournament may have (the bracket engine avoids early rematches in
@@ -34,10 +36,10 @@ def new_shuffle_seed() -> int:
 
 
 class TournamentQuerySet(models.QuerySet["Tournament"]):
-    def open_for_signup(self, now=None) -> TournamentQuerySet:
+    def open_for_signup(self, now: datetime | None = None) -> TournamentQuerySet:
         return self.filter(status=Tournament.Status.OPEN, signup_deadline__gt=now or timezone.now())
 
-    def due_to_start(self, now=None) -> TournamentQuerySet:
+    def due_to_start(self, now: datetime | None = None) -> TournamentQuerySet:
         """Open tournaments that start by themselves and whose sign-up deadline has passed."""
         return self.filter(
             status=Tournament.Status.OPEN,
