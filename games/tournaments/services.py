@@ -359,15 +359,17 @@ def _timeout_withdraws(draw: Draw, slot: MatchSlot, player: int) -> bool:
     ``player``: in a round robin or a Swiss (:data:`WITHDRAWN_ON_TIME`), if they have
     something left to give up (:func:`_left_to_give_up`).
 
-    In a Swiss, only if the next round can be paired without a rematch both with them and
-    without them. If it can only with them, withdrawing them would end the tournament
-    for everyone after this round: they stay and are paired. If it cannot even with them,
-    this round is the last, and the loss is a plain loss, as in a last round.
+    In a Swiss, only if the next round can be paired without a rematch without them. If
+    it can only with them, withdrawing them would end the tournament for everyone after
+    this round: they stay and are paired. If it cannot either way, this round is the last,
+    and the loss is a plain loss, as in a last round. Whether it could be paired with them
+    does not count: one player fewer moves the bye, so a round that cannot be paired with
+    them may be paired without them, and keeping them would then end it for everyone.
     """
     if draw.format not in WITHDRAWN_ON_TIME or _left_to_give_up(draw, slot, player) == 0:
         return False
     if isinstance(draw, brackets.Swiss):
-        return draw.can_pair_next_round() and draw.can_pair_next_round(without=player)
+        return draw.can_pair_next_round(without=player)
     return True
 
 

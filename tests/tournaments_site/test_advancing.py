@@ -378,6 +378,40 @@ def test_a_swiss_loss_on_time_keeps_a_player_the_next_round_cannot_be_paired_wit
     assert not Notification.objects.filter(key__contains=":withdrawn:").exists()
 
 
+def test_a_swiss_loss_on_time_withdraws_a_player_the_next_round_can_be_paired_only_without(
+    alice,
+):
+    one, two, three, four, five, six = players = make_users(6)
+    tournament = seeded_tournament(alice, players, format=Format.SWISS, swiss_rounds=4)
+    # Round 1: 1 v 4, 2 v 5, 3 v 6; four leaves. Round 2: 1 v 2, 3 v 5, 6's bye; two
+    # leaves. Round 3: 1 v 3 and 6 v 5. Three has met five, six and now one: kept, the
+    # fourth round could not be paired and the tournament would end for everyone.
+    services.withdraw(tournament.pk, user=four)  # resigns R1-1
+    lose(_slot_match(tournament, "R1-2"), five)
+    lose(_slot_match(tournament, "R1-3"), six)
+    services.withdraw(tournament.pk, user=two)  # resigns R2-1
+    lose(_slot_match(tournament, "R2-2"), five)
+    overdue = _slot_match(tournament, "R3-1")
+    assert {overdue.white, overdue.black} == {one, three}
+    Match.objects.filter(pk=overdue.pk).update(to_move=three)
+    overdue.refresh_from_db()
+    assert services.timeout_withdraws(overdue)
+
+    _overdue(overdue)
+
+    tournament.refresh_from_db()
+    draw = tournament.draw()
+    assert Entry.objects.get(tournament=tournament, user=three).withdrawn
+    lose(_slot_match(tournament, "R3-2"), five)
+    tournament.refresh_from_db()
+    draw = tournament.draw()
+    assert tournament.status == Tournament.Status.RUNNING
+    assert [slot.players for slot in draw.matches() if slot.round == 4] == [
+        (one.pk, six.pk),
+        (five.pk, BYE),
+    ]
+
+
 def test_a_swiss_player_who_withdraws_in_the_last_match_of_a_round_gets_no_bye(alice):
     players = make_users(5)
     tournament = seeded_tournament(alice, players, format=Format.SWISS, swiss_rounds=3)
