@@ -139,7 +139,9 @@ def in_play(user: User) -> dict[str, object]:
     organised = _organised(user)
     return {
         "matches": Match.objects.active().involving(user).count(),
-        "challenges": _open_challenges(user).count(),
+        # Those still waiting only: one past its days shows as expired on every page, so
+        # the player would not know it as open, though end_play closes it too.
+        "challenges": _open_challenges(user).filter(pk__in=Challenge.objects.waiting()).count(),
         # Not those she organises as well as plays in: end_play calls them off before it
         # leaves what remains, so they are counted as called off, not as left.
         "tournaments": _entered(user).exclude(pk__in=organised.values("pk")).count(),

@@ -119,10 +119,12 @@ def test_a_challenge_to_her_past_its_days_and_not_yet_swept_is_declined(alice, c
         created_at=timezone.now() - timedelta(days=CHALLENGE_DAYS, hours=1)
     )
 
+    asked = closing.in_play(alice)
     done = closing.close_account(alice)
     services.expire_challenges()
 
     to_her.refresh_from_db()
+    assert asked["challenges"] == 0  # the pages show it as expired, not as open
     assert done.challenges_declined == 1
     assert to_her.status == Challenge.Status.DECLINED
     # The sweep after it does not invite charlie to challenge a closed account again.
