@@ -229,7 +229,8 @@ MAX_SWISS_ROUNDS: Final = 15
 #: a second for 32 players. Fields of up to 20 players have needed a few thousand at most,
 #: even with as many rounds as allowed, and a few dozen with the usual rounds; a large field
 #: with the usual rounds needs none, as any pairing leaves its later rounds easy to pair.
-#: When they run out, the pairing being looked at is taken, or the first not ruled out.
+#: When they run out, the pairing being looked at is taken, or the first not ruled out:
+#: that last search, like the pairing of a last round, has no limit of steps.
 LOOKAHEAD_STEPS: Final = 20_000
 
 
@@ -328,6 +329,12 @@ def can_pair_swiss_round(
     False
     """
     order = tuple(players)
+    everyone = frozenset(order)
+    unmet = {player: everyone.difference((player,), opponents.get(player, ())) for player in order}
+    # Asked on every Swiss loss on time and deadline reminder, twice: when there is no
+    # pairing, the search below exhausts every bye candidate, each of them in a large field.
+    if _surely_pairable(unmet, 1):
+        return True
     for bye in _bye_candidates(order, had_bye):
         rest = tuple(player for player in order if player != bye)
         if next(_score_group_pairings(rest, {}, opponents, 0), None) is not None:

@@ -311,6 +311,18 @@ def test_whatever_the_look_ahead_has_time_for_the_round_is_paired_without_a_rema
     assert not any(second in _MET[first] for first, second in found)
 
 
+def test_more_steps_for_the_look_ahead_never_take_a_pairing_it_could_rule_out(monkeypatch):
+    found = []
+    for steps in range(60):
+        monkeypatch.setattr(brackets, "LOOKAHEAD_STEPS", steps)
+        found.append(pair_swiss_round([1, 2, 3, 4, 5, 6], _SCORES, _MET, rounds_after=1)[0])
+
+    # By score while it has no time to rule that out; from then on, looking ahead.
+    switch = found.index(_LOOKING_AHEAD)
+    assert switch > 0
+    assert found == [_BY_SCORE] * switch + [_LOOKING_AHEAD] * (60 - switch)
+
+
 def test_a_look_ahead_that_runs_out_does_not_fall_back_on_a_pairing_it_ruled_out(monkeypatch):
     # Six steps: enough to find 2 v 6, 1 v 3, 4 v 5 and to see that round 4 cannot follow
     # it, not enough to see whether it can follow the next pairing. That one is not known
