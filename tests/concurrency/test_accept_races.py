@@ -9,12 +9,9 @@ one that takes the lock second finds it accepted.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
 
 import pytest
-from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -22,53 +19,15 @@ from accounts.models import ApiToken
 from games import services, views
 from games.models import Challenge, Match
 
+from .locks import all_waiting_on
+
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-
-def _waiting_for_a_lock() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-        )
-        return cursor.fetchone()[0]
 
 
 def _both_waiting_on(challenger, *calls: Callable[[], object]) -> list[object]:
     """Run the calls in threads while ``challenger``'s row is locked, release it once each
     waits for a lock, and return what each answered."""
-    held, release = threading.Event(), threading.Event()
-    results: list[object] = [None] * len(calls)
-
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                services.lock_players(challenger)
-                held.set()
-                release.wait(timeout=30)
-        finally:
-            connection.close()
-
-    def run(index: int, call: Callable[[], object]) -> None:
-        try:
-            results[index] = call()
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert held.wait(timeout=10)
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    deadline = time.monotonic() + 20
-    while _waiting_for_a_lock() < len(calls) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert _waiting_for_a_lock() == len(calls)
-    release.set()
-    for thread in [holder, *threads]:
-        thread.join(timeout=30)
-    return results
+    return all_waiting_on(lambda: services.lock_players(challenger), *calls)
 
 
 def test_the_api_answers_whoever_loses_the_race_404_as_it_would_a_moment_later(

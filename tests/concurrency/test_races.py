@@ -8,12 +8,11 @@ one applied and the other rejected with the position unchanged.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -21,6 +20,8 @@ from games import away, services, tally
 from games.models import Challenge, DiceTally, Match, Notification, Segment
 from games.services import TurnAction, TurnError
 from tests.matches import opened_by_white
+
+from .locks import all_waiting_on
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -286,40 +287,12 @@ def test_a_decline_and_an_accept_of_one_challenge_waiting_in_turn_do_not_deadloc
     # the accept (holding them by then) waited for the challenge, the email it stores (its
     # challenger's row) would wait for the accept: a deadlock, one of the two aborted.
     challenge = services.create_challenge(alice, opponent=bob)
-    held, release = threading.Event(), threading.Event()
-    results: list[object] = [None, None]
-
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                Challenge.objects.select_for_update().get(pk=challenge.pk)
-                held.set()
-                release.wait(timeout=30)
-        finally:
-            connection.close()
-
-    def run(index: int, call: Callable[[], object]) -> None:
-        try:
-            results[index] = call()
-        except Exception as error:  # the outcome under test
-            results[index] = error
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert held.wait(timeout=10)
-    calls = [
+    results = all_waiting_on(
+        lambda: Challenge.objects.select_for_update().get(pk=challenge.pk),
         lambda: services.decline_challenge(challenge.pk, user=bob),
         lambda: services.accept_challenge(challenge.pk, user=bob),
-    ]
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for waiting, thread in enumerate(threads, start=1):
-        thread.start()
-        _until_waiting_for_a_lock(waiting)
-    release.set()
-    for thread in [holder, *threads]:
-        thread.join(timeout=30)
+        in_turn=True,
+    )
 
     declined, accepted = results
     challenge.refresh_from_db()
@@ -327,18 +300,3 @@ def test_a_decline_and_an_accept_of_one_challenge_waiting_in_turn_do_not_deadloc
     assert isinstance(accepted, TurnError) and "already been declined" in str(accepted), accepted
     assert (challenge.status, Match.objects.count()) == ("declined", 0)
     assert Notification.objects.filter(key=f"declined:{challenge.pk}").count() == 1
-
-
-def _until_waiting_for_a_lock(count: int) -> None:
-    """Wait (up to 20 s) until ``count`` connections wait for a lock."""
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            )
-            if cursor.fetchone()[0] >= count:
-                return
-        time.sleep(0.02)
-    raise AssertionError(f"{count} connections never came to wait for a lock")

@@ -294,6 +294,13 @@ def test_a_first_loss_on_time_in_double_elimination_drops_the_player_to_the_lose
     assert losers_match.status == Match.Status.ACTIVE
 
 
+def _to_move(match: Match, player) -> Match:
+    """``match`` read again with ``player`` to move in it."""
+    Match.objects.filter(pk=match.pk).update(to_move=player)
+    match.refresh_from_db()
+    return match
+
+
 def _overdue(match: Match) -> None:
     """The player to move in ``match`` lets the deadline pass."""
     assert game_services.award_timeout(match.pk, now=match.deadline + timedelta(seconds=1))
@@ -334,8 +341,7 @@ def test_a_round_robin_loss_on_time_with_only_walkovers_left_is_no_withdrawal(al
     services.withdraw(tournament.pk, user=two)  # resigns R1-2
     lose(_slot_match(tournament, "R1-1"), four)
     overdue = _slot_match(tournament, "R2-1")  # one v three
-    Match.objects.filter(pk=overdue.pk).update(to_move=one)
-    overdue.refresh_from_db()
+    overdue = _to_move(overdue, one)
     assert not services.timeout_withdraws(overdue)
 
     _overdue(overdue)
@@ -359,8 +365,7 @@ def test_a_swiss_loss_on_time_keeps_a_player_the_next_round_cannot_be_paired_wit
     services.withdraw(tournament.pk, user=one)  # resigns R2-1
     overdue = _slot_match(tournament, "R2-2")
     assert {overdue.white, overdue.black} == {two, three}
-    Match.objects.filter(pk=overdue.pk).update(to_move=three)
-    overdue.refresh_from_db()
+    overdue = _to_move(overdue, three)
     assert not services.timeout_withdraws(overdue)
 
     _overdue(overdue)
@@ -393,8 +398,7 @@ def test_a_swiss_loss_on_time_withdraws_a_player_the_next_round_can_be_paired_on
     lose(_slot_match(tournament, "R2-2"), five)
     overdue = _slot_match(tournament, "R3-1")
     assert {overdue.white, overdue.black} == {one, three}
-    Match.objects.filter(pk=overdue.pk).update(to_move=three)
-    overdue.refresh_from_db()
+    overdue = _to_move(overdue, three)
     assert services.timeout_withdraws(overdue)
 
     _overdue(overdue)
@@ -502,8 +506,7 @@ def _last_round_with_a_loss_on_time(organiser, format: str, *, timeout_first: bo
     )
     # Who moves first is the opening roll's to say: fixed, so that both orders have the
     # same sleeper.
-    Match.objects.filter(pk=overdue.pk).update(to_move=four)
-    overdue.refresh_from_db()
+    overdue = _to_move(overdue, four)
 
     if timeout_first:
         _overdue(overdue)
