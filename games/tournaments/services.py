@@ -442,10 +442,19 @@ def _advance(tournament: Tournament, draw: Draw, *, decided_before: set[str]) ->
     started: dict[int, Match] = {}
     # Before the matches start: each one's first turn email names its round from it.
     tournament.state = draw.to_dict()
+    to_start: list[tuple[MatchSlot, Entry, Entry]] = []
     for slot in draw.pending_matches():
         first, second = (entries[player] for player in slot.players)  # type: ignore[index]
-        if slot.slot_id in started_slots or first.withdrawn or second.withdrawn:
-            continue
+        if slot.slot_id not in started_slots and not first.withdrawn and not second.withdrawn:
+            to_start.append((slot, first, second))
+    # Every player of the round at once, in one order, before any match starts: taken
+    # match by match (seeds 1 and 8, then 2 and 7), a transaction locking two of them the
+    # other way round (an accept between them, another tournament's round) could each hold
+    # a row the other waits for. Each start_match then finds its players locked already.
+    game_services.lock_players(
+        *(entry.user_id for _, first, second in to_start for entry in (first, second))
+    )
+    for slot, first, second in to_start:
         match = _start_slot_match(tournament, slot, first.user, second.user)
         emails.match_ready(tournament, match, stage=round_title(draw, slot.bracket, slot.round))
         started[first.user_id] = started[second.user_id] = match

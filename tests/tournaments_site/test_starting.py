@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 
-from games.models import Match
+from games import services as game_services
+from games.models import Match, PlayerRating
 from games.tournaments import services
 from games.tournaments.models import Tournament
 
@@ -169,3 +170,31 @@ def test_only_an_open_automatic_tournament_past_its_deadline_will_be_cancelled(a
     assert not automatic.will_be_cancelled(2)
     automatic.signup_deadline += timedelta(days=60)
     assert not automatic.will_be_cancelled(1)  # sign-up still open
+
+
+def test_a_round_locks_all_its_players_in_one_order_before_its_matches_start(alice, monkeypatch):
+    # Seeded against their ids' order, so that the first match (seeds 1 and 8) and the
+    # next (2 and 7) would lock p8 before p2 taken match by match: with another
+    # transaction locking p2 and then p8, say an accept between them, each could hold a
+    # row the other waits for.
+    players = make_users(8)
+    for seed, player in enumerate(reversed(players)):
+        PlayerRating.objects.create(user=player, variant="american", rating=1900 - 10 * seed)
+    tournament = open_tournament(alice)
+    for player in players:
+        services.sign_up(tournament.pk, user=player)
+    locked: list[int] = []
+    lock_players = game_services.lock_players
+
+    def spy(*users):
+        locked.extend(sorted(u if isinstance(u, int) else u.pk for u in users if u is not None))
+        return lock_players(*users)
+
+    monkeypatch.setattr(game_services, "lock_players", spy)
+
+    services.start_tournament(tournament.pk, user=alice)
+
+    ids = {player.pk for player in players}
+    first_seen = list(dict.fromkeys(pk for pk in locked if pk in ids))
+    assert first_seen == sorted(ids)
+    assert Match.objects.filter(tournament_match__tournament=tournament).count() == 4
