@@ -38,7 +38,7 @@ from accounts.services import revoke_api_keys
 from aceysite.mail import send_or_log
 
 from . import services
-from .models import Block, Challenge, Match, Message, Notification, SentOnce
+from .models import Block, Challenge, ChallengeQuerySet, Match, Message, Notification, SentOnce
 from .tournaments import services as tournaments
 from .tournaments.models import Tournament
 
@@ -99,7 +99,7 @@ def _tell_closed(username: str, *, address: str, zone: tzinfo | None, done: Clos
     )
 
 
-def _open_challenges(user: User) -> QuerySet[Challenge]:
+def _open_challenges(user: User) -> ChallengeQuerySet:
     # Every one still OPEN in its row, one past its days too: the sweep, coming later,
     # would tell its challenger to challenge the player gone again.
     return Challenge.objects.filter(status=Challenge.Status.OPEN).filter(
@@ -141,7 +141,7 @@ def in_play(user: User) -> dict[str, object]:
         "matches": Match.objects.active().involving(user).count(),
         # Those still waiting only: one past its days shows as expired on every page, so
         # the player would not know it as open, though end_play closes it too.
-        "challenges": _open_challenges(user).filter(pk__in=Challenge.objects.waiting()).count(),
+        "challenges": _open_challenges(user).waiting().count(),
         # Not those she organises as well as plays in: end_play calls them off before it
         # leaves what remains, so they are counted as called off, not as left.
         "tournaments": _entered(user).exclude(pk__in=organised.values("pk")).count(),

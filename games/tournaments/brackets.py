@@ -329,11 +329,9 @@ def can_pair_swiss_round(
     False
     """
     order = tuple(players)
-    everyone = frozenset(order)
-    unmet = {player: everyone.difference((player,), opponents.get(player, ())) for player in order}
     # Asked on every Swiss loss on time and deadline reminder, twice: when there is no
     # pairing, the search below exhausts every bye candidate, each of them in a large field.
-    if _surely_pairable(unmet, 1):
+    if _surely_pairable(_unmet(order, opponents), 1):
         return True
     for bye in _bye_candidates(order, had_bye):
         rest = tuple(player for player in order if player != bye)
@@ -399,6 +397,12 @@ def _score_group_pairings(
 _Unmet = dict[int, frozenset[int]]
 
 
+def _unmet(players: Sequence[int], opponents: Mapping[int, Collection[int]]) -> _Unmet:
+    """Each of ``players`` with those of them they have not met."""
+    everyone = frozenset(players)
+    return {player: everyone.difference((player,), opponents.get(player, ())) for player in players}
+
+
 class _LaterRounds:
     """The look-ahead of :func:`pair_swiss_round`: can the rounds after this one be paired
     without a rematch? Their results are not known, so scores do not come into it: this is
@@ -416,11 +420,7 @@ class _LaterRounds:
         self.players = tuple(players)
         self.opponents = opponents
         self.steps = steps
-        everyone = frozenset(self.players)
-        self.unmet: _Unmet = {
-            player: everyone.difference((player,), opponents.get(player, ()))
-            for player in self.players
-        }
+        self.unmet = _unmet(self.players, opponents)
         self.byeless = frozenset(player for player in players if player not in had_bye)
         # Positions already searched: the rounds after the next candidate often reach them.
         self.known: dict[tuple[tuple[frozenset[int], ...], frozenset[int], int], bool] = {}
