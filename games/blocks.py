@@ -154,13 +154,11 @@ def block(user: User, *, other: User) -> BlockMade:
             # a block made now would outlive the closure.
             raise BlockRefused(f"you cannot block {other.username}: the account is closed")
         made, _ = Block.objects.get_or_create(blocker=user, blocked=other)
-        # Every one still OPEN in its row, one past its days too: the sweep, coming later,
-        # would tell its challenger to challenge the other again.
-        waiting = Challenge.objects.filter(status=Challenge.Status.OPEN).filter(
+        still_open = Challenge.objects.still_open().filter(
             Q(challenger=user, opponent=other) | Q(challenger=other, opponent=user)
         )
         withdrawn = declined = 0
-        for challenge in waiting:
+        for challenge in still_open:
             if challenge.challenger_id == user.pk:
                 services.cancel_challenge(challenge.pk, user=user, past_days_too=True)
                 withdrawn += 1

@@ -100,11 +100,7 @@ def _tell_closed(username: str, *, address: str, zone: tzinfo | None, done: Clos
 
 
 def _open_challenges(user: User) -> ChallengeQuerySet:
-    # Every one still OPEN in its row, one past its days too: the sweep, coming later,
-    # would tell its challenger to challenge the player gone again.
-    return Challenge.objects.filter(status=Challenge.Status.OPEN).filter(
-        Q(challenger=user) | Q(opponent=user)
-    )
+    return Challenge.objects.still_open().filter(Q(challenger=user) | Q(opponent=user))
 
 
 def _organised(user: User) -> QuerySet[Tournament]:
@@ -204,7 +200,7 @@ def finish_interrupted() -> int:
             .values_list(f"{field}_id", flat=True)
         )
     # One past its days too, as end_play closes it (_open_challenges).
-    open_challenges = Challenge.objects.filter(status=Challenge.Status.OPEN)
+    open_challenges = Challenge.objects.still_open()
     waiting_on |= set(
         open_challenges.filter(challenger__is_active=False).values_list("challenger_id", flat=True)
     )

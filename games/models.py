@@ -63,9 +63,16 @@ def new_invite_token() -> str:
 
 
 class ChallengeQuerySet(models.QuerySet["Challenge"]):
+    def still_open(self) -> ChallengeQuerySet:
+        """Challenges whose row is still OPEN, those past their days too: the expiry sweep
+        marks those later, and tells their challengers so. Ending a player's or a pair's
+        challenges (closing an account, a block) takes these, or that email would invite a
+        challenge to a player gone or blocked."""
+        return self.filter(status=Challenge.Status.OPEN)
+
     def waiting(self) -> ChallengeQuerySet:
         """Open challenges that have not expired: those still waiting for an answer."""
-        return self.filter(status=Challenge.Status.OPEN, created_at__gt=challenge_expiry_cutoff())
+        return self.still_open().filter(created_at__gt=challenge_expiry_cutoff())
 
     def open_in_lobby(self) -> ChallengeQuerySet:
         """Open challenges anyone may accept (not addressed to someone, not private)."""
@@ -85,9 +92,7 @@ class ChallengeQuerySet(models.QuerySet["Challenge"]):
 
     def unanswered_too_long(self, now: datetime) -> ChallengeQuerySet:
         """Open challenges made CHALLENGE_DAYS or more before ``now``: the expiry sweep's."""
-        return self.filter(
-            status=Challenge.Status.OPEN, created_at__lte=challenge_expiry_cutoff(now)
-        )
+        return self.still_open().filter(created_at__lte=challenge_expiry_cutoff(now))
 
     def apart_from(self, user: User) -> ChallengeQuerySet:
         """Without the challenges of players ``user`` has blocked or is blocked by
