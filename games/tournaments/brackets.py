@@ -256,8 +256,10 @@ def pair_swiss_round(
     then looks ahead: it takes the first pairing in that order after which those rounds too
     can be paired without a rematch whatever their results, their byes going to players who
     have had none while there are any (so it may give a second bye now to keep a first one
-    for a later round). Only if there is none does it pair as if this were the last round:
-    a withdrawal may have left too few players, say. The look-ahead takes at most
+    for a later round); failing that, the first after which they can be paired with a
+    second bye in a later round, as that round's own pairing would give one rather than a
+    rematch. Only if there is neither does it pair as if this were the last round: a
+    withdrawal may have left too few players, say. The look-ahead takes at most
     :data:`LOOKAHEAD_STEPS` steps; when they run out, the pairing it was looking at is taken,
     or the first it has not ruled out: what it had no time to search is no dead end.
 
@@ -283,10 +285,15 @@ def pair_swiss_round(
     order = sorted(players, key=lambda player: -scores.get(player, 0))
     bye_candidates = _bye_candidates(order, had_bye)
     if rounds_after:
-        later = _LaterRounds(order, opponents, had_bye, _Steps(LOOKAHEAD_STEPS))
-        chosen = later.first_pairing_they_follow(bye_candidates, scores, rounds_after)
-        if chosen is not None:
-            return chosen
+        # Later rounds with first byes only, then with second byes too, sharing one
+        # allowance of steps: a plan needing no second bye is preferred, but one that needs
+        # one beats pairing as if for the last round (and a later rematch).
+        steps = _Steps(LOOKAHEAD_STEPS)
+        for second_byes in (False, True):
+            later = _LaterRounds(order, opponents, had_bye, steps, second_byes=second_byes)
+            chosen = later.first_pairing_they_follow(bye_candidates, scores, rounds_after)
+            if chosen is not None:
+                return chosen
     for repeats in range(len(order) // 2 + 1):
         for bye in bye_candidates:
             rest = tuple(player for player in order if player != bye)
@@ -407,7 +414,8 @@ class _LaterRounds:
     """The look-ahead of :func:`pair_swiss_round`: can the rounds after this one be paired
     without a rematch? Their results are not known, so scores do not come into it: this is
     a search for successive rematch-free pairings of the same players, each with a bye if
-    the count is odd, to a player who has had none while there is one.
+    the count is odd, to a player who has had none while there is one; with
+    ``second_byes``, to any player, those without one tried first.
     """
 
     def __init__(
@@ -416,10 +424,13 @@ class _LaterRounds:
         opponents: Mapping[int, Collection[int]],
         had_bye: Collection[int],
         steps: _Steps,
+        *,
+        second_byes: bool = False,
     ) -> None:
         self.players = tuple(players)
         self.opponents = opponents
         self.steps = steps
+        self.second_byes = second_byes
         self.unmet = _unmet(self.players, opponents)
         self.byeless = frozenset(player for player in players if player not in had_bye)
         # Positions already searched: the rounds after the next candidate often reach them.
@@ -489,7 +500,9 @@ class _LaterRounds:
     ) -> Iterator[tuple[list[tuple[int, int]], int | None]]:
         byes: Sequence[int | None] = [None]
         if len(unmet) % 2:
-            byes = [player for player in unmet if player in byeless] or list(unmet)
+            first = [player for player in unmet if player in byeless]
+            again = [player for player in unmet if player not in byeless]
+            byes = [*first, *again] if self.second_byes else first or again
         for bye in byes:
             for pairs in self._matchings(frozenset(unmet) - {bye}, unmet):
                 yield pairs, bye

@@ -290,6 +290,33 @@ def test_a_second_bye_lets_a_swiss_play_the_rounds_planned():
     assert not tournament.ended_early
 
 
+def test_the_look_ahead_plans_a_second_bye_when_the_rounds_left_need_one():
+    tournament = Swiss(list(range(1, 10)), rounds=8)
+    results = [("R1-1", 5), ("R1-2", 2), ("R1-3", 7), ("R1-4", 8)]
+    results += [("R2-1", 7), ("R2-2", 8), ("R2-3", 9), ("R2-4", 4)]
+    results += [("R3-1", 8), ("R3-2", 9), ("R3-3", 2), ("R3-4", 6)]
+    for slot_id, winner in results:
+        tournament.report(slot_id, winner, loser_withdraws=slot_id in ("R3-2", "R3-3"))
+    assert [m.players for m in tournament.rounds()[2].matches] == [
+        *[(7, 8), (9, 4), (2, 5), (6, 1)],
+        (3, BYE),
+    ]
+
+    # Seven are left for five rounds, and 7 has met 2, 3 and 8 of them: they can play only
+    # 1, 6 and 9, and need two byes. A look-ahead that kept later byes for players without
+    # one found no plan, paired round 4 as the last (7 v 6, 1 the bye), and the tournament
+    # ended after round 7. 7 has a bye now and a second one in round 8.
+    assert [m.players for m in tournament.rounds()[3].matches] == [(8, 9), (2, 1), (6, 3), (7, BYE)]
+    while not tournament.is_finished:
+        for slot in tournament.pending_matches():
+            tournament.report(slot.slot_id, slot.players[0])
+
+    assert (tournament.total_rounds, tournament.ended_early) == (8, False)
+    assert [m.players for m in tournament.rounds()[7].matches][-1] == (7, BYE)
+    played = [frozenset(m.players) for m in tournament.matches() if BYE not in m.players]
+    assert len(played) == len(set(played))  # no rematch
+
+
 # Round 3 of 4 of pair_swiss_round's example: by score 2 v 6, 1 v 3, 4 v 5, after which no
 # round 4 can be paired; looking ahead, 2 v 6, 1 v 5, 3 v 4.
 _MET = {1: [4, 2], 2: [5, 1], 3: [6, 5], 4: [1, 6], 5: [2, 3], 6: [3, 4]}
