@@ -285,15 +285,10 @@ def pair_swiss_round(
     order = sorted(players, key=lambda player: -scores.get(player, 0))
     bye_candidates = _bye_candidates(order, had_bye)
     if rounds_after:
-        # Later rounds with first byes only, then with second byes too, sharing one
-        # allowance of steps: a plan needing no second bye is preferred, but one that needs
-        # one beats pairing as if for the last round (and a later rematch).
-        steps = _Steps(LOOKAHEAD_STEPS)
-        for second_byes in (False, True):
-            later = _LaterRounds(order, opponents, had_bye, steps, second_byes=second_byes)
-            chosen = later.first_pairing_they_follow(bye_candidates, scores, rounds_after)
-            if chosen is not None:
-                return chosen
+        later = _LaterRounds(order, opponents, had_bye, _Steps(LOOKAHEAD_STEPS))
+        chosen = later.first_pairing_they_follow(bye_candidates, scores, rounds_after)
+        if chosen is not None:
+            return chosen
     for repeats in range(len(order) // 2 + 1):
         for bye in bye_candidates:
             rest = tuple(player for player in order if player != bye)
@@ -414,8 +409,8 @@ class _LaterRounds:
     """The look-ahead of :func:`pair_swiss_round`: can the rounds after this one be paired
     without a rematch? Their results are not known, so scores do not come into it: this is
     a search for successive rematch-free pairings of the same players, each with a bye if
-    the count is odd, to a player who has had none while there is one; with
-    ``second_byes``, to any player, those without one tried first.
+    the count is odd, to a player who has had none while there is one; failing that, to
+    any player (a second bye), those without one tried first.
     """
 
     def __init__(
@@ -424,13 +419,11 @@ class _LaterRounds:
         opponents: Mapping[int, Collection[int]],
         had_bye: Collection[int],
         steps: _Steps,
-        *,
-        second_byes: bool = False,
     ) -> None:
         self.players = tuple(players)
         self.opponents = opponents
         self.steps = steps
-        self.second_byes = second_byes
+        self.second_byes = False
         self.unmet = _unmet(self.players, opponents)
         self.byeless = frozenset(player for player in players if player not in had_bye)
         # Positions already searched: the rounds after the next candidate often reach them.
@@ -449,6 +442,21 @@ class _LaterRounds:
         """
         if _surely_pairable(self.unmet, rounds + 1):
             return None
+        # A plan keeping later byes for players without one first, then one with a second
+        # bye in a later round (which that round's own pairing gives rather than a
+        # rematch): better than pairing this round as the last, and a rematch later. Both
+        # searches take from the one allowance of steps.
+        for second_byes in (False, True):
+            self.second_byes = second_byes
+            self.known.clear()  # verdicts under the other rule of byes
+            chosen = self._first_followed(bye_candidates, scores, rounds)
+            if chosen is not None:
+                return chosen
+        return None
+
+    def _first_followed(
+        self, bye_candidates: Sequence[int | None], scores: Mapping[int, int], rounds: int
+    ) -> tuple[list[tuple[int, int]], int | None] | None:
         ruled_out: set[tuple[tuple[tuple[int, int], ...], int | None]] = set()
         try:
             for bye in bye_candidates:
