@@ -648,7 +648,8 @@ class Notification(models.Model):
     class Kind(models.TextChoices):
         TURN = "turn", "your turn"
         REMINDER = "reminder", "deadline reminder"
-        CHALLENGE = "challenge", "challenge received"
+        # Received, declined or expired: a kind for each would need the rows migrated.
+        CHALLENGE = "challenge", "challenge news"
         ACCEPTED = "accepted", "challenge accepted"
         FINISHED = "finished", "match finished"
         DIGEST = "digest", "daily digest"
