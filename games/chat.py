@@ -267,15 +267,17 @@ def page_of_messages(
         shown, more = found[:MOST_SHOWN][::-1], bool(found) and found[0].followed
         skips_unread = earlier and found[MOST_SHOWN].pk > seen_to
     else:
+        # Those up to ``after`` are left out: unread among them are the other player's
+        # after ``seen_to`` (asked in the same query, the same for every row).
+        unread = others.filter(pk__gt=seen_to, pk__lte=after).exclude(author=viewer)
         found = list(
             messages.filter(pk__gt=after)
-            .annotate(preceded=Exists(others.filter(pk__lte=after)))
+            .annotate(preceded=Exists(others.filter(pk__lte=after)), skips=Exists(unread))
             .order_by("pk")[: MOST_SHOWN + 1]
         )
         shown, more = found[:MOST_SHOWN], len(found) > MOST_SHOWN
         earlier = bool(found) and found[0].preceded
-        # Those up to ``after`` are left out: some may be unread unless all of them are read.
-        skips_unread = after > seen_to
+        skips_unread = bool(found) and found[0].skips
     return Conversation(
         shown, opponent, not reason, reason, more, earlier, past=True, skips_unread=skips_unread
     )

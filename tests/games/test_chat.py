@@ -341,6 +341,21 @@ def test_a_page_of_the_past_that_leaves_out_unread_messages_marks_none_read(
     assert _unread(match, alice) == chat.MOST_SHOWN + 10  # and still new after it
 
 
+def test_a_page_after_messages_only_the_viewer_wrote_since_they_read_marks_read(
+    client, match, alice, bob
+):
+    _written(match, 5)
+    alices = _written(match, 3, by=alice, read=False)  # her own: never new to her
+    _written(match, 4, by=bob, read=False)
+    client.force_login(alice)
+
+    page = client.get(match.get_absolute_url(), {"after": alices[-1]}).text
+
+    # Only her own left out before them: Bob's four are new on the page, and read after it.
+    assert _new_on(page) == _notes(range(4))
+    assert _unread(match, alice) == 0
+
+
 def test_a_message_sent_with_htmx_brings_back_the_latest_messages_only(client, match, bob):
     _written(match, chat.SHOWN + 5)
     client.force_login(bob)
