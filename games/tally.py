@@ -7,14 +7,18 @@ The services count the rolls of the segments a transaction stores, in that trans
 that was. Two matches of one player may store rolls at once: each adds with one UPDATE
 (``F() + n``), never read-then-write, and takes the tallies it changes once, after all
 its segments, in one order, by player id, so that two turns never each hold a tally the
-other waits for. (A transaction that starts several matches, a tournament's round, takes
-them match by match; PostgreSQL would end a cycle it met there by failing one of them.)
+other waits for. A transaction that stores several matches' segments (a tournament's round
+starting, each match's forced opening played) counts them :func:`together`, at its end:
+match by match, it would take the tallies of one match's players, then of the next's, in
+no one order.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -32,14 +36,42 @@ COUNTED = (Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY)
 FIELDS = ("rolls", *FACE_FIELDS, "doubles", "acey_deuceys")
 
 
+#: The rolls counted inside :func:`together`, not yet added to the tallies.
+_waiting: ContextVar[dict[int, Counter[str]] | None] = ContextVar("tally_waiting", default=None)
+
+
 def count_rolls(match: Match, segments: Iterable[Segment]) -> None:
     """Add the rolls of ``segments``, just stored for ``match`` in the caller's
-    transaction, to their players' tallies."""
-    counts: dict[int, Counter[str]] = {}
+    transaction, to their players' tallies (inside :func:`together`, as it ends)."""
+    waiting = _waiting.get()
+    counts: dict[int, Counter[str]] = {} if waiting is None else waiting
     for segment in segments:
         if segment.kind in COUNTED:
             player = match.white_id if segment.player == "white" else match.black_id
             counts.setdefault(player, Counter()).update(tally_of(segment.dice))
+    if waiting is None:
+        _add_all(counts)
+
+
+@contextmanager
+def together() -> Iterator[None]:
+    """Count the rolls stored inside at the end, each tally taken once and all of them in
+    player id order, as one turn takes its players': for a transaction that stores the
+    segments of several matches. Nothing is counted if it ends in an exception (the
+    transaction it is in then stores nothing either). Inside another, the outer counts."""
+    if _waiting.get() is not None:
+        yield
+        return
+    counts: dict[int, Counter[str]] = {}
+    token = _waiting.set(counts)
+    try:
+        yield
+    finally:
+        _waiting.reset(token)
+    _add_all(counts)
+
+
+def _add_all(counts: dict[int, Counter[str]]) -> None:
     for player in sorted(counts):
         _add(player, counts[player])
 

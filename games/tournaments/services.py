@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import services as game_services
+from games import tally
 from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Match, PlayerRating, Variant
 
 from . import brackets, emails
@@ -454,10 +455,13 @@ def _advance(tournament: Tournament, draw: Draw, *, decided_before: set[str]) ->
     game_services.lock_players(
         *(entry.user_id for _, first, second in to_start for entry in (first, second))
     )
-    for slot, first, second in to_start:
-        match = _start_slot_match(tournament, slot, first.user, second.user)
-        emails.match_ready(tournament, match, stage=round_title(draw, slot.bracket, slot.round))
-        started[first.user_id] = started[second.user_id] = match
+    # Their rolls too (a forced opening play stores the next roll): see games.tally.
+    with tally.together():
+        for slot, first, second in to_start:
+            match = _start_slot_match(tournament, slot, first.user, second.user)
+            stage = round_title(draw, slot.bracket, slot.round)
+            emails.match_ready(tournament, match, stage=stage)
+            started[first.user_id] = started[second.user_id] = match
     if draw.is_finished:
         _finish(tournament, draw)
     else:

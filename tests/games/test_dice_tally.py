@@ -8,9 +8,9 @@ from django.db import connection
 from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games import services, tally
 from games.engine import format_play
-from games.models import Match, Segment
+from games.models import DiceTally, Match, Segment
 from games.services import TurnAction
 from games.verify import dice_statistics
 
@@ -80,3 +80,40 @@ def test_a_players_dice_page_is_one_query_however_many_matches_they_have_played(
     # The player with their tally.
     assert len(one_match) == len(four_matches) == 1
     assert "games_segment" not in four_matches[0]
+
+
+def test_rolls_counted_together_take_each_tally_once_at_the_end_in_player_order(
+    alice, bob, charlie
+):
+    # A round's matches start in seed order: here charlie v alice, then bob v alice.
+    first = start(charlie, alice, "greek")
+    second = start(bob, alice, "greek")
+    # Tallies made already (a player's first roll makes theirs: an UPDATE more).
+    DiceTally.objects.bulk_create(
+        [DiceTally(user=player) for player in (alice, bob, charlie)], ignore_conflicts=True
+    )
+    before = {row.user_id: row.rolls for row in DiceTally.objects.all()}
+
+    def rolled(player: str, dice: tuple[int, int]) -> Segment:
+        return Segment(kind=Segment.Kind.ROLL, player=player, dice=list(dice))
+
+    with CaptureQueriesContext(connection) as inside, tally.together():
+        tally.count_rolls(first, [rolled("white", (6, 5)), rolled("black", (2, 2))])
+        tally.count_rolls(second, [rolled("white", (1, 2)), rolled("black", (3, 4))])
+        written_inside = len(inside)
+
+    assert written_inside == 0  # nothing taken until the end
+    updated = [
+        query["sql"] for query in inside if query["sql"].startswith('UPDATE "games_dicetally"')
+    ]
+    players = [first.white_id, first.black_id, second.white_id, second.black_id]
+    ids = sorted(set(players))
+    # One UPDATE a player (alice's two rolls in one), in player id order.
+    assert len(updated) == len(ids) == 3
+    assert [_updated_user(sql) for sql in updated] == ids
+    after = {row.user_id: row.rolls for row in DiceTally.objects.all()}
+    assert {p: after[p] - before[p] for p in ids} == {p: players.count(p) for p in ids}
+
+
+def _updated_user(sql: str) -> int:
+    return int(sql.rsplit("=", 1)[1].strip(" )"))
