@@ -122,8 +122,19 @@ def fast_password_hashing():
         yield
 
 
+#: The longest tests (whole games played in the browser, one to two minutes each): run first
+#: among the browser tests, so that the other test process is not left with nothing to do
+#: while one of them finishes the run.
+LONGEST = ("tests/browser/test_play_a_game.py::", "tests/browser/test_play_a_bot.py::")
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django's and pytest's own orderings
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Refuse a test outside tests/browser that takes Playwright's fixtures, as one does by
+    """Run the LONGEST tests first among the browser tests, which pytest keeps together
+    (they share a session-wide parameter) and pytest-django puts with the tests that
+    empty the database.
+
+    Refuse a test outside tests/browser that takes Playwright's fixtures, as one does by
     naming a parameter ``page``. pytest-playwright gives such a test a session-wide
     parameter (the browser's name), and pytest then runs every browser test beside the
     first test that has it: among the database tests, the browser tests' live server
@@ -140,3 +151,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             "Playwright's fixtures outside tests/browser (a parameter named `page`?): "
             + ", ".join(strays[:5])
         )
+    browser = [i for i, item in enumerate(items) if item.nodeid.startswith("tests/browser/")]
+    if browser:
+        longest = [item for item in items if item.nodeid.startswith(LONGEST)]
+        rest = [item for item in items if not item.nodeid.startswith(LONGEST)]
+        start = browser[0]  # the LONGEST, if any, are among the browser tests, not before
+        items[:] = [*rest[:start], *longest, *rest[start:]]
