@@ -151,9 +151,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             "Playwright's fixtures outside tests/browser (a parameter named `page`?): "
             + ", ".join(strays[:5])
         )
-    browser = [i for i, item in enumerate(items) if item.nodeid.startswith("tests/browser/")]
-    if browser:
+    # The LONGEST are browser tests themselves, so none comes before the first of them.
+    start = next(
+        (i for i, item in enumerate(items) if item.nodeid.startswith("tests/browser/")), None
+    )
+    if start is not None:
         longest = [item for item in items if item.nodeid.startswith(LONGEST)]
         rest = [item for item in items if not item.nodeid.startswith(LONGEST)]
-        start = browser[0]  # the LONGEST, if any, are among the browser tests, not before
         items[:] = [*rest[:start], *longest, *rest[start:]]
