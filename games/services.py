@@ -583,13 +583,7 @@ def submit_segment(
     """
     try:
         with transaction.atomic():
-            # Lock only the match row; the players come along for the records below, and
-            # its tournament, if any, for the turn email (games.notifications.turn_passed).
-            match = (
-                Match.objects.select_for_update(of=("self",))
-                .select_related("white", "black", "tournament_match__tournament")
-                .get(pk=match_id)
-            )
+            match = _locked_for_turn(match_id)
             _check_turn(match, user, action.segment)
             game = load_game(match, dice)
             before = len(game.events)
@@ -607,6 +601,17 @@ def submit_segment(
     if stored is not None:
         stored += recorded
     return match
+
+
+def _locked_for_turn(match_id: int) -> Match:
+    """The match, its row locked until the caller's transaction ends."""
+    # Lock only the match row; the players come along for the records, and its
+    # tournament, if any, for the turn email (games.notifications.turn_passed).
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("white", "black", "tournament_match__tournament")
+        .get(pk=match_id)
+    )
 
 
 #: Segment numbers are a PositiveIntegerField's: above it, a query would fail.

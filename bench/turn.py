@@ -1,0 +1,293 @@
+"""Where a turn's CPU goes (not a test): one process, no HTTP, no contention.
+
+    DATABASE_URL=postgres://acey:acey@127.0.0.1:5432/acey \\
+    CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \\
+        .venv/bin/python -m bench.turn [--turns 1000] [--matches 50]
+
+Seeds a database ``<name>_turn`` next to the one DATABASE_URL names as bench.load seeds
+its own (``--matches`` matches, each between two players with API keys and confirmed
+addresses, every turn emailing the other player at once), then plays turns through
+Django's test client and the API: the request, the middleware and the view as gunicorn
+runs them, without HTTP. Each turn's email task is published to Redis as the site
+publishes it, to a queue of this script's own that nobody reads (deleted at the end);
+the emails are then sent with the function the worker's task calls
+(games.notifications.send_notification), over SMTP to an aiosmtpd server in a thread.
+
+It prints the CPU time (this thread's: not PostgreSQL's, Redis's nor the SMTP server's)
+of a turn and of an email, then the same turns and emails again with each step timed. A
+step's figure leaves out the steps timed inside it; "the rest" is what no step holds.
+The timers cost a little CPU themselves, and the figures move by a tenth from run to
+run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import wraps
+from urllib.parse import urlparse, urlunparse
+
+from bench.load import (
+    CountingMailbox,
+    Pairing,
+    forget_queue,
+    free_port,
+    prepare_database,
+    seat,
+    server_environment,
+    turn_body,
+)
+from bench.pages import create_database
+
+
+def turn_database_url(url: str) -> str:
+    parts = urlparse(url)
+    if not parts.scheme.startswith("postgres"):
+        sys.exit("bench.turn needs PostgreSQL: set DATABASE_URL=postgres://...")
+    return urlunparse(parts._replace(path=parts.path + "_turn"))
+
+
+class Steps:
+    """CPU time by step: callables replaced by timed ones while :meth:`timing` lasts."""
+
+    def __init__(self) -> None:
+        self.spent: Counter[str] = Counter()
+        self._inner: list[float] = []
+
+    def timed(self, label: str, function: Callable) -> Callable:
+        @wraps(function)
+        def step(*args, **kwargs):
+            began = time.thread_time()
+            self._inner.append(0.0)
+            try:
+                return function(*args, **kwargs)
+            finally:
+                took = time.thread_time() - began
+                self.spent[label] += took - self._inner.pop()
+                if self._inner:
+                    self._inner[-1] += took  # not the enclosing step's own time
+
+        return step
+
+    @contextmanager
+    def timing(self, replaced: list[tuple[object, str, str]]) -> Iterator[None]:
+        """Time each ``(owner, attribute, label)`` while inside."""
+        originals = [
+            (owner, name, vars(owner).get(name, _INHERITED)) for owner, name, _ in replaced
+        ]
+        try:
+            for owner, name, label in replaced:
+                timed = self.timed(label, getattr(owner, name))
+                if isinstance(vars(owner).get(name), classmethod):
+                    # Read bound to the class, put back as a static method: called the
+                    # same way, it gets the same class.
+                    timed = staticmethod(timed)
+                setattr(owner, name, timed)
+            yield
+        finally:
+            for owner, name, original in originals:
+                if original is _INHERITED:
+                    delattr(owner, name)  # a method of a base class, or a manager's class
+                else:
+                    setattr(owner, name, original)
+
+
+_INHERITED = object()
+
+
+def turn_steps() -> list[tuple[object, str, str]]:
+    from accounts.models import ApiToken
+    from aceysite import celery
+    from games import api, away, notifications, services, tally
+    from games.models import Match, Notification
+
+    return [
+        (ApiToken, "user_for_key", "the API key and its user (SELECT)"),
+        (services, "_locked_for_turn", "the match locked, with its players (SELECT)"),
+        (services, "_apply", "the play checked and made (engine)"),
+        (services, "_play_forced", "forced follow-ups looked for (engine)"),
+        (services, "_record", "the segments stored (INSERT)"),
+        (away, "clock_start", "the next player's return from time away (SELECT)"),
+        (notifications, "_email_fields", "the turn email written (template)"),
+        (Notification.objects, "create", "the turn email queued (INSERT)"),
+        (notifications, "turn_passed", "the turn email's subject and story"),
+        (Match, "save", "the match saved (UPDATE)"),
+        (tally, "_add_all", "the roll added to the dice tally (UPDATE)"),
+        (celery, "queue", "the email's task published (Redis)"),
+        (api, "match_state", "the answer: the new state and legal plays (JSON)"),
+    ]
+
+
+TURN_REST = "the rest: the request, middleware and view, BEGIN, COMMIT"
+EMAIL_REST = "the rest: the claim (UPDATE), the row (SELECT), sent (UPDATE)"
+
+
+def email_steps() -> list[tuple[object, str, str]]:
+    from games import notifications
+
+    return [
+        (notifications, "_turn_email_as_sent", "the story filled in (SELECT segments)"),
+        (notifications, "_with_unsubscribe", "the unsubscribe link (signed)"),
+        (notifications, "_deliver", "the message built and sent (email package, SMTP)"),
+    ]
+
+
+class Player:
+    """Plays the seeded matches turn by turn through the API, a new match for a pair
+    once theirs is over (not timed)."""
+
+    def __init__(self, pairings: list[Pairing]) -> None:
+        from django.test import Client
+
+        self.client = Client()
+        self.pairings = pairings
+        self.states: dict[int, dict] = {}
+        for index, pairing in enumerate(pairings):
+            self.states[index] = self._read(pairing)
+
+    def _headers(self, key: str) -> dict[str, str]:
+        return {"HTTP_AUTHORIZATION": f"Token {key}"}
+
+    def _read(self, pairing: Pairing) -> dict:
+        path = f"/api/v1/matches/{pairing.match_id}/"
+        return self.client.get(path, **self._headers(pairing.keys[pairing.player])).json()
+
+    def play(self, turns: int) -> float:
+        """Play ``turns`` turns round the matches; return the CPU seconds they took."""
+        cpu = 0.0
+        played = 0
+        while played < turns:
+            for index, pairing in enumerate(self.pairings):
+                state = self.states[index]
+                if state["status"] != "active":
+                    pairing = self.pairings[index] = self._rematch(pairing)
+                    state = self._read(pairing)
+                key = pairing.keys[state["to_move"]]
+                path = f"/api/v1/matches/{pairing.match_id}/turn/?since={state['segment']}"
+                body = json.dumps(turn_body(state))
+                began = time.thread_time()
+                response = self.client.post(
+                    path, body, content_type="application/json", **self._headers(key)
+                )
+                cpu += time.thread_time() - began
+                if response.status_code != 200:
+                    sys.exit(f"a turn was refused: {response.status_code} {response.content!r}")
+                self.states[index] = response.json()
+                played += 1
+                if played == turns:
+                    break
+        return cpu
+
+    @staticmethod
+    def _rematch(pairing: Pairing) -> Pairing:
+        from accounts.models import User
+        from games import services
+
+        white, black = (
+            User.objects.get(username=name) for name in (pairing.player, pairing.partner)
+        )
+        match = services.start_match(
+            white=white, black=black, variant="american", points=7, days_per_move=2
+        )
+        return Pairing(match.pk, pairing.keys, pairing.player, pairing.partner)
+
+
+def unsent_after(pk: int) -> list[int]:
+    from games.models import Notification
+
+    rows = Notification.objects.filter(pk__gt=pk, sent_at=None, cancelled_at=None)
+    return list(rows.order_by("pk").values_list("pk", flat=True))
+
+
+def newest_email() -> int:
+    from games.models import Notification
+
+    return Notification.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+
+
+def send(ids: list[int]) -> float:
+    from games.notifications import send_notification
+
+    began = time.thread_time()
+    for notification_id in ids:
+        if not send_notification(notification_id):
+            sys.exit(f"email {notification_id} was not sent")
+    return time.thread_time() - began
+
+
+def print_split(title: str, count: int, total: float, steps: Steps, rest: str) -> None:
+    print(f"\n{title}: {total / count * 1000:.2f} ms of CPU each, with the timers")
+    for label, seconds in steps.spent.most_common():
+        print(f"  {label:<58} {seconds / count * 1000:6.2f}")
+    untimed = total - sum(steps.spent.values())
+    print(f"  {rest:<58} {untimed / count * 1000:6.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=1000, help="turns per measurement")
+    parser.add_argument("--matches", type=int, default=50, help="matches played in turn")
+    args = parser.parse_args()
+    broker_url = os.environ.get("CELERY_BROKER_URL", "")
+    if not broker_url.startswith("redis"):
+        sys.exit("bench.turn needs Redis: set CELERY_BROKER_URL=redis://...")
+    database_url = turn_database_url(os.environ.get("DATABASE_URL", ""))
+    create_database(database_url)
+    queue = f"bench-turn-{os.getpid()}"
+
+    from aiosmtpd.controller import Controller
+
+    mailbox = CountingMailbox()
+    smtp = Controller(mailbox, hostname="127.0.0.1", port=free_port())
+    smtp.start()
+    try:
+        os.environ.update(
+            server_environment(
+                database_url=database_url, broker_url=broker_url, queue=queue, smtp_port=smtp.port
+            )
+        )
+        os.environ["ALLOWED_HOSTS"] = "testserver"  # Django's test client
+        import django
+
+        django.setup()
+        database = urlparse(database_url).path[1:]
+        print(f"seeding {args.matches} matches in {database}...", flush=True)
+        prepare_database(0)
+        player = Player([seat(n) for n in range(args.matches)])
+        player.play(2 * args.matches)  # warm-up: imports, connections, caches
+        send(unsent_after(0))
+
+        first = newest_email()
+        cpu = player.play(args.turns)
+        emails = unsent_after(first)
+        email_cpu = send(emails)
+        print(
+            f"{args.turns} turns in {args.matches} matches, Python {sys.version.split()[0]}:"
+            f" {cpu / args.turns * 1000:.2f} ms of CPU a turn (its email queued);"
+            f" {len(emails)} emails, {email_cpu / len(emails) * 1000:.2f} ms of CPU each"
+        )
+
+        steps = Steps()
+        first = newest_email()
+        with steps.timing(turn_steps()):
+            cpu = player.play(args.turns)
+        print_split("a turn", args.turns, cpu, steps, TURN_REST)
+        emails = unsent_after(first)
+        steps = Steps()
+        with steps.timing(email_steps()):
+            email_cpu = send(emails)
+        print_split("an email", len(emails), email_cpu, steps, EMAIL_REST)
+        print(f"\n{mailbox.received} emails received over SMTP")
+    finally:
+        smtp.stop()
+        forget_queue(broker_url, queue)
+
+
+if __name__ == "__main__":
+    main()

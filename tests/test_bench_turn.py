@@ -1,0 +1,68 @@
+"""bench.turn's step timers (the benchmark itself is not a test)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from bench.turn import Steps, email_steps, turn_steps
+
+
+def busy(seconds: float) -> None:
+    """Spend about ``seconds`` of this thread's CPU."""
+    until = time.thread_time() + seconds
+    while time.thread_time() < until:
+        pass
+
+
+class Base:
+    def inherited(self) -> str:
+        return "base"
+
+
+class Owner(Base):
+    @classmethod
+    def made(cls) -> str:
+        busy(0.02)
+        return cls.__name__
+
+    @staticmethod
+    def outer() -> str:
+        busy(0.02)
+        return Owner.made() + Owner().inherited()
+
+
+def test_a_step_leaves_out_the_steps_timed_inside_it():
+    steps = Steps()
+    with steps.timing([(Owner, "outer", "outer"), (Owner, "made", "made")]):
+        assert Owner.outer() == "Ownerbase"  # the class method still gets its class
+
+    assert steps.spent["made"] >= 0.02
+    # Its own 20 ms, not the 40 with the step inside it.
+    assert 0.02 <= steps.spent["outer"] < 0.035
+
+
+def test_what_was_timed_is_put_back_as_it_was():
+    made, outer = Owner.__dict__["made"], Owner.__dict__["outer"]
+    steps = Steps()
+    with steps.timing([(Owner, "made", "made"), (Owner, "inherited", "inherited")]):
+        assert "inherited" in Owner.__dict__
+        Owner().inherited()
+    assert Owner.__dict__["made"] is made and Owner.__dict__["outer"] is outer
+    assert "inherited" not in Owner.__dict__  # Base's again
+    assert steps.spent["inherited"] > 0
+
+
+def test_put_back_after_an_error_too():
+    made = Owner.__dict__["made"]
+    with pytest.raises(RuntimeError), Steps().timing([(Owner, "made", "made")]):
+        raise RuntimeError
+    assert Owner.__dict__["made"] is made
+
+
+@pytest.mark.parametrize("steps", [turn_steps, email_steps])
+def test_every_step_names_a_callable_the_site_has(steps):
+    # A step renamed in the site would stop the benchmark; this says which.
+    for owner, name, label in steps():
+        assert callable(getattr(owner, name, None)), f"{label}: {owner!r} has no {name}"
