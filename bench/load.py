@@ -8,8 +8,9 @@ Empties (or creates) a database ``<name>_load`` next to the one DATABASE_URL nam
 it and seeds ``--clients`` players, each with an API key and a match against a partner of
 their own (a human with a key too, so no bot plays). Then it starts, as subprocesses that it
 stops by PID at the end, gunicorn serving the site plus the floor view (ACEY_URLCONF=
-bench.urls) and a Celery worker that sends the turn emails over SMTP to an aiosmtpd server
-in this process, and drives ``--clients`` concurrent clients (threads, http.client):
+bench.urls) and a Celery worker (below gunicorn, at the niceness deploy/acey-worker.service
+gives it) that sends the turn emails over SMTP to an aiosmtpd server in this process, and
+drives ``--clients`` concurrent clients (threads, http.client):
 
 1. turns, back to back: each client reads its match once (GET /api/v1/matches/<id>/),
    then submits the first legal play, or names 6-6 after a 1-2, with the key of whoever
@@ -57,6 +58,8 @@ from bench.pages import create_database
 BASE_DIR = Path(__file__).resolve().parent.parent
 TARGET_P95_MS = 100
 TARGET_RATIO = 0.40
+#: The worker's niceness, as in deploy/acey-worker.service (Nice=).
+WORKER_NICENESS = 10
 FLOOR_TABLE = (
     "CREATE TABLE IF NOT EXISTS bench_floor"
     " (id bigserial primary key, at timestamptz default now(), body text)"
@@ -612,9 +615,12 @@ def start_gunicorn(processes: Processes, args, port: int, env: dict[str, str]):
 
 
 def start_worker(processes: Processes, queue: str, env: dict[str, str]) -> subprocess.Popen:
+    # At the niceness deploy/acey-worker.service gives it, below gunicorn's; `nice` execs
+    # the worker, so the PID is the worker's.
     return processes.start(
         "worker",
         [
+            *("nice", "-n", str(WORKER_NICENESS)),
             *(sys.executable, "-m", "celery", "-A", "aceysite", "worker", "--pool=solo"),
             *(f"--queues={queue}", f"--hostname={queue}@%h", "--loglevel=warning"),
             *("--without-heartbeat", "--without-gossip", "--without-mingle"),

@@ -97,6 +97,14 @@ def test_the_web_unit_migrates_before_serving_and_the_others_start_after_it():
         assert "acey-web.service" in after.split()
 
 
+def test_the_worker_runs_below_the_web_process_as_the_load_benchmark_runs_it():
+    from bench.load import WORKER_NICENESS
+
+    (nice,) = [int(value) for key, value in _unit(UNITS["worker"]) if key == "Nice"]
+    assert nice == WORKER_NICENESS > 0
+    assert not [key for key, _ in _unit(UNITS["web"]) if key == "Nice"]
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
 def test_systemd_accepts_the_units(tmp_path):
     # The units with this checkout for /srv/acey, so that their programs exist.
