@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import notifications, services
 from games.engine.game import ScriptedDice
-from games.models import Match, Notification
+from games.models import Match, Notification, Segment
 from games.services import TurnAction
 from tests.engine.helpers import make
 from tests.matches import opened_by_white
@@ -224,3 +224,61 @@ def test_a_turn_email_whose_story_is_written_when_sent_costs_the_sender_one_quer
     email.refresh_from_db()
     assert notifications.HISTORY_TO_COME not in email.body
     assert "- alice played 6-3: in/22 in/19\n" in email.body
+
+
+def _stored(match: Match, rows: list[tuple[str, bool]]) -> int:
+    """Store a segment after the match's last for each ``(player, automatic)``; return the
+    number of the last. (Their plays do not matter here: only who made them.)"""
+    first = match.segment_count + 1
+    Segment.objects.bulk_create(
+        Segment(
+            match=match,
+            number=first + index,
+            game_number=match.game_number,
+            kind=Segment.Kind.ROLL,
+            player=player,
+            dice=[6, 5],
+            position=match.position,
+            automatic=automatic,
+        )
+        for index, (player, automatic) in enumerate(rows)
+    )
+    return first + len(rows) - 1
+
+
+def _told(match: Match, color: str, count: int, *, history: bool = True, after: bool = False):
+    segments = notifications._segments_for_turn_email(
+        match, color, count, history=history, after=after
+    )
+    return [segment.number for segment in segments]
+
+
+def test_the_story_begins_at_the_readers_last_move_of_their_own(alice, bob):
+    match = opened_by_white(alice, bob)  # segment 1: the opening roll
+    count = _stored(
+        match,
+        [("black", False), ("white", True), ("white", False), ("black", False), ("white", True)],
+    )
+
+    # White last moved at 4 (3 was played for them); black at 5.
+    assert _told(match, "white", count) == [4, 5, 6]
+    assert _told(match, "black", count) == [5, 6]
+    # Queued at 5 and read later: nothing after 5 unless asked for, then a turn's worth.
+    assert _told(match, "white", 5) == [4, 5]
+    assert _told(match, "white", 5, after=True) == [4, 5, 6]
+    assert _told(match, "white", 4, history=False, after=True) == [5, 6]
+
+
+def test_the_story_of_a_reader_who_has_not_moved_yet_begins_with_the_match(alice, bob):
+    match = opened_by_white(alice, bob)
+    count = _stored(match, [("white", False), ("black", True), ("white", False)])
+
+    assert _told(match, "black", count) == [1, 2, 3, 4]
+
+
+def test_the_story_keeps_the_newest_segments_when_there_are_too_many(alice, bob):
+    match = opened_by_white(alice, bob)
+    kept = notifications.SEGMENTS_IN_A_TURN_EMAIL
+    count = _stored(match, [("white", False)] + [("black", False)] * (kept + 10))
+
+    assert _told(match, "white", count) == list(range(count - kept + 1, count + 1))
