@@ -61,6 +61,14 @@ def test_put_back_after_an_error_too():
     assert Owner.__dict__["made"] is made
 
 
+def test_a_step_that_names_nothing_stops_it_and_puts_back_the_others():
+    made = Owner.__dict__["made"]
+    steps = [(Owner, "made", "made"), (Owner, "inherited", "inherited"), (Owner, "gone", "x")]
+    with pytest.raises(AttributeError), Steps().timing(steps):
+        pass
+    assert Owner.__dict__["made"] is made and "inherited" not in Owner.__dict__
+
+
 @pytest.mark.parametrize("steps", [turn_steps, email_steps])
 def test_every_step_names_a_callable_the_site_has(steps):
     # A step renamed in the site would stop the benchmark; this says which.
