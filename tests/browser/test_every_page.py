@@ -1,7 +1,7 @@
-"""Every page a player reaches, on a 390px phone: it does not scroll sideways, cuts no text
-off, its controls have names, labels and room for a finger, and axe-core finds nothing
-against WCAG 2.2 A and AA or its best practices. Long names are the usual trouble, so the
-players here have them.
+"""Every page a player reaches, on a 390px phone, in light colours and dark: it does not
+scroll sideways, cuts no text off, its controls have names, labels and room for a finger,
+and axe-core finds nothing against WCAG 2.2 A and AA or its best practices (the contrast
+of every text among them). Long names are the usual trouble, so the players here have them.
 
 One browser page visits them all and the problems are reported together: a failure names
 each page and what is wrong with it.
@@ -204,7 +204,11 @@ def _problems(page: Page, base: str, paths: list[str]) -> dict[str, dict]:
     return found
 
 
-def test_every_page_fits_a_phone_and_names_its_controls(page: Page, live_server, pages):
+@pytest.mark.parametrize("colours", ["light", "dark"])
+def test_every_page_fits_a_phone_and_names_its_controls(page: Page, live_server, pages, colours):
+    # In the colours the device asks for (site.css has both): axe checks the contrast of
+    # every text against what is behind it.
+    page.emulate_media(color_scheme=colours)
     page.set_viewport_size({"width": 390, "height": 844})
     before_login = [
         "/",

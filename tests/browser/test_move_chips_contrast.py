@@ -43,9 +43,11 @@ def test_contrast_is_computed_as_wcag_says():
     assert round(_contrast("rgb(185, 174, 152)", "rgb(255, 253, 248)"), 2) == 2.16
 
 
+@pytest.mark.parametrize("colours", ["light", "dark"])
 def test_a_move_chip_s_border_has_3_to_1_against_its_face_and_the_card(
-    page: Page, live_server, match
+    page: Page, live_server, match, colours
 ):
+    page.emulate_media(color_scheme=colours)  # as the device asks: site.css has both
     log_in(page, live_server.url, "alice")
     page.goto(live_server.url + match.get_absolute_url())
     chip = page.locator(".move-choices .chip").first
