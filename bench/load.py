@@ -51,9 +51,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from urllib.parse import urlparse, urlunparse
+from urllib.parse import urlparse
 
-from bench.pages import create_database
+from bench.pages import create_database, database_beside
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 TARGET_P95_MS = 100
@@ -64,13 +64,6 @@ FLOOR_TABLE = (
     "CREATE TABLE IF NOT EXISTS bench_floor"
     " (id bigserial primary key, at timestamptz default now(), body text)"
 )
-
-
-def load_database_url(url: str) -> str:
-    parts = urlparse(url)
-    if not parts.scheme.startswith("postgres"):
-        sys.exit("bench.load needs PostgreSQL: set DATABASE_URL=postgres://...")
-    return urlunparse(parts._replace(path=parts.path + "_load"))
 
 
 def free_port() -> int:
@@ -662,7 +655,7 @@ def main() -> None:
     broker_url = os.environ.get("CELERY_BROKER_URL", "")
     if not broker_url.startswith("redis"):
         sys.exit("bench.load needs Redis: set CELERY_BROKER_URL=redis://...")
-    database_url = load_database_url(os.environ.get("DATABASE_URL", ""))
+    database_url = database_beside(os.environ.get("DATABASE_URL", ""), "_load", script="bench.load")
     database = urlparse(database_url).path[1:]
     create_database(database_url)
     queue = f"bench-load-{os.getpid()}"

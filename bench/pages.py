@@ -24,11 +24,13 @@ from datetime import timedelta
 from urllib.parse import urlparse, urlunparse
 
 
-def bench_database_url(url: str) -> str:
+def database_beside(url: str, suffix: str, *, script: str) -> str:
+    """The URL of a database of ``script``'s own next to the PostgreSQL one ``url`` names:
+    its name with ``suffix`` added. Exits if ``url`` is not PostgreSQL's."""
     parts = urlparse(url)
     if not parts.scheme.startswith("postgres"):
-        sys.exit("bench.pages needs PostgreSQL: set DATABASE_URL=postgres://...")
-    return urlunparse(parts._replace(path=parts.path + "_bench"))
+        sys.exit(f"{script} needs PostgreSQL: set DATABASE_URL=postgres://...")
+    return urlunparse(parts._replace(path=parts.path + suffix))
 
 
 def create_database(url: str) -> None:
@@ -208,7 +210,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    url = bench_database_url(os.environ.get("DATABASE_URL", ""))
+    url = database_beside(os.environ.get("DATABASE_URL", ""), "_bench", script="bench.pages")
     create_database(url)
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aceysite.settings")

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
-from urllib.parse import urlparse, urlunparse
+from urllib.parse import urlparse
 
 from bench.load import (
     CountingMailbox,
@@ -43,15 +43,7 @@ from bench.load import (
     server_environment,
     turn_body,
 )
-from bench.pages import create_database
-
-
-def turn_database_url(url: str) -> str:
-    parts = urlparse(url)
-    if not parts.scheme.startswith("postgres"):
-        sys.exit("bench.turn needs PostgreSQL: set DATABASE_URL=postgres://...")
-    return urlunparse(parts._replace(path=parts.path + "_turn"))
-
+from bench.pages import create_database, database_beside
 
 #: What :meth:`Steps.timing` finds in place of a method its owner inherits.
 _INHERITED = object()
@@ -238,7 +230,7 @@ def main() -> None:
     broker_url = os.environ.get("CELERY_BROKER_URL", "")
     if not broker_url.startswith("redis"):
         sys.exit("bench.turn needs Redis: set CELERY_BROKER_URL=redis://...")
-    database_url = turn_database_url(os.environ.get("DATABASE_URL", ""))
+    database_url = database_beside(os.environ.get("DATABASE_URL", ""), "_turn", script="bench.turn")
     create_database(database_url)
     queue = f"bench-turn-{os.getpid()}"
 
