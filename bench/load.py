@@ -134,7 +134,6 @@ def seat(n: int) -> Pairing:
     from django.utils import timezone
 
     from accounts.models import ApiToken, User
-    from games import services
 
     # Confirmed addresses: every turn emails the other player, as the bench measures.
     confirmed = timezone.now()
@@ -144,11 +143,18 @@ def seat(n: int) -> Pairing:
     partner = User.objects.create_user(
         username=f"partner{n:03}", email=f"partner{n}@example.com", email_confirmed_at=confirmed
     )
-    match = services.start_match(
-        white=player, black=partner, variant="american", points=7, days_per_move=2
-    )
+    match = start_match(player, partner)
     keys = {user.username: ApiToken.issue(user, "bench.load")[1] for user in (player, partner)}
     return Pairing(match.pk, keys, player.username, partner.username)
+
+
+def start_match(white, black):
+    """A match on the bench's terms (the seeded ones, and those bench.turn starts anew)."""
+    from games import services
+
+    return services.start_match(
+        white=white, black=black, variant="american", points=7, days_per_move=2
+    )
 
 
 def unsent_emails() -> int:

@@ -41,6 +41,7 @@ from bench.load import (
     prepare_database,
     seat,
     server_environment,
+    start_match,
     turn_body,
 )
 from bench.pages import create_database, database_beside
@@ -180,14 +181,11 @@ class Player:
     @staticmethod
     def _rematch(pairing: Pairing) -> Pairing:
         from accounts.models import User
-        from games import services
 
         white, black = (
             User.objects.get(username=name) for name in (pairing.player, pairing.partner)
         )
-        match = services.start_match(
-            white=white, black=black, variant="american", points=7, days_per_move=2
-        )
+        match = start_match(white, black)
         return Pairing(match.pk, pairing.keys, pairing.player, pairing.partner)
 
 
