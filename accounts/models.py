@@ -7,13 +7,15 @@ import secrets
 import unicodedata
 import zoneinfo
 from datetime import datetime, timedelta
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
+
+from aceysite.sql import Table, fetch_one, select_list
 
 EMAIL_IN_USE = "An account with this email address already exists."
 USERNAME_TAKEN = "A user with that username already exists."  # Django's own wording
@@ -384,17 +386,33 @@ class ApiToken(models.Model):
 
     @classmethod
     def user_for_key(cls, key: str) -> User | None:
-        """The active user owning ``key``, or None; records when the key was last used."""
-        token = (
-            cls.objects.select_related("user")
-            .filter(key_hash=cls.hash_key(key), user__is_active=True)
-            .first()
-        )
-        if token is None:
+        """The active user owning ``key``, or None; records when the key was last used.
+
+        Read as ``ApiToken.objects.select_related("user").filter(key_hash=...,
+        user__is_active=True).first()`` would read it, in SQL written once (aceysite.sql:
+        every API request asks, and the ORM's query cost it 1.5 ms of CPU)."""
+        tables, sql = _token_statement()
+        found = fetch_one(tables, sql, [cls.hash_key(key), True])
+        if not found:
             return None
+        token, user = found
+        assert isinstance(token, ApiToken) and isinstance(user, User)
         now = timezone.now()
         # Write at most every ten minutes: a write and a commit on every API request cost
         # more than the key's "last used" needs to be exact.
         if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
             cls.objects.filter(pk=token.pk).update(last_used_at=now)
-        return token.user
+        return user
+
+
+@cache
+def _token_statement() -> tuple[tuple[Table, Table], str]:
+    """:meth:`ApiToken.user_for_key`'s tables and SQL: the key's id and last use, and
+    its user if active."""
+    token, user = tables = Table(ApiToken, "k", ["last_used_at"]), Table(User, "u")
+    sql = (
+        f"SELECT {select_list(tables)} FROM {token}"
+        f" JOIN {user} ON {user.column('id')} = {token.column('user')}"
+        f" WHERE {token.column('key_hash')} = %s AND {user.column('is_active')} = %s"
+    )
+    return tables, sql

@@ -99,7 +99,6 @@ def turn_steps() -> list[tuple[object, str, str]]:
     from accounts.models import ApiToken
     from aceysite import celery
     from games import api, away, notifications, services, tally
-    from games.models import Match, Notification
 
     return [
         (ApiToken, "user_for_key", "the API key and its user (SELECT)"),
@@ -109,9 +108,9 @@ def turn_steps() -> list[tuple[object, str, str]]:
         (services, "_record", "the segments stored (INSERT)"),
         (away, "clock_start", "the next player's return from time away (SELECT)"),
         (notifications, "_email_fields", "the turn email written (template)"),
-        (Notification.objects, "create", "the turn email queued (INSERT)"),
+        (notifications, "insert", "the turn email queued (INSERT)"),
         (notifications, "turn_passed", "the turn email's subject and story"),
-        (Match, "save", "the match saved (UPDATE)"),
+        (services, "update", "the match saved (UPDATE)"),
         (tally, "_add_all", "the roll added to the dice tally (UPDATE)"),
         (celery, "queue", "the email's task published (Redis)"),
         (api, "match_state", "the answer: the new state and legal plays (JSON)"),

@@ -36,6 +36,7 @@ from django.utils import timezone
 from aceysite.celery import queue_after_commit
 from aceysite.links import absolute_url
 from aceysite.mail import failure_in_words
+from aceysite.sql import insert
 from games.engine import Position, absolute_point, format_dice, variant_named
 
 from . import blocks
@@ -177,7 +178,9 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
     if kind == Notification.Kind.TURN:
         # Its key holds the segment count, which only grows under the match row's lock:
         # it cannot exist yet, so one INSERT will do (the unique key still guards it).
-        notification = Notification.objects.create(key=key, match=context["match"], **fields)
+        # Notification.objects.create(), in SQL of its own (aceysite.sql): every turn does it.
+        notification = Notification(key=key, match=context["match"], **fields)
+        insert([notification])
         created = True
     else:
         notification, created = Notification.objects.get_or_create(

@@ -22,7 +22,9 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.db.models import Count, F
+from django.db.models import Count
+
+from aceysite.sql import execute, quoted
 
 from .models import FACE_FIELDS, DiceTally, Match, Segment
 
@@ -88,13 +90,29 @@ def tally_of(dice: Sequence[int]) -> Counter[str]:
 
 
 def _add(player: int, counts: Counter[str]) -> None:
-    increments = {field: F(field) + n for field, n in counts.items() if n}
-    if DiceTally.objects.filter(user_id=player).update(**increments):
+    increments = {field: n for field, n in counts.items() if n}
+    if _increment(player, increments):
         return
     # The player's first roll: their tally is made now, once (not as each match starts),
     # by an INSERT that leaves alone one another transaction has just made.
     DiceTally.objects.bulk_create([DiceTally(user_id=player)], ignore_conflicts=True)
-    DiceTally.objects.filter(user_id=player).update(**increments)
+    _increment(player, increments)
+
+
+def _increment(player: int, increments: dict[str, int]) -> int:
+    """Add ``increments`` to ``player``'s tally, if they have one: how many rows changed.
+
+    ``DiceTally.objects.filter(user_id=player).update(**{f: F(f) + n})`` in SQL written
+    by hand (aceysite.sql; every turn does it, and the ORM's query cost 0.8 ms of CPU).
+    """
+    columns = [quoted(DiceTally._meta.get_field(field).column) for field in increments]
+    user = quoted(DiceTally._meta.get_field("user").column)
+    sql = (
+        f"UPDATE {quoted(DiceTally._meta.db_table)}"
+        f" SET {', '.join(f'{column} = {column} + %s' for column in columns)}"
+        f" WHERE {user} = %s"
+    )
+    return execute(sql, [*increments.values(), player])
 
 
 def recount(player: User) -> bool:

@@ -74,3 +74,24 @@ def test_every_step_names_a_callable_the_site_has(steps):
     # A step renamed in the site would stop the benchmark; this says which.
     for owner, name, label in steps():
         assert callable(getattr(owner, name, None)), f"{label}: {owner!r} has no {name}"
+
+
+@pytest.mark.django_db
+def test_every_turn_step_is_on_a_turns_path(alice, bob, django_capture_on_commit_callbacks):
+    # A step that names a callable the turn no longer calls would time nothing, and the
+    # benchmark would put its share under "the rest" without a word.
+    from django.urls import reverse
+
+    from tests.api.conftest import post_json, token_client
+    from tests.matches import opened_by_white
+
+    match = opened_by_white(alice, bob)  # alice to play 6-3
+    api = token_client(alice)
+    url = reverse("api_match_turn", args=[match.pk])
+    steps = Steps()
+    with steps.timing(turn_steps()), django_capture_on_commit_callbacks(execute=True):
+        response = post_json(api, url, {"segment": 1, "play": "in/22 in/19"})
+
+    assert response.status_code == 200, response.content
+    labels = {label for _, _, label in turn_steps()}
+    assert labels - set(steps.spent) == set()

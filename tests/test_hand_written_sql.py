@@ -1,0 +1,203 @@
+"""aceysite.sql: the turn's statements written by hand read and write what the ORM would.
+
+Each is compared with its ORM spelling on the database the suite runs on (PostgreSQL in
+CI, SQLite by default): the values, their types after conversion (JSON parsed, dates
+made aware datetimes), the related objects cached as select_related caches them.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.transaction import TransactionManagementError
+from django.utils import timezone
+
+from accounts.models import ApiToken, User
+from aceysite.sql import Table, fetch_one, insert, update
+from games import away, services, tally
+from games.models import DiceTally, Match, Notification, Segment
+from games.tournaments.models import TournamentMatch
+from tests.matches import opened_by_white
+from tests.queries.test_turn import in_a_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def fields_of(instance) -> dict:
+    return {
+        field.attname: getattr(instance, field.attname)
+        for field in type(instance)._meta.concrete_fields
+    }
+
+
+def orm_locked(match_id: int) -> Match:
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("white", "black", "tournament_match__tournament")
+        .get(pk=match_id)
+    )
+
+
+@pytest.mark.parametrize("tournament", [False, True], ids=["friendly", "tournament"])
+def test_the_turn_lock_reads_what_the_orm_reads(alice, bob, tournament, django_assert_num_queries):
+    match = opened_by_white(alice, bob)
+    # A deadline, a reminder and an away player: dates to convert, not only JSON.
+    User.objects.filter(pk=bob.pk).update(away_until=timezone.now() + timedelta(days=3))
+    if tournament:
+        in_a_tournament(match)
+
+    with transaction.atomic():
+        expected = orm_locked(match.pk)
+        with django_assert_num_queries(1):
+            got = services._locked_for_turn(match.pk)
+            link = getattr(got, "tournament_match", None)  # cached, present or not
+
+    assert fields_of(got) == fields_of(expected)
+    assert isinstance(got.position, dict) and got.deadline is not None
+    assert timezone.is_aware(got.deadline) and timezone.is_aware(got.created_at)
+    assert fields_of(got.white) == fields_of(expected.white)
+    assert fields_of(got.black) == fields_of(expected.black)
+    assert timezone.is_aware(got.black.away_until)
+    assert got.white.is_active is True  # a bool, not SQLite's 1
+    assert got._state.adding is False and got._state.db == "default"
+    if tournament:
+        assert isinstance(link, TournamentMatch)
+        assert fields_of(link) == fields_of(expected.tournament_match)
+        assert fields_of(link.tournament) == fields_of(expected.tournament_match.tournament)
+        assert link.match is got
+    else:
+        assert link is None
+
+
+# Outside the test's own transaction, as the ORM's select_for_update() is refused there.
+@pytest.mark.django_db(transaction=True)
+def test_the_turn_lock_refuses_to_run_outside_a_transaction(alice, bob):
+    match = opened_by_white(alice, bob)
+    with pytest.raises(TransactionManagementError):
+        services._locked_for_turn(match.pk)
+
+
+def test_no_match_is_does_not_exist(alice, bob):
+    with transaction.atomic(), pytest.raises(Match.DoesNotExist):
+        services._locked_for_turn(10**9)
+
+
+def test_a_table_may_read_some_fields_and_defer_the_others(alice):
+    (user,) = tables = (Table(User, "u", ["email", "id"]),)
+    (read,) = fetch_one(
+        tables, f"SELECT {user.columns} FROM {user} WHERE {user.column('id')} = %s", [alice.pk]
+    )
+    assert read.pk == alice.pk and read.email == "alice@example.com"
+    assert read.get_deferred_fields() >= {"username", "away_until"}
+    assert fetch_one(tables, f"SELECT {user.columns} FROM {user} WHERE 1 = 0", []) == []
+
+
+def test_the_api_key_finds_its_active_user_only(alice, bob):
+    _, key = ApiToken.issue(alice, "bot")
+    found = ApiToken.user_for_key(key)
+    assert fields_of(found) == fields_of(User.objects.get(pk=alice.pk))
+    assert ApiToken.user_for_key(key + "x") is None
+    User.objects.filter(pk=alice.pk).update(is_active=False)
+    assert ApiToken.user_for_key(key) is None
+
+
+def test_clock_start_reads_the_return_from_the_database(alice):
+    now = timezone.now()
+    assert away.clock_start(alice.pk, now) == now
+    back = now + timedelta(days=2)
+    User.objects.filter(pk=alice.pk).update(away_until=back)
+    assert away.clock_start(alice.pk, now) == back  # alice, as loaded, is not away
+    assert away.clock_start(alice.pk, back + timedelta(hours=1)) == back + timedelta(hours=1)
+
+
+def test_a_tally_gets_what_is_added_and_no_one_elses(alice, bob):
+    DiceTally.objects.create(user=alice, rolls=2, ones=1)
+    DiceTally.objects.create(user=bob)
+    assert tally._increment(alice.pk, {"rolls": 1, "ones": 2, "doubles": 1}) == 1
+    assert tally._increment(User.objects.create_user("carol").pk, {"rolls": 1}) == 0
+    mine = DiceTally.objects.get(user=alice)
+    assert (mine.rolls, mine.ones, mine.doubles, mine.twos) == (3, 3, 1, 0)
+    assert DiceTally.objects.get(user=bob).rolls == 0
+
+
+def test_insert_stores_rows_as_bulk_create_would(alice, bob):
+    match = opened_by_white(alice, bob)
+    number = match.segment_count
+    rows = [
+        Segment(
+            match=match,
+            number=number + n,
+            game_number=1,
+            kind=Segment.Kind.ROLL,
+            player="white",
+            dice=[n, n],
+            position={"n": n, "text": "ünïcode"},
+        )
+        for n in (1, 2)
+    ]
+    insert(rows)
+
+    assert all(row.pk and row._state.adding is False and row._state.db for row in rows)
+    for row in rows:
+        stored = Segment.objects.get(pk=row.pk)
+        assert fields_of(stored) == fields_of(row)
+    assert rows[1].pk > rows[0].pk
+    insert([])  # nothing to store, no statement
+
+
+def test_insert_fails_as_a_whole_on_a_constraint(alice, bob):
+    match = opened_by_white(alice, bob)
+    taken = match.segment_count
+    rows = [
+        Segment(match=match, number=n, game_number=1, kind="roll", dice=[1, 2], position={})
+        for n in (taken + 1, taken)
+    ]
+    before = Segment.objects.count()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert(rows)
+    assert Segment.objects.count() == before
+
+
+def test_insert_takes_defaults_and_gives_the_key_a_task_needs(alice, bob):
+    match = opened_by_white(alice, bob)
+    email = Notification(user=bob, kind="turn", key="k", subject="s", body="b", match=match)
+    insert([email])
+    stored = Notification.objects.get(pk=email.pk)
+    assert stored.attempts == 0 and stored.sent_at is None and stored.last_error == ""
+    assert abs(stored.created_at - timezone.now()) < timedelta(minutes=1)
+
+
+def test_update_writes_every_field_and_the_auto_now_date(alice, bob):
+    match = opened_by_white(alice, bob)
+    before = Match.objects.get(pk=match.pk).updated_at
+    match.position = {**match.position, "turn": "black"}
+    match.dice = [2, 2]
+    match.to_move = bob
+    match.deadline = None
+    update(match)
+
+    stored = Match.objects.get(pk=match.pk)
+    assert fields_of(stored) == fields_of(match)
+    assert stored.updated_at > before
+    assert stored.position["turn"] == "black" and stored.dice == [2, 2]
+
+
+def test_update_of_a_row_gone_is_an_error(alice, bob):
+    match = opened_by_white(alice, bob)
+    Match.objects.filter(pk=match.pk).delete()
+    with pytest.raises(DatabaseError, match="nothing was updated"):
+        update(match)
+
+
+def test_statements_name_their_tables_as_the_database_quotes_them():
+    table = Table(Segment, "s")
+    assert (
+        str(table)
+        == f"{connection.ops.quote_name('games_segment')} {connection.ops.quote_name('s')}"
+    )
+    assert (
+        table.column("match")
+        == f"{connection.ops.quote_name('s')}.{connection.ops.quote_name('match_id')}"
+    )
