@@ -58,6 +58,14 @@ def database_from_url(url: str) -> dict:
         # fails at once with "database is locked" when another request writes first,
         # which no busy timeout can wait out. Writers queue instead, for up to 20 s.
         config["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    if not url.startswith("sqlite"):
+        # psycopg prepares a statement a connection has run this many times, if the
+        # statement binds its parameters on the server: only the turn's statements
+        # written by hand (aceysite.sql) do, the ORM's bind on the client. Unset
+        # (DB_PREPARED_STATEMENTS=false) behind a pooler that cannot keep a connection's
+        # prepared statements (PgBouncer before 1.21, or without max_prepared_statements).
+        prepare = envbool("DB_PREPARED_STATEMENTS", "true")
+        config.setdefault("OPTIONS", {})["prepare_threshold"] = 5 if prepare else None
     if os.getenv("DB_APPLICATION_NAME") and not url.startswith("sqlite"):
         # Names this process's connections in pg_stat_activity (e.g. "web", "worker").
         config.setdefault("OPTIONS", {})["application_name"] = os.environ["DB_APPLICATION_NAME"]

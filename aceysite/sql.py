@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import DatabaseError, connection
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model
 from django.db.models.expressions import Col
 from django.db.transaction import TransactionManagementError
@@ -114,7 +115,7 @@ def fetch_one(
     """
     if locking and connection.get_autocommit():
         raise TransactionManagementError("a locking read needs a transaction")
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
@@ -128,9 +129,31 @@ def fetch_one(
     return instances
 
 
+def _cursor() -> CursorWrapper:
+    """A cursor for the statements here. On PostgreSQL, one that sends its parameters
+    apart from the SQL (psycopg's server-side binding), so that psycopg prepares a
+    statement the connection runs again and again (settings: the connection's
+    ``prepare_threshold``): PostgreSQL then plans it once per connection, not on every
+    run (the turn's match lock, five tables joined, took longer to plan than to run:
+    1.3 ms of PostgreSQL's CPU a turn against 0.3 ms prepared). The ORM's cursors bind on
+    the client, Django's default, and prepare nothing."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.ensure_connection()
+    raw = connection.connection
+    client_side = raw.cursor_factory
+    raw.cursor_factory = ServerBindingCursor
+    try:
+        return connection.cursor()
+    finally:
+        raw.cursor_factory = client_side
+
+
 def execute(sql: str, params: Sequence[Any]) -> int:
     """Run one statement that returns no rows; the number of rows it changed."""
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
 
@@ -157,7 +180,7 @@ def insert(instances: Sequence[Model]) -> None:
         f" ({', '.join(quoted(field.column) for field in fields)})"
         f" VALUES {', '.join([one_row] * len(rows))} RETURNING {quoted(pk.column)}"
     )
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, [value for row in rows for value in row])
         made = cursor.fetchall()
     for instance, (key,) in zip(instances, made, strict=True):

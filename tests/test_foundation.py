@@ -110,6 +110,16 @@ def test_db_application_name_names_postgresql_connections(monkeypatch):
     assert "application_name" not in sqlite.get("OPTIONS", {})
 
 
+def test_postgresql_connections_prepare_statements_unless_told_not_to(monkeypatch):
+    url = "postgres://acey:acey@127.0.0.1:5432/acey"
+    assert site_settings.database_from_url(url)["OPTIONS"]["prepare_threshold"] == 5
+
+    monkeypatch.setenv("DB_PREPARED_STATEMENTS", "false")  # behind an older PgBouncer
+    assert site_settings.database_from_url(url)["OPTIONS"]["prepare_threshold"] is None
+    sqlite = site_settings.database_from_url("sqlite:////tmp/x.sqlite3")
+    assert "prepare_threshold" not in sqlite["OPTIONS"]
+
+
 def test_database_url_parses_sqlite_without_persistent_connections():
     config = site_settings.database_from_url("sqlite:////tmp/x.sqlite3")
 

@@ -201,3 +201,20 @@ def test_statements_name_their_tables_as_the_database_quotes_them():
         table.column("match")
         == f"{connection.ops.quote_name('s')}.{connection.ops.quote_name('match_id')}"
     )
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite prepares nothing")
+def test_on_postgresql_the_turn_lock_is_planned_once_per_connection(alice, bob):
+    from psycopg import ClientCursor
+
+    match = opened_by_white(alice, bob)
+    with transaction.atomic():
+        for _ in range(8):  # psycopg prepares it once it has run five times (settings)
+            services._locked_for_turn(match.pk)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
+        prepared = cursor.fetchall()
+        # The ORM's cursors still bind on the client: they prepare nothing.
+        assert isinstance(cursor.cursor, ClientCursor)
+    runs = [count for statement, count in prepared if "FOR UPDATE OF" in statement]
+    assert runs and runs[0] >= 2  # run as prepared, not prepared again
