@@ -16,9 +16,10 @@ Anything not run on every turn stays with the ORM.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
-from django.db import DatabaseError, connection
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model
@@ -28,9 +29,15 @@ from django.db.transaction import TransactionManagementError
 type _Converter = Callable[[Any, Col, BaseDatabaseWrapper], Any]
 
 
+def _database() -> BaseDatabaseWrapper:
+    # The connection itself, not django.db.connection, a proxy that looks it up again
+    # for every attribute asked of it (a turn asked over a hundred).
+    return connections[DEFAULT_DB_ALIAS]
+
+
 def quoted(name: str) -> str:
     """A table or column name as the database's SQL quotes it."""
-    return connection.ops.quote_name(name)
+    return _database().ops.quote_name(name)
 
 
 class Table:
@@ -72,29 +79,31 @@ class Table:
         (the primary key NULL: a LEFT JOIN that found nothing)."""
         if values[0] is None:
             return None
+        database = _database()
         converted = list(values)
-        for index, converters, column in self._converters_for_connection():
+        for index, converters, column in self._converters_for(database):
             value = converted[index]
             for convert in converters:
-                value = convert(value, column, connection)
+                value = convert(value, column, database)
             converted[index] = value
-        return self.model.from_db(connection.alias, self.attnames, converted)
+        return self.model.from_db(database.alias, self.attnames, converted)
 
-    def _converters_for_connection(self) -> list[tuple[int, list[_Converter], Col]]:
+    def _converters_for(
+        self, database: BaseDatabaseWrapper
+    ) -> list[tuple[int, list[_Converter], Col]]:
         # The ones the ORM's compiler would apply to these columns: the backend's (SQLite
         # hands back dates as text) and the field's own (from_db_value).
-        vendor = connection.vendor
-        if vendor not in self._converters:
+        if database.vendor not in self._converters:
             found = []
             for index, field in enumerate(self.fields):
                 column = field.get_col(self.alias)
-                converters = connection.ops.get_db_converters(column) + field.get_db_converters(
-                    connection
+                converters = database.ops.get_db_converters(column) + field.get_db_converters(
+                    database
                 )
                 if converters:
                     found.append((index, converters, column))
-            self._converters[vendor] = found
-        return self._converters[vendor]
+            self._converters[database.vendor] = found
+        return self._converters[database.vendor]
 
 
 def select_list(tables: Sequence[Table]) -> str:
@@ -113,7 +122,7 @@ def fetch_one(
     the ORM's ``select_for_update()`` does, it is refused outside a transaction, where
     the lock would end with the statement.
     """
-    if locking and connection.get_autocommit():
+    if locking and _database().get_autocommit():
         raise TransactionManagementError("a locking read needs a transaction")
     with _cursor() as cursor:
         cursor.execute(sql, params)
@@ -137,16 +146,17 @@ def _cursor() -> CursorWrapper:
     run (the turn's match lock, five tables joined, took longer to plan than to run:
     1.3 ms of PostgreSQL's CPU a turn against 0.3 ms prepared). The ORM's cursors bind on
     the client, Django's default, and prepare nothing."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
+    database = _database()
+    if database.vendor != "postgresql":
+        return database.cursor()
     from django.db.backends.postgresql.base import ServerBindingCursor
 
-    connection.ensure_connection()
-    raw = connection.connection
+    database.ensure_connection()
+    raw = database.connection
     client_side = raw.cursor_factory
     raw.cursor_factory = ServerBindingCursor
     try:
-        return connection.cursor()
+        return database.cursor()
     finally:
         raw.cursor_factory = client_side
 
@@ -166,53 +176,71 @@ def insert(instances: Sequence[Model]) -> None:
     if not instances:
         return
     model = type(instances[0])
-    meta = model._meta
-    pk = meta.pk
-    assert pk is not None and all(type(instance) is model for instance in instances)
-    fields = [field for field in meta.concrete_fields if field is not pk]
-    rows = [
-        [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
+    assert all(type(instance) is model for instance in instances)
+    database = _database()
+    pk, fields, sql = _insert_statement(model, len(instances))
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, True), database)
         for instance in instances
+        for field in fields
     ]
-    one_row = f"({', '.join(['%s'] * len(fields))})"
-    sql = (
-        f"INSERT INTO {quoted(meta.db_table)}"
-        f" ({', '.join(quoted(field.column) for field in fields)})"
-        f" VALUES {', '.join([one_row] * len(rows))} RETURNING {quoted(pk.column)}"
-    )
     with _cursor() as cursor:
-        cursor.execute(sql, [value for row in rows for value in row])
+        cursor.execute(sql, values)
         made = cursor.fetchall()
     for instance, (key,) in zip(instances, made, strict=True):
         setattr(instance, pk.attname, key)
         instance._state.adding = False
-        instance._state.db = connection.alias
+        instance._state.db = database.alias
+
+
+@cache
+def _insert_statement(model: type[Model], rows: int) -> tuple[Field, list[Field], str]:
+    """:func:`insert`'s primary key, the fields it writes, and its SQL for ``rows`` rows."""
+    meta = model._meta
+    pk = meta.pk
+    assert pk is not None
+    fields = [field for field in meta.concrete_fields if field is not pk]
+    one_row = f"({', '.join(['%s'] * len(fields))})"
+    sql = (
+        f"INSERT INTO {quoted(meta.db_table)}"
+        f" ({', '.join(quoted(field.column) for field in fields)})"
+        f" VALUES {', '.join([one_row] * rows)} RETURNING {quoted(pk.column)}"
+    )
+    return pk, fields, sql
 
 
 def update(instance: Model) -> None:
     """Write every field of ``instance``, already stored, to its row: ``instance.save()``
     for a model no signal receiver listens to (it sends none); :class:`DatabaseError` if
     the row is gone."""
-    meta = instance._meta
-    fields = [field for field in meta.concrete_fields if not field.primary_key]
-    values = [
-        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
-    ]
+    database = _database()
+    fields, sql = _update_statement(type(instance))
+    values = [field.get_db_prep_save(field.pre_save(instance, False), database) for field in fields]
+    if execute(sql, [*values, instance.pk]) != 1:
+        label = instance._meta.label
+        raise DatabaseError(f"{label} {instance.pk} is not stored: nothing was updated")
+
+
+@cache
+def _update_statement(model: type[Model]) -> tuple[list[Field], str]:
+    """:func:`update`'s fields and SQL."""
+    meta = model._meta
     assert meta.pk is not None
+    fields = [field for field in meta.concrete_fields if not field.primary_key]
     sql = (
         f"UPDATE {quoted(meta.db_table)}"
         f" SET {', '.join(f'{quoted(field.column)} = %s' for field in fields)}"
         f" WHERE {quoted(meta.pk.column)} = %s"
     )
-    if execute(sql, [*values, instance.pk]) != 1:
-        raise DatabaseError(f"{meta.label} {instance.pk} is not stored: nothing was updated")
+    return fields, sql
 
 
 def for_update_of(alias: str) -> str:
     """`` FOR UPDATE OF alias`` where the database locks rows (not SQLite, which locks
     the whole database for a write transaction anyway)."""
-    if not connection.features.has_select_for_update:
+    features = _database().features
+    if not features.has_select_for_update:
         return ""
-    if connection.features.has_select_for_update_of:
+    if features.has_select_for_update_of:
         return f" FOR UPDATE OF {quoted(alias)}"
     return " FOR UPDATE"
