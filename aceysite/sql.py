@@ -161,6 +161,12 @@ def _cursor() -> CursorWrapper:
         raw.cursor_factory = client_side
 
 
+def db_value(model: type[Model], field: str, value: Any) -> Any:
+    """``value`` as the database takes it for ``model``'s ``field`` (a date as SQLite's
+    text, say): for the parameters of a statement written by hand."""
+    return model._meta.get_field(field).get_db_prep_save(value, _database())
+
+
 def execute(sql: str, params: Sequence[Any]) -> int:
     """Run one statement that returns no rows; the number of rows it changed."""
     with _cursor() as cursor:

@@ -218,3 +218,51 @@ def test_on_postgresql_the_turn_lock_is_planned_once_per_connection(alice, bob):
         assert isinstance(cursor.cursor, ClientCursor)
     runs = [count for statement, count in prepared if "FOR UPDATE OF" in statement]
     assert runs and runs[0] >= 2  # run as prepared, not prepared again
+
+
+@pytest.mark.parametrize("of_a_match", [True, False], ids=["turn email", "account email"])
+def test_an_emails_row_comes_as_the_orm_brings_it(
+    alice, bob, of_a_match, django_assert_num_queries
+):
+    from games.notifications import _outbox_row
+
+    match = opened_by_white(alice, bob) if of_a_match else None
+    email = Notification.objects.create(
+        user=bob, kind="turn", key="k", subject="s", body="b", match=match
+    )
+    expected = Notification.objects.select_related("user", "match__white", "match__black").get(
+        pk=email.pk
+    )
+    with django_assert_num_queries(1):
+        got = _outbox_row(email.pk)
+        assert got is not None
+        related = (
+            got.user,
+            got.match,
+            got.match and got.match.white,
+            got.match and got.match.black,
+        )
+    assert fields_of(got) == fields_of(expected)
+    assert fields_of(related[0]) == fields_of(expected.user)
+    if of_a_match:
+        assert fields_of(related[1]) == fields_of(expected.match)
+        assert [u.pk for u in related[2:]] == [alice.pk, bob.pk]
+    else:
+        assert related[1] is None
+    assert _outbox_row(email.pk + 1000) is None
+
+
+def test_an_email_is_claimed_once_and_again_only_when_the_claim_runs_out(alice):
+    from games.notifications import _claim, _mark_sent
+
+    email = Notification.objects.create(user=alice, kind="turn", key="k", subject="s", body="b")
+    now = timezone.now()
+    assert _claim(email.pk, now) is True
+    assert _claim(email.pk, now) is False  # held
+    later = Notification.objects.get(pk=email.pk).claimed_until + timedelta(seconds=1)
+    assert _claim(email.pk, later) is True  # its sender died: the claim ran out
+    _mark_sent(email.pk, attempts=2, body="as sent")
+    sent = Notification.objects.get(pk=email.pk)
+    assert (sent.attempts, sent.body, sent.last_error) == (2, "as sent", "")
+    assert sent.sent_at is not None and timezone.is_aware(sent.sent_at)
+    assert _claim(email.pk, later + timedelta(days=1)) is False  # sent: never again

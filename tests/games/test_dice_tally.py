@@ -97,23 +97,25 @@ def test_rolls_counted_together_take_each_tally_once_at_the_end_in_player_order(
     def rolled(player: str, dice: tuple[int, int]) -> Segment:
         return Segment(kind=Segment.Kind.ROLL, player=player, dice=list(dice))
 
-    with CaptureQueriesContext(connection) as inside, tally.together():
+    statements: list[tuple[str, list]] = []
+
+    def record(execute, sql, params, many, context):
+        statements.append((sql, list(params or ())))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record), tally.together():
         tally.count_rolls(first, [rolled("white", (6, 5)), rolled("black", (2, 2))])
         tally.count_rolls(second, [rolled("white", (1, 2)), rolled("black", (3, 4))])
-        written_inside = len(inside)
+        written_inside = len(statements)
 
     assert written_inside == 0  # nothing taken until the end
+    # The player is the UPDATE's last parameter (WHERE user_id = %s).
     updated = [
-        query["sql"] for query in inside if query["sql"].startswith('UPDATE "games_dicetally"')
+        params[-1] for sql, params in statements if sql.startswith('UPDATE "games_dicetally"')
     ]
     players = [first.white_id, first.black_id, second.white_id, second.black_id]
     ids = sorted(set(players))
     # One UPDATE a player (alice's two rolls in one), in player id order.
-    assert len(updated) == len(ids) == 3
-    assert [_updated_user(sql) for sql in updated] == ids
+    assert updated == ids
     after = {row.user_id: row.rolls for row in DiceTally.objects.all()}
     assert {p: after[p] - before[p] for p in ids} == {p: players.count(p) for p in ids}
-
-
-def _updated_user(sql: str) -> int:
-    return int(sql.rsplit("=", 1)[1].strip(" )"))
