@@ -7,8 +7,8 @@ here are the ones a turn cannot do without, written once. Their column lists com
 the models' ``_meta``, so a field added to a model is read with the rest, and their rows
 become model instances as the ORM would make them: each value through the same
 converters (a JSON column parsed, SQLite's text dates made datetimes), then
-``Model.from_db``. Tests compare every one with its ORM spelling, on SQLite and
-PostgreSQL.
+``Model.from_db``. Tests (tests/test_hand_written_sql.py) compare every one with its ORM
+spelling on the database the suite runs on: PostgreSQL in CI, SQLite by default.
 
 Anything not run on every turn stays with the ORM.
 """
