@@ -39,19 +39,18 @@ from .position import CHECKERS, Position, own_point
 
 def format_point(point: int) -> str:
     """``bar``, ``in``, ``off`` or the point number."""
-    if point == BAR:
-        return "bar"
-    if point == IN:
-        return "in"
-    if point == OFF:
-        return "off"
-    return str(point)
+    return _POINT_TEXT.get(point) or str(point)
+
+
+#: Every point's text, worked out once: a turn's answer writes every legal play (dozens).
+_POINT_TEXT = {BAR: "bar", IN: "in", OFF: "off", **{point: str(point) for point in range(1, 25)}}
+#: Where a step's source comes in the canonical order, bar and waiting checkers first.
+_SOURCE_RANK = {BAR: 28, IN: 27}
 
 
 def _order(step: Step) -> tuple[int, int]:
     # Bar first (R3), then waiting checkers, then from the back of the board forward.
-    source = {BAR: 28, IN: 27}.get(step.source, step.source)
-    return (-source, -step.dest)
+    return (-_SOURCE_RANK.get(step.source, step.source), -step.dest)
 
 
 def canonical_steps(steps: Iterable[Step]) -> list[Step]:
@@ -62,7 +61,7 @@ def canonical_steps(steps: Iterable[Step]) -> list[Step]:
     for step in sorted(steps, key=_order):
         hit = step.dest in hit_points
         hit_points.discard(step.dest)
-        ordered.append(step._replace(hit=hit))
+        ordered.append(step if step.hit == hit else step._replace(hit=hit))
     return ordered
 
 
@@ -72,7 +71,7 @@ def format_steps(steps: Iterable[Step]) -> str:
     last: str | None = None
     count = 0
     for step in canonical_steps(steps):
-        text = f"{format_point(step.source)}/{format_point(step.dest)}" + ("*" if step.hit else "")
+        text = f"{format_point(step.source)}/{format_point(step.dest)}{'*' if step.hit else ''}"
         if text == last:
             count += 1
             continue
