@@ -13,9 +13,10 @@ publishes it, to a queue of this script's own that nobody reads (deleted at the 
 the emails are then sent with the function the worker's task calls
 (games.notifications.send_notification), over SMTP to an aiosmtpd server in a thread.
 
-It prints the CPU time (this thread's: not PostgreSQL's, Redis's nor the SMTP server's)
-of a turn and of an email, then the same turns and emails again with each step timed. A
-step's figure leaves out the steps timed inside it; "the rest" is what no step holds.
+It prints the CPU time (this thread's, and its PostgreSQL backend's: not Redis's nor the
+SMTP server's) of a turn and of an email, then the same turns and emails again with each
+step timed (this thread's CPU). A step's figure leaves out the steps timed inside it;
+"the rest" is what no step holds.
 The timers cost a little CPU themselves, and the figures move by as much as a fifth from
 run to run.
 """
@@ -36,6 +37,7 @@ from urllib.parse import urlparse
 from bench.load import (
     CountingMailbox,
     Pairing,
+    cpu_seconds,
     forget_queue,
     free_port,
     prepare_database,
@@ -188,6 +190,24 @@ class Player:
         return Pairing(match.pk, pairing.keys, pairing.player, pairing.partner)
 
 
+def backend_cpu() -> tuple[int, float]:
+    """This process's PostgreSQL backend (on this machine) and the CPU seconds it has
+    used so far (Linux /proc, in clock ticks: a figure over many turns)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    return pid, cpu_seconds(pid)
+
+
+def backend_ms(before: tuple[int, float], after: tuple[int, float], count: int) -> str:
+    """PostgreSQL's CPU per item between two :func:`backend_cpu` readings, in words."""
+    if before[0] != after[0]:
+        return "PostgreSQL's not measured (the connection changed)"
+    return f"PostgreSQL's {(after[1] - before[1]) / count * 1000:.2f} ms"
+
+
 def unsent_after(pk: int) -> list[int]:
     from games.models import Notification
 
@@ -254,13 +274,18 @@ def main() -> None:
         send(unsent_after(0))
 
         first = newest_email()
+        turns_began = backend_cpu()
         cpu = player.play(args.turns)
+        turns_ended = backend_cpu()
         emails = unsent_after(first)
         email_cpu = send(emails)
+        emails_ended = backend_cpu()
         print(
             f"{args.turns} turns in {args.matches} matches, Python {sys.version.split()[0]}:"
-            f" {cpu / args.turns * 1000:.2f} ms of CPU a turn (its email queued);"
-            f" {len(emails)} emails, {email_cpu / len(emails) * 1000:.2f} ms of CPU each"
+            f" {cpu / args.turns * 1000:.2f} ms of CPU a turn (its email queued),"
+            f" {backend_ms(turns_began, turns_ended, args.turns)};"
+            f" {len(emails)} emails, {email_cpu / len(emails) * 1000:.2f} ms of CPU each,"
+            f" {backend_ms(turns_ended, emails_ended, len(emails))}"
         )
 
         steps = Steps()

@@ -95,3 +95,23 @@ def test_every_turn_step_is_on_a_turns_path(alice, bob, django_capture_on_commit
     assert response.status_code == 200, response.content
     labels = {label for _, _, label in turn_steps()}
     assert labels - set(steps.spent) == set()
+
+
+def test_postgresqls_share_is_not_guessed_when_the_connection_changed():
+    from bench.turn import backend_ms
+
+    assert backend_ms((10, 1.0), (10, 1.5), 100) == "PostgreSQL's 5.00 ms"
+    assert "not measured" in backend_ms((10, 1.0), (11, 0.2), 100)
+
+
+@pytest.mark.django_db
+def test_the_backend_read_is_this_connections():
+    from django.db import connection
+
+    from bench.turn import backend_cpu
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a PostgreSQL backend's")
+    pid, cpu = backend_cpu()
+    assert pid == connection.connection.info.backend_pid
+    assert cpu >= 0
