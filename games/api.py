@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from datetime import UTC
-from functools import wraps
+from functools import cache, wraps
 from operator import attrgetter
 from typing import Any
 from urllib.parse import urlencode
@@ -32,6 +32,7 @@ from accounts import throttle
 from accounts.forms import AwayForm
 from accounts.models import ApiToken, User
 from accounts.services import player_named, username_holder
+from aceysite.sql import Table, fetch_one, fits_key, select_list
 
 from . import away, blocks, chat, idempotency, services
 from .engine import format_play
@@ -396,12 +397,30 @@ def _page_url(request: HttpRequest, url_name: str, **query: int) -> str:
 
 
 def _get_match(match_id: int) -> Match:
-    try:
-        # get(), not filter().first(): first() orders by id, which costs the ORM more CPU
-        # to compile over these three tables' columns (0.8 ms) than the rest of the query.
-        return Match.objects.select_related("white", "black").get(pk=match_id)
-    except Match.DoesNotExist:
-        raise ApiError(404, f"there is no match #{match_id}") from None
+    """The match with its players (``select_related("white", "black")``), or a 404.
+
+    In SQL written once (aceysite.sql): besides every turn's answer, it is what a bot
+    polling a match asks for every few seconds, and the ORM's query cost 1.5 ms of CPU.
+    """
+    found = fits_key(Match, match_id) and fetch_one(*_match_statement(), [match_id])
+    if not found:
+        raise ApiError(404, f"there is no match #{match_id}")
+    match, white, black = found
+    assert isinstance(match, Match)
+    match.white, match.black = white, black
+    return match
+
+
+@cache
+def _match_statement() -> tuple[tuple[Table, ...], str]:
+    tables = match, white, black = Table(Match, "m"), Table(User, "w"), Table(User, "b")
+    sql = (
+        f"SELECT {select_list(tables)} FROM {match}"
+        f" JOIN {white} ON {white.column('id')} = {match.column('white')}"
+        f" JOIN {black} ON {black.column('id')} = {match.column('black')}"
+        f" WHERE {match.column('id')} = %s"
+    )
+    return tables, sql
 
 
 # -- match state -----------------------------------------------------------------------------

@@ -266,3 +266,17 @@ def test_an_email_is_claimed_once_and_again_only_when_the_claim_runs_out(alice):
     assert (sent.attempts, sent.body, sent.last_error) == (2, "as sent", "")
     assert sent.sent_at is not None and timezone.is_aware(sent.sent_at)
     assert _claim(email.pk, later + timedelta(days=1)) is False  # sent: never again
+
+
+def test_the_apis_match_read_is_the_orms(alice, bob, django_assert_num_queries):
+    from games.api import ApiError, _get_match
+
+    match = opened_by_white(alice, bob)
+    expected = Match.objects.select_related("white", "black").get(pk=match.pk)
+    with django_assert_num_queries(1):
+        got = _get_match(match.pk)
+        players = got.white, got.black
+    assert fields_of(got) == fields_of(expected)
+    assert [fields_of(player) for player in players] == [fields_of(alice), fields_of(bob)]
+    with pytest.raises(ApiError):
+        _get_match(match.pk + 1)

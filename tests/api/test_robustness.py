@@ -115,6 +115,17 @@ def test_it_answers_404_in_json_for_unknown_paths(alice_api, path):
     assert path in posted.json()["error"]
 
 
+# An id beyond any row's: the ORM found none, and SQLite refused it as a parameter (a 500)
+# once the match was read in SQL written by hand.
+@pytest.mark.parametrize("match_id", [2**63, 10**30], ids=["2**63", "10**30"])
+def test_a_match_id_too_large_for_any_row_is_not_found(alice_api, match_id):
+    read = alice_api.get(f"/api/v1/matches/{match_id}/")
+    turn = post_json(alice_api, f"/api/v1/matches/{match_id}/turn/", {"segment": 1, "play": "x"})
+
+    assert read.status_code == turn.status_code == 404
+    assert f"#{match_id}" in read.json()["error"]
+
+
 # A NUL cannot be stored in (or even looked up against) a PostgreSQL text column, and an
 # unpaired surrogate (valid JSON: "\ud800") cannot be encoded as UTF-8 at all: both were
 # a 500 once they reached a query or constant_time_compare.
