@@ -99,9 +99,15 @@ class Worker(CeleryWorker):
         return re.findall(pattern, self.log.read_text(errors="replace"))
 
     def results(self, task: str) -> dict[str, str]:
-        """What each ``task`` this worker finished returned (as logged), by task id."""
+        """What each ``task`` this worker finished returned (as logged), by task id: the
+        last run's, for a task run more than once."""
+        return dict(self.runs(task))
+
+    def runs(self, task: str) -> list[tuple[str, str]]:
+        """Each run of ``task`` this worker finished, in order: its id and what it returned
+        (as logged)."""
         pattern = rf"Task {re.escape(task)}\[([0-9a-f-]+)\] succeeded in [0-9.e-]+s: (.*)"
-        return dict(re.findall(pattern, self.log.read_text(errors="replace")))
+        return re.findall(pattern, self.log.read_text(errors="replace"))
 
 
 #: A sender waits this long for an SMTP reply (a held delivery is held for less).
