@@ -226,30 +226,50 @@ def _insert_statement(model: type[Model], rows: int) -> tuple[Field, list[Field]
     return pk, fields, sql
 
 
+def table_and_columns(model: type[Model], *fields: str) -> list[str]:
+    """``model``'s table and the columns of ``fields``, quoted for SQL, in that order."""
+    meta = model._meta
+    return [quoted(meta.db_table), *(quoted(meta.get_field(name).column) for name in fields)]
+
+
 def update(instance: Model) -> None:
     """Write every field of ``instance``, already stored, to its row: ``instance.save()``
     for a model no signal receiver listens to (it sends none); :class:`DatabaseError` if
     the row is gone."""
     database = _database()
-    fields, sql = _update_statement(type(instance))
+    fields = _stored_fields(type(instance))
     values = [field.get_db_prep_save(field.pre_save(instance, False), database) for field in fields]
+    sql = _update_sql(type(instance), tuple(field.name for field in fields))
     if execute(sql, [*values, instance.pk]) != 1:
         label = instance._meta.label
         raise DatabaseError(f"{label} {instance.pk} is not stored: nothing was updated")
 
 
+def update_row(model: type[Model], pk: Any, **values: Any) -> int:
+    """``model.objects.filter(pk=pk).update(**values)`` for plain values (no
+    expressions): how many rows changed."""
+    database = _database()
+    prepared = [
+        model._meta.get_field(name).get_db_prep_save(value, database)
+        for name, value in values.items()
+    ]
+    return execute(_update_sql(model, tuple(values)), [*prepared, pk])
+
+
 @cache
-def _update_statement(model: type[Model]) -> tuple[list[Field], str]:
-    """:func:`update`'s fields and SQL."""
-    meta = model._meta
-    assert meta.pk is not None
-    fields = [field for field in meta.concrete_fields if not field.primary_key]
-    sql = (
-        f"UPDATE {quoted(meta.db_table)}"
-        f" SET {', '.join(f'{quoted(field.column)} = %s' for field in fields)}"
-        f" WHERE {quoted(meta.pk.column)} = %s"
-    )
-    return fields, sql
+def _stored_fields(model: type[Model]) -> list[Field]:
+    """The fields :func:`update` writes: all but the primary key."""
+    return [field for field in model._meta.concrete_fields if not field.primary_key]
+
+
+@cache
+def _update_sql(model: type[Model], fields: tuple[str, ...]) -> str:
+    """An UPDATE of ``fields`` of the row whose primary key is the last parameter."""
+    pk = model._meta.pk
+    assert pk is not None
+    table, *columns = table_and_columns(model, *fields)
+    assignments = ", ".join(f"{column} = %s" for column in columns)
+    return f"UPDATE {table} SET {assignments} WHERE {quoted(pk.column)} = %s"
 
 
 def for_update_of(alias: str) -> str:

@@ -37,7 +37,16 @@ from django.utils import timezone
 from aceysite.celery import queue_after_commit
 from aceysite.links import absolute_url
 from aceysite.mail import failure_in_words
-from aceysite.sql import Table, db_value, execute, fetch_one, insert, quoted, select_list
+from aceysite.sql import (
+    Table,
+    db_value,
+    execute,
+    fetch_one,
+    insert,
+    select_list,
+    table_and_columns,
+    update_row,
+)
 from games.engine import Position, absolute_point, format_dice, variant_named
 
 from . import blocks
@@ -850,7 +859,9 @@ def _claim(notification_id: int, now: datetime) -> bool:
     """Claim the email for this sender until EMAIL_CLAIM_SECONDS from ``now``, unless it
     was sent or another sender holds it: ``Notification.objects.filter(pk=...,
     sent_at=None).exclude(claimed_until__gt=now).update(claimed_until=...)``, atomic."""
-    table, pk, sent_at, claimed_until = _outbox_columns("id", "sent_at", "claimed_until")
+    table, pk, sent_at, claimed_until = table_and_columns(
+        Notification, "id", "sent_at", "claimed_until"
+    )
     sql = (
         f"UPDATE {table} SET {claimed_until} = %s WHERE {pk} = %s AND {sent_at} IS NULL"
         f" AND ({claimed_until} IS NULL OR {claimed_until} <= %s)"
@@ -858,12 +869,6 @@ def _claim(notification_id: int, now: datetime) -> bool:
     until = now + timedelta(seconds=settings.EMAIL_CLAIM_SECONDS)
     stamp = partial(db_value, Notification, "claimed_until")
     return bool(execute(sql, [stamp(until), notification_id, stamp(now)]))
-
-
-def _outbox_columns(*fields: str) -> list[str]:
-    """The outbox table's name and the columns of ``fields``, quoted for SQL."""
-    meta = Notification._meta
-    return [quoted(meta.db_table), *(quoted(meta.get_field(name).column) for name in fields)]
 
 
 def _outbox_row(notification_id: int) -> Notification | None:
@@ -909,10 +914,14 @@ def _outbox_row_statement() -> tuple[tuple[Table, ...], str]:
 def _mark_sent(notification_id: int, *, attempts: int, body: str) -> None:
     """``Notification.objects.filter(pk=...).update(sent_at=now, attempts=...,
     last_error="", body=...)``."""
-    table, pk, *columns = _outbox_columns("id", "sent_at", "attempts", "last_error", "body")
-    sql = f"UPDATE {table} SET {', '.join(f'{column} = %s' for column in columns)} WHERE {pk} = %s"
-    sent_at = db_value(Notification, "sent_at", timezone.now())
-    execute(sql, [sent_at, attempts, "", body, notification_id])
+    update_row(
+        Notification,
+        notification_id,
+        sent_at=timezone.now(),
+        attempts=attempts,
+        last_error="",
+        body=body,
+    )
 
 
 #: Why an email of each kind is dropped when its time comes (send_notification).

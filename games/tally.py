@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.db.models import Count
 
-from aceysite.sql import execute, quoted
+from aceysite.sql import execute, table_and_columns
 
 from .models import FACE_FIELDS, DiceTally, Match, Segment
 
@@ -105,11 +105,9 @@ def _increment(player: int, increments: dict[str, int]) -> int:
     ``DiceTally.objects.filter(user_id=player).update(**{f: F(f) + n})`` in SQL written
     by hand (aceysite.sql; every turn does it, and the ORM's query cost 0.8 ms of CPU).
     """
-    columns = [quoted(DiceTally._meta.get_field(field).column) for field in increments]
-    user = quoted(DiceTally._meta.get_field("user").column)
+    table, user, *columns = table_and_columns(DiceTally, "user", *increments)
     sql = (
-        f"UPDATE {quoted(DiceTally._meta.db_table)}"
-        f" SET {', '.join(f'{column} = {column} + %s' for column in columns)}"
+        f"UPDATE {table} SET {', '.join(f'{column} = {column} + %s' for column in columns)}"
         f" WHERE {user} = %s"
     )
     return execute(sql, [*increments.values(), player])
