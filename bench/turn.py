@@ -16,9 +16,8 @@ the emails are then sent with the function the worker's task calls
 It prints the CPU time (this thread's, and its PostgreSQL backend's: not Redis's nor the
 SMTP server's) of a turn and of an email, then the same turns and emails again with each
 step timed (this thread's CPU). A step's figure leaves out the steps timed inside it;
-"the rest" is what no step holds.
-The timers cost a little CPU themselves, and the figures move by as much as a fifth from
-run to run.
+"the rest" is what no step holds. The timers cost a little CPU themselves, and the
+figures move by as much as a fifth from run to run.
 """
 
 from __future__ import annotations
