@@ -48,6 +48,15 @@ def next_redis_database(url: str) -> str:
     return parts._replace(path=f"/{number + 1}").geturl()
 
 
+def broker_transport(url: str) -> str | None:
+    """The kombu transport for the broker at ``url``: for ``redis://``, kombu's Redis
+    transport with one client a channel instead of a new one per task published
+    (aceysite.broker); otherwise None, the one its scheme names. Not for ``rediss://``:
+    naming a transport bypasses kombu's check that a TLS URL comes with
+    CELERY_BROKER_USE_SSL."""
+    return "aceysite.broker:Transport" if url.startswith("redis://") else None
+
+
 def database_from_url(url: str) -> dict:
     # Persistent connections help PostgreSQL; SQLite gains nothing from them.
     conn_max_age = 0 if url.startswith("sqlite") else envint("DB_CONN_MAX_AGE", "600")
@@ -217,6 +226,7 @@ CELERY_TASK_ACKS_LATE = True
 # A hung Redis must not hang a web request that publishes after its commit.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 5}
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_TRANSPORT = broker_transport(CELERY_BROKER_URL)
 # Celery's Django fixup closes the database connection around every task unless this is
 # set, so each email or bot turn would open a new PostgreSQL connection (a process forked
 # on the server: more CPU than sending the email). With it, the fixup closes only every
