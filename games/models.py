@@ -375,6 +375,9 @@ class Match(models.Model):
         related_name="+",
         null=True,
         blank=True,
+        # The index on (to_move, status) below serves every lookup by to_move: one of its
+        # own would be one more index for every turn's UPDATE to keep.
+        db_index=False,
     )
     deadline = models.DateTimeField(null=True, blank=True)
     server_seed = models.CharField(
