@@ -105,6 +105,9 @@ def test_a_bot_turn_whose_worker_was_killed_mid_turn_is_played_once(
     assert Position.from_dict(match.position) == Position.from_dict(played[0].position)
     # The same task, delivered again: not a new one queued by the stuck-bot sweep.
     assert after.received(BOT_TURN)[-1] == task_id
-    assert after.results(BOT_TURN) == {task_id: "1"}  # one decision: the bot played once
+    # One decision: the bot played once. Should kombu hand the message over once more (a
+    # run held past its visibility timeout), that run finds the turn played and returns 0.
+    outcomes = [value for ran, value in after.runs(BOT_TURN) if ran == task_id]
+    assert outcomes.count("1") == 1 and set(outcomes) <= {"1", "0"}
     if killed == "pool process":
         assert "WorkerLostError" in after.output()
