@@ -44,41 +44,60 @@ def format_point(point: int) -> str:
 
 #: Every point's text, worked out once: a turn's answer writes every legal play (dozens).
 _POINT_TEXT = {BAR: "bar", IN: "in", OFF: "off", **{point: str(point) for point in range(1, 25)}}
-#: Where a step's source comes in the canonical order, bar and waiting checkers first.
-_SOURCE_RANK = {BAR: 28, IN: 27}
+#: Each source's place in the canonical order, by its number: bar first (R3), then waiting
+#: checkers, then from the back of the board forward (a list: BAR and IN are 25 and 26).
+_SOURCE_RANK = [*range(BAR), 28, 27]
+#: Every step's text, by (source, dest, hit), worked out once as well.
+_STEP_TEXT = {
+    (source, dest, hit): f"{_POINT_TEXT[source]}/{_POINT_TEXT[dest]}{'*' if hit else ''}"
+    for source in (*range(1, 25), BAR, IN)
+    for dest in range(OFF, 25)
+    for hit in (False, True)
+}
 
 
-def _order(step: Step) -> tuple[int, int]:
-    # Bar first (R3), then waiting checkers, then from the back of the board forward.
-    return (-_SOURCE_RANK.get(step.source, step.source), -step.dest)
+def _order(step: Step) -> int:
+    # By source, then by dest, both from the back forward: one number, dest below 32.
+    return -(_SOURCE_RANK[step[0]] * 32 + step[1])
 
 
 def canonical_steps(steps: Iterable[Step]) -> list[Step]:
     """The steps in a fixed order, the hit marked on the first landing on each hit point."""
-    steps = list(steps)
-    hit_points = {s.dest for s in steps if s.hit}
-    ordered = []
-    for step in sorted(steps, key=_order):
+    ordered = sorted(steps, key=_order)
+    hit_points = {step.dest for step in ordered if step.hit}
+    for index, step in enumerate(ordered):
         hit = step.dest in hit_points
-        hit_points.discard(step.dest)
-        ordered.append(step if step.hit == hit else step._replace(hit=hit))
+        if hit:
+            hit_points.discard(step.dest)
+        if step.hit != hit:
+            ordered[index] = step._replace(hit=hit)
     return ordered
 
 
 def format_steps(steps: Iterable[Step]) -> str:
     """Canonical notation of a sequence of steps, e.g. ``6/4(2) 13/7*``."""
+    # canonical_steps() and the texts inlined, steps read as tuples: a turn's answer writes
+    # every legal play of the next segment, and this was most of the engine's part in it.
+    ordered = sorted(steps, key=_order)
+    hit_points = {step[1] for step in ordered if step[3]}
     parts: list[str] = []
-    last: str | None = None
+    last = ""
     count = 0
-    for step in canonical_steps(steps):
-        text = f"{format_point(step.source)}/{format_point(step.dest)}{'*' if step.hit else ''}"
+    for step in ordered:
+        source, dest = step[0], step[1]
+        hit = dest in hit_points
+        if hit:
+            hit_points.discard(dest)
+        text = _STEP_TEXT.get((source, dest, hit)) or (
+            f"{format_point(source)}/{format_point(dest)}{'*' if hit else ''}"
+        )
         if text == last:
             count += 1
             continue
-        if last is not None:
+        if count:
             parts.append(last if count == 1 else f"{last}({count})")
         last, count = text, 1
-    if last is not None:
+    if count:
         parts.append(last if count == 1 else f"{last}({count})")
     return " ".join(parts)
 
