@@ -245,6 +245,9 @@ EMAIL_RETRY_BASE_SECONDS = envint("ACEY_EMAIL_RETRY_BASE", "30")
 # turn. 0 sends at once, unconditionally. Read by the web (the wait) and the worker (the
 # check). Eager mode (no broker: local development) sends at once.
 TURN_EMAIL_DELAY_SECONDS = envint("ACEY_TURN_EMAIL_DELAY", "300")
+# Beat sweeps the outbox for turn emails this often: those whose wait (above) or retry delay
+# is over, and any whose sweep a turn could not wake (games.notifications).
+TURN_EMAIL_SWEEP_SECONDS = envint("ACEY_TURN_EMAIL_SWEEP_SECONDS", "15")
 # The email offering a challenge to its opponent waits this long, and when its time comes
 # goes out only if the challenge still waits: one withdrawn at once (a slip, an option
 # chosen wrong) sends nothing. 0 sends at once (then only a challenge withdrawn before the
@@ -272,6 +275,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(envint("ACEY_SWEEP_SECONDS", "60")),
     },
     "resend-unsent-email": {"task": "games.tasks.task_resend_unsent", "schedule": 120.0},
+    # Turn emails whose wait is over, or whose retry delay, or whose wake was lost: a turn
+    # email waits at most this long past its time (games.notifications).
+    "sweep-turn-emails": {
+        "task": "games.tasks.task_sweep_turn_emails",
+        "schedule": float(TURN_EMAIL_SWEEP_SECONDS),
+    },
     # Hourly: each digest player gets theirs once a day, at DIGEST_HOUR in their own
     # timezone. (A 24-hour interval counted from beat's start: each restart postponed it.)
     "daily-digest": {"task": "games.tasks.task_daily_digest", "schedule": crontab(minute=0)},

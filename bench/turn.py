@@ -8,10 +8,12 @@ Seeds a database ``<name>_turn`` next to the one DATABASE_URL names as bench.loa
 its own (``--matches`` matches, each between two players with API keys and confirmed
 addresses, every turn emailing the other player at once), then plays turns through
 Django's test client and the API: the request, the middleware and the view as gunicorn
-runs them, without HTTP. Each turn's email task is published to Redis as the site
-publishes it, to a queue of this script's own that nobody reads (deleted at the end);
-the emails are then sent with the function the worker's task calls
-(games.notifications.send_notification), over SMTP to an aiosmtpd server in a thread.
+runs them, without HTTP. Each turn wakes the email sweep as the site does (a Redis SET of
+a flag, and the sweep's task published to a queue of this script's own, deleted at the
+end, when the flag was not set: with no worker clearing it here, once a minute; under
+load, after each look a worker's sweep takes); the emails are then sent by the sweep the
+worker runs (games.notifications.send_due_turn_emails), over SMTP to an aiosmtpd server in
+a thread.
 
 It prints the CPU time (this thread's, and its PostgreSQL backend's: not Redis's nor the
 SMTP server's) of a turn and of an email, then the same turns and emails again with each
@@ -98,7 +100,6 @@ class Steps:
 
 def turn_steps() -> list[tuple[object, str, str]]:
     from accounts.models import ApiToken
-    from aceysite import celery
     from games import api, away, notifications, services, tally
 
     return [
@@ -113,13 +114,14 @@ def turn_steps() -> list[tuple[object, str, str]]:
         (notifications, "turn_passed", "the turn email's subject and story"),
         (services, "update", "the match saved (UPDATE)"),
         (tally, "_add_all", "the roll added to the dice tally (UPDATE)"),
-        (celery, "queue", "the email's task published (Redis)"),
+        (notifications, "wake_turn_email_sweep", "the email's sweep woken (Redis SET)"),
+        (notifications, "queue", "the sweep's task published, if none waits (Redis)"),
         (api, "match_state", "the answer: the new state and legal plays (JSON)"),
     ]
 
 
 TURN_REST = "the rest: the request, middleware and view, BEGIN, COMMIT"
-EMAIL_REST = "the rest: the claim (UPDATE), the row (SELECT), sent (UPDATE)"
+EMAIL_REST = "the rest: the look, the claim, the row, sent (SQL)"
 
 
 def email_steps() -> list[tuple[object, str, str]]:
@@ -221,13 +223,16 @@ def newest_email() -> int:
 
 
 def send(ids: list[int]) -> float:
-    from games.notifications import send_notification
+    """Send the emails ``ids`` (every turn email due) as the worker's sweep does; return
+    the CPU seconds it took."""
+    from games.notifications import send_due_turn_emails
 
     began = time.thread_time()
-    for notification_id in ids:
-        if not send_notification(notification_id):
-            sys.exit(f"email {notification_id} was not sent")
-    return time.thread_time() - began
+    sent = send_due_turn_emails()
+    took = time.thread_time() - began
+    if sent != len(ids):
+        sys.exit(f"{sent} emails sent of {len(ids)}")
+    return took
 
 
 def print_split(title: str, count: int, total: float, steps: Steps, rest: str) -> None:

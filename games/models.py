@@ -680,7 +680,13 @@ class Notification(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [
-            models.Index(fields=["sent_at", "claimed_until"]),
+            # The emails still to send, read by the sweeps (games.notifications): a small
+            # part of the outbox, which keeps those sent and dropped for EMAILS_KEPT.
+            models.Index(
+                fields=["id"],
+                condition=Q(sent_at=None, cancelled_at=None),
+                name="notification_unsent_idx",
+            ),
             # The admin's list, newest first (ties by id): read off the index, not sorted.
             models.Index(fields=["-created_at", "-id"]),
         ]

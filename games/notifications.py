@@ -1,8 +1,10 @@
-"""Game emails: composed here, stored in the outbox, sent by a Celery task after commit.
+"""Game emails: composed here, stored in the outbox, sent by a Celery worker after commit.
 
 Functions are called from services inside their transaction. Each stores one
 :class:`~games.models.Notification` row keyed by the event (so the same event cannot queue
-two emails) and asks Celery to send it once the transaction commits.
+two emails) and, once the transaction commits, asks Celery to send it: with a task of its
+own, or for a turn email, which every turn writes, by waking the worker's sweep of the
+outbox (:func:`send_due_turn_emails`).
 
 One account email goes through the outbox too, so that a mail server's failure is retried:
 the link that confirms an address (:func:`email_confirmation`), written when it is sent.
@@ -24,17 +26,20 @@ from smtplib import SMTPResponseException, SMTPServerDisconnected
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlencode, urlsplit
 
+import redis
 from celery import current_app
 from django.conf import settings
 from django.core import mail, signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
-from aceysite.celery import queue_after_commit
+from aceysite.celery import queue, queue_after_commit
 from aceysite.links import absolute_url
 from aceysite.mail import failure_in_words
 from aceysite.sql import (
@@ -191,11 +196,11 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
         # Notification.objects.create(), in SQL of its own (aceysite.sql): every turn does it.
         notification = Notification(key=key, match=context["match"], **fields)
         insert([notification])
-        created = True
-    else:
-        notification, created = Notification.objects.get_or_create(
-            key=key, defaults={**fields, "match": context.get("match")}
-        )
+        _sweep_after_commit(notification.pk, wait=wait)
+        return
+    notification, created = Notification.objects.get_or_create(
+        key=key, defaults={**fields, "match": context.get("match")}
+    )
     if created:
         _send_after_commit(notification.pk, wait=wait)
 
@@ -273,6 +278,138 @@ def _send_after_commit(notification_id: int, *, wait: int = 0) -> None:
     # sends it later.
     queue_after_commit(
         task_send_notification, countdown=wait or None, notification_id=notification_id
+    )
+
+
+# -- turn emails: the outbox swept ---------------------------------------------------------
+#
+# Every turn writes an email, so turn emails are not each given a task: a worker sweeps the
+# outbox for those due (send_due_turn_emails), woken after a turn's commit through a flag in
+# Redis that a turn sets only when it is not set already (a SET NX, 0.2 ms of CPU, where
+# publishing a task cost a turn 0.4-0.5 ms, and the worker its handling of a task an
+# email); the sweep clears the flag before its last look. Whatever commits before a sweep
+# clears the flag, that sweep finds; whatever commits after, finds the flag cleared and
+# wakes another. Beat sweeps as well (settings.TURN_EMAIL_SWEEP_SECONDS): a turn email that
+# waits (TURN_EMAIL_DELAY_SECONDS) goes out at the first sweep after its time, held
+# meanwhile by its row's claimed_until rather than by a worker holding a countdown task; a
+# failed one, at the first sweep after its retry delay; and any whose wake was lost (Redis
+# down, a worker killed mid-sweep, its flag left set: it expires after WAKE_SECONDS).
+
+#: How long a wake's flag stands if no sweep clears it (its sweep was lost).
+WAKE_SECONDS = 60
+#: The most turn emails one look at the outbox takes; a sweep looks again while it finds
+#: as many.
+SWEEP_BATCH = 100
+
+
+def _sweep_after_commit(notification_id: int, *, wait: int) -> None:
+    """Have turn email ``notification_id`` sent once the transaction commits: at once if
+    ``wait`` is 0 (a sweep woken), otherwise by the first sweep after its time (the row is
+    held till then). With tasks run in-process (the tests, bin/serve), its own task, now."""
+    if current_app.conf.task_always_eager:
+        _send_after_commit(notification_id)  # no worker, and no wait: _delay()
+    elif not wait:
+        transaction.on_commit(wake_turn_email_sweep, robust=True)
+
+
+def wake_turn_email_sweep() -> bool:
+    """Queue a sweep of the due turn emails unless one is queued already (its flag set);
+    True if one was queued here. With Redis unreachable, one warning: beat's sweep sends
+    the email later."""
+    from .tasks import task_sweep_turn_emails
+
+    client = _wake_redis()
+    if client is None:
+        return queue(task_sweep_turn_emails)  # a broker without the flag: a sweep a turn
+    try:
+        woken = client.set(_wake_key(), "1", nx=True, ex=WAKE_SECONDS)
+    except redis.RedisError as error:
+        log.warning(
+            "the broker is unreachable, the turn emails' sweep is not woken"
+            " (beat's sweeps will send them): %s",
+            error,
+        )
+        return False
+    if not woken:
+        return False
+    if not queue(task_sweep_turn_emails):
+        _clear_wake()  # not queued: let the next turn try again
+        return False
+    return True
+
+
+def send_due_turn_emails() -> int:
+    """Send every turn email that is due (not sent, not dropped, not held by a sender, a
+    wait or a retry delay, not given up on); return how many were sent. An email that fails
+    is held for its retry delay (settings.EMAIL_RETRY_BASE_SECONDS, doubling with each
+    attempt, at most an hour) and the others still go; a later sweep retries it."""
+    from .tasks import email_retry_countdown
+
+    sent = 0
+    tried: set[int] = set()
+    while True:
+        due = _due_turn_emails(timezone.now())
+        if len(due) < SWEEP_BATCH:
+            # The last look: the flag cleared first, so what commits from now on wakes
+            # another sweep, and what committed before is in this look. (Cleared before
+            # every look, a sweep busy with a backlog would have each turn meanwhile queue
+            # a sweep more, to find nothing.)
+            _clear_wake()
+            due = _due_turn_emails(timezone.now())
+        # Each email once a sweep: one that failed with no retry delay is due again at once.
+        fresh = [(pk, attempts) for pk, attempts in due if pk not in tried]
+        for notification_id, attempts in fresh:
+            tried.add(notification_id)
+            try:
+                sent += send_notification(notification_id, retry_in=email_retry_countdown(attempts))
+            except Exception:
+                continue  # logged by send_notification, and held for a later sweep
+        if len(due) < SWEEP_BATCH:
+            return sent
+        if not fresh:  # a full look of emails tried already: leave them to the next sweep
+            _clear_wake()
+            return sent
+
+
+def _due_turn_emails(now: datetime) -> list[tuple[int, int]]:
+    """The ids and attempts of the turn emails due at ``now``, oldest first."""
+    due = Notification.objects.filter(
+        kind=Notification.Kind.TURN,
+        sent_at=None,
+        cancelled_at=None,
+        attempts__lt=MAX_ATTEMPTS,
+    ).filter(Q(claimed_until=None) | Q(claimed_until__lte=now))
+    return list(due.order_by("pk").values_list("pk", "attempts")[:SWEEP_BATCH])
+
+
+def _clear_wake() -> None:
+    client = _wake_redis()
+    # With Redis unreachable, beat's sweeps go on; a flag left set expires by itself.
+    with contextlib.suppress(redis.RedisError):
+        if client is not None:
+            client.delete(_wake_key())
+
+
+def _wake_key() -> str:
+    # A queue's own: test runs and benchmarks share a Redis, each with its queue.
+    return f"acey:turn-email-sweep:{current_app.conf.task_default_queue}"
+
+
+def _wake_redis() -> redis.Redis | None:
+    """A client of the broker's Redis (where the sweep's task is published: in tests a
+    Redis of their own, CELERY_BROKER_WRITE_URL), kept: its connections are pooled. None
+    for another broker, or none (tasks run in-process)."""
+    conf = current_app.conf
+    url = conf.broker_write_url or conf.broker_url or ""
+    return _redis_at(url) if url.startswith(("redis://", "rediss://")) else None
+
+
+@cache
+def _redis_at(url: str) -> redis.Redis:
+    # No retries: with Redis down a turn's answer must not wait for it (beat's sweep sends
+    # the email once it is back).
+    return redis.Redis.from_url(
+        url, socket_timeout=5, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0)
     )
 
 

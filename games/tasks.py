@@ -47,7 +47,8 @@ def task_expire_challenges() -> int:
 
 @shared_task
 def task_resend_unsent() -> int:
-    """Beat: re-queue emails whose task was lost (worker killed, broker restarted)."""
+    """Beat: re-queue emails whose task was lost (worker killed, broker restarted); turn
+    emails too, which the turn email sweep sends first unless they are failing."""
     ids = notifications.unsent()
     for notification_id in ids:
         task_send_notification.delay(notification_id=notification_id)
@@ -132,3 +133,10 @@ def task_clear_expired_sessions() -> None:
     """Beat: delete the expired sessions (what Django's clearsessions command does): an
     expired session is never read again, but its row stays until deleted."""
     import_module(settings.SESSION_ENGINE).SessionStore.clear_expired()
+
+
+@shared_task(acks_late=True)
+def task_sweep_turn_emails() -> int:
+    """Send the turn emails that are due (notifications.send_due_turn_emails): woken after
+    a turn's commit, and from beat; returns how many were sent."""
+    return notifications.send_due_turn_emails()

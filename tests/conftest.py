@@ -81,6 +81,27 @@ def celery_runs_tasks_in_process():
     celery_app.conf.task_always_eager = before
 
 
+@pytest.fixture
+def tasks_published(redis_url):
+    """Tasks published to the CI Redis, not run in-process, to a queue of the test's own
+    (nobody runs them); yields a client of that Redis and the queue's name."""
+    import uuid
+
+    import redis
+
+    from aceysite.celery import app as celery_app
+    from games import notifications
+
+    conf = celery_app.conf
+    before = (conf.task_always_eager, conf.get("broker_write_url"), conf.task_default_queue)
+    queue = f"test-published-{uuid.uuid4().hex}"
+    conf.task_always_eager, conf.broker_write_url, conf.task_default_queue = False, None, queue
+    client = redis.Redis.from_url(redis_url)
+    yield client, queue
+    client.delete(queue, notifications._wake_key())
+    conf.task_always_eager, conf.broker_write_url, conf.task_default_queue = before
+
+
 @pytest.fixture(autouse=True)
 def turn_emails_at_once():
     """Turn and challenge emails go out at once (tests/games/test_turn_email_delay.py and

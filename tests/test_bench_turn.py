@@ -77,7 +77,9 @@ def test_every_step_names_a_callable_the_site_has(steps):
 
 
 @pytest.mark.django_db
-def test_every_turn_step_is_on_a_turns_path(alice, bob, django_capture_on_commit_callbacks):
+def test_every_turn_step_is_on_a_turns_path(
+    alice, bob, tasks_published, django_capture_on_commit_callbacks
+):
     # A step that names a callable the turn no longer calls would time nothing, and the
     # benchmark would put its share under "the rest" without a word.
     from django.urls import reverse

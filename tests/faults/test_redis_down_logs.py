@@ -55,20 +55,21 @@ def test_logins_and_an_accept_log_one_line_for_each_call_redis_failed(
     assert accepted.status_code == 302
     assert client.session["_auth_user_id"] == str(alice.pk)
     # The accept's emails (bob's that it was accepted, and the first turn's) stay unsent,
-    # for the resend sweep.
-    emails = Notification.objects.exclude(pk__in=emails_before).order_by("pk")
-    assert [email.sent_at for email in emails] == [None, None]
+    # for the resend sweep and the turn emails' sweep.
+    turn_email, accepted_email = Notification.objects.exclude(pk__in=emails_before).order_by("pk")
+    assert (turn_email.kind, accepted_email.kind) == ("turn", "accepted")
+    assert [accepted_email.sent_at, turn_email.sent_at] == [None, None]
     told = [record for record in caplog.records if record.levelno >= logging.WARNING]
     assert [record.getMessage() for record in told] == [
         f"the cache is unreachable, is_login_blocked goes on unlimited: {REFUSED}",
         f"the cache is unreachable, record_failed_login goes on unlimited: {REFUSED}",
         f"the cache is unreachable, is_login_blocked goes on unlimited: {REFUSED}",
         f"the cache is unreachable, clear_failed_logins goes on unlimited: {REFUSED}",
-        *(
-            "the broker is unreachable, games.tasks.task_send_notification"
-            f"(notification_id={email.pk}) is not queued (beat's sweeps will queue it): {REFUSED}"
-            for email in emails
-        ),
+        "the broker is unreachable, the turn emails' sweep is not woken (beat's sweeps will"
+        f" send them): {REFUSED}",
+        "the broker is unreachable, games.tasks.task_send_notification"
+        f"(notification_id={accepted_email.pk}) is not queued (beat's sweeps will queue it):"
+        f" {REFUSED}",
     ]
     assert [(record.levelname, record.exc_info) for record in told] == [("WARNING", None)] * 6
 

@@ -2,31 +2,32 @@
 once Redis is back.
 
 A turn is one PostgreSQL transaction; its email is a Notification row written in that
-transaction and published to Redis only after the commit. While Redis is down that
-publication fails: the turn must stand (and the request succeed), the row stay unsent,
-and the resend sweep send it later. The restarted Redis keeps nothing (no persistence), so
-the tasks queued before it went down are lost too, and are resent the same way.
+transaction, and after the commit the turn wakes the worker's sweep of the outbox through
+Redis. While Redis is down that wake fails: the turn must stand (and the request succeed)
+and the row stay unsent, for the next sweep: one a later turn wakes, or beat's. The
+restarted Redis keeps nothing (no persistence), so a sweep queued before it went down is
+lost too, and its emails go out the same way.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
-from datetime import timedelta
 
 import pytest
 from django.db import connection
-from django.db.models import F
 
 from games import services
 from games.models import Match, Notification, Segment
-from games.tasks import task_resend_unsent
+from games.tasks import task_sweep_turn_emails
 
 from .conftest import play_first_legal
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-RESEND = "games.tasks.task_resend_unsent"
+SWEEP = "games.tasks.task_sweep_turn_emails"
+NOT_WOKEN = "the broker is unreachable, the turn emails' sweep is not woken"
 
 
 class TurnPlayer(threading.Thread):
@@ -63,8 +64,9 @@ class TurnPlayer(threading.Thread):
 
 
 def test_turns_played_while_redis_restarts_are_kept_and_their_emails_sent_once(
-    alice, bob, broker, mailbox, start_worker
+    alice, bob, broker, mailbox, start_worker, caplog
 ):
+    caplog.set_level(logging.WARNING, logger="games.notifications")
     worker = start_worker()
     match = services.start_match(
         white=alice, black=bob, variant="american", points=5, days_per_move=2
@@ -90,18 +92,20 @@ def test_turns_played_while_redis_restarts_are_kept_and_their_emails_sent_once(
     assert player.outcomes[-1] == match.segment_count  # the last turn played is stored
     numbers = list(Segment.objects.filter(match=match).values_list("number", flat=True))
     assert numbers == list(range(1, match.segment_count + 1))
-    assert emails.filter(sent_at=None).exists()  # those published while Redis was down
+    # Turns played while Redis was down could not wake a sweep: their emails waited.
+    assert any(NOT_WOKEN in record.getMessage() for record in caplog.records)
 
-    # A minute later (the sweep leaves newer emails alone), the resend sweep runs.
-    emails.update(created_at=F("created_at") - timedelta(minutes=1))
-    sweep = task_resend_unsent.delay().id
+    # The turns played since woke sweeps, which send every turn email due, those written
+    # while Redis was down too; then beat's sweep finds none left.
     worker.wait_for(
         lambda: not emails.filter(sent_at=None).exists(),
         timeout=60,
         what="every email to be sent",
     )
+    sweep = task_sweep_turn_emails.delay().id
+    worker.wait_for(lambda: sweep in worker.results(SWEEP), timeout=30, what="beat's sweep")
 
-    assert int(worker.results(RESEND)[sweep]) > 0
+    assert worker.results(SWEEP)[sweep] == "0"
     for user in (alice, bob):
         subjects = sorted(emails.filter(user=user).values_list("subject", flat=True))
         assert sorted(m["Subject"] for m in mailbox.to(user.email)) == subjects

@@ -2,10 +2,11 @@
 
 Exactly once means: the SMTP server accepts (answers 250 to) one message for the
 notification. The killed worker's delivery never got its 250; the server drops it. The
-task itself is delivered again (acks_late): a new worker takes it over once kombu's
-visibility timeout has passed. That redelivered task must not send while the dead
-worker's claim on the row (settings.EMAIL_CLAIM_SECONDS) still holds; once the claim has
-lapsed, the resend sweep sends the email, once.
+task that was sending it, the sweep of the turn emails the turn woke, is delivered again
+(acks_late): a new worker takes it over once kombu's visibility timeout has passed. That
+redelivered sweep must not send while the dead worker's claim on the row
+(settings.EMAIL_CLAIM_SECONDS) still holds; once the claim has lapsed, the next sweep (as
+beat runs them) sends the email, once.
 """
 
 from __future__ import annotations
@@ -18,15 +19,14 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Notification
-from games.tasks import task_resend_unsent
+from games.tasks import task_sweep_turn_emails
 from tests.matches import opened_by_white
 
 from .conftest import SMTP_TIMEOUT, wait_until
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-SEND = "games.tasks.task_send_notification"
-RESEND = "games.tasks.task_resend_unsent"
+SWEEP = "games.tasks.task_sweep_turn_emails"
 
 
 def test_an_email_whose_worker_was_killed_mid_send_is_delivered_once(
@@ -40,45 +40,38 @@ def test_an_email_whose_worker_was_killed_mid_send_is_delivered_once(
     first.wait_for(mailbox.holding.is_set, timeout=30, what="the email's DATA at the server")
 
     first.kill()
-    [task_id] = first.received(SEND)
+    [task_id] = first.received(SWEEP)
     wait_until(lambda: mailbox.aborted == 1, timeout=10, what="the server to drop the delivery")
     second = start_worker(visibility_timeout=2)
     second.wait_for(
-        lambda: task_id in second.results(SEND),
+        lambda: task_id in second.results(SWEEP),
         timeout=30,
-        what="the new worker to run the killed worker's task again",
+        what="the new worker to run the killed worker's sweep again",
     )
 
     notification.refresh_from_db()
-    # The same task, declining to send (each run, should kombu hand it over more than once).
-    assert {value for ran, value in second.runs(SEND) if ran == task_id} == {"False"}
+    # The same sweep, finding the email held (each run, should kombu hand it over again).
+    assert {sent for ran, sent in second.runs(SWEEP) if ran == task_id} == {"0"}
     assert mailbox.raw_to(alice.email) == []
     assert notification.sent_at is None
     assert notification.claimed_until > timezone.now()  # because the dead sender's claim holds
 
-    # Let EMAIL_CLAIM_SECONDS pass (and the minute the sweep leaves a new email alone), then run
-    # the resend sweep twice, as beat would.
+    # Let EMAIL_CLAIM_SECONDS pass, then sweep twice, as beat would.
     claim = timedelta(seconds=settings.EMAIL_CLAIM_SECONDS)
-    Notification.objects.filter(pk=notification.pk).update(
-        created_at=F("created_at") - claim, claimed_until=F("claimed_until") - claim
-    )
-    first_sweep = task_resend_unsent.delay().id
+    Notification.objects.filter(pk=notification.pk).update(claimed_until=F("claimed_until") - claim)
+    first_sweep = task_sweep_turn_emails.delay().id
     second.wait_for(
-        lambda: Notification.objects.filter(pk=notification.pk, sent_at__isnull=False).exists(),
-        timeout=30,
-        what="the resend sweep to send the email",
+        lambda: first_sweep in second.results(SWEEP), timeout=30, what="the first sweep"
     )
-    second_sweep = task_resend_unsent.delay().id
+    second_sweep = task_sweep_turn_emails.delay().id
     second.wait_for(
-        lambda: second_sweep in second.results(RESEND), timeout=30, what="the second sweep"
+        lambda: second_sweep in second.results(SWEEP), timeout=30, what="the second sweep"
     )
 
     notification.refresh_from_db()
     [message] = mailbox.to(alice.email)
     assert message["Subject"] == notification.subject
     assert mailbox.aborted == 1
+    assert notification.sent_at is not None
     assert (notification.attempts, notification.last_error) == (1, "")
-    assert second.results(RESEND) == {first_sweep: "1", second_sweep: "0"}
-    # The redelivered task declined; the sweep's sent, once.
-    assert [value for _, value in second.runs(SEND)].count("True") == 1
-    assert sorted(second.results(SEND).values()) == ["False", "True"]
+    assert second.results(SWEEP) == {task_id: "0", first_sweep: "1", second_sweep: "0"}

@@ -31,7 +31,7 @@ from aceysite.celery import app as celery_app
 from tests.conftest import need_service
 
 SITE_URL = "https://acey-deucey-by-post.example.com"
-#: The deadline sweep runs this often in the worker's embedded beat.
+#: The deadline sweep, and the turn emails', run this often in the worker's embedded beat.
 SWEEP_SECONDS = 1
 #: The first retry of a refused email waits this long, the next twice as long.
 EMAIL_RETRY_BASE = 1
@@ -165,6 +165,7 @@ def start_worker(
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CELERY_TASK_DEFAULT_QUEUE": queue,
         "ACEY_SWEEP_SECONDS": str(SWEEP_SECONDS),
+        "ACEY_TURN_EMAIL_SWEEP_SECONDS": str(SWEEP_SECONDS),
         "ACEY_EMAIL_RETRY_BASE": str(EMAIL_RETRY_BASE),
         "SMTP_HOST": "127.0.0.1",
         "SMTP_PORT": str(mailbox.port),

@@ -1,6 +1,6 @@
-"""Turn emails wait, through real parts: this process commits and publishes a turn email with
-a countdown; the worker (its wait set too) sends it when its time comes, only if the player
-has still not moved."""
+"""Turn emails wait, through real parts: this process commits a turn email held until its
+time; the worker's beat sweeps the outbox (every second here) and sends it when its time
+has come, only if the player has still not moved (the worker's wait set too)."""
 
 from __future__ import annotations
 
