@@ -361,7 +361,8 @@ def send_due_turn_emails() -> int:
         for notification_id, attempts in fresh:
             tried.add(notification_id)
             try:
-                sent += send_notification(notification_id, retry_in=email_retry_countdown(attempts))
+                retry_in = email_retry_countdown(attempts)
+                sent += send_notification(notification_id, retry_in=retry_in, swept=True)
             except Exception:
                 continue  # logged by send_notification, and held for a later sweep
         if len(due) < SWEEP_BATCH:
@@ -908,7 +909,7 @@ def daily_digest(user: User, *, today: str) -> None:
     )
 
 
-def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
+def send_notification(notification_id: int, *, retry_in: int = 0, swept: bool = False) -> bool:
     """Send one queued email unless it was sent or another sender holds it; True if sent.
 
     The claim is an atomic UPDATE, so two workers (a retried or redelivered task) never
@@ -918,11 +919,15 @@ def send_notification(notification_id: int, *, retry_in: int = 0) -> bool:
     that the resend sweep does not start a second round of retries beside it.
 
     Each call logs one line: the email's id and kind, sent, not sent and why, or failed
-    and how (never its address or its body).
+    and how (never its address or its body); except, with ``swept`` (called by a sweep of
+    the outbox, which found the email due a moment ago), for one another sender took
+    meanwhile: two sweeps at once (beat's and a woken one, in two worker processes) each
+    try every email due, and that is no news.
     """
     now = timezone.now()
     if not _claim(notification_id, now):
-        _log_unclaimed(notification_id)
+        if not swept:
+            _log_unclaimed(notification_id)
         return False
     notification = _outbox_row(notification_id)
     if notification is None:

@@ -7,16 +7,18 @@ one applied and the other rejected with the position unchanged.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
+from django.core import mail
 from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from games import away, services, tally
+from games import away, notifications, services, tally
 from games.models import Challenge, DiceTally, Match, Notification, Segment
 from games.services import TurnAction, TurnError
 from tests.matches import opened_by_white
@@ -300,3 +302,24 @@ def test_a_decline_and_an_accept_of_one_challenge_waiting_in_turn_do_not_deadloc
     assert isinstance(accepted, TurnError) and "already been declined" in str(accepted), accepted
     assert (challenge.status, Match.objects.count()) == ("declined", 0)
     assert Notification.objects.filter(key=f"declined:{challenge.pk}").count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_turn_email_sweeps_at_once_send_each_email_once_and_log_no_clash(
+    postgres_url, alice, bob, caplog, attempt
+):
+    # Beat's sweep and a woken one, in two worker processes: both find the same emails due.
+    for n in range(30):
+        Notification.objects.create(
+            user=alice if n % 2 else bob, kind="turn", key=f"turn:{n}", subject=f"{n}", body="."
+        )
+    caplog.set_level(logging.INFO, logger="games.notifications")
+
+    results = race(notifications.send_due_turn_emails, notifications.send_due_turn_emails)
+
+    assert sum(results) == 30  # each sent by one sweep or the other
+    assert sorted(int(message.subject) for message in mail.outbox) == list(range(30))
+    assert set(Notification.objects.values_list("attempts", flat=True)) == {1}
+    said = [record.getMessage() for record in caplog.records]
+    assert [line for line in said if "not sent" in line] == []
+    assert len([line for line in said if " sent, attempt 1" in line]) == 30
