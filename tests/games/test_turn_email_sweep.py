@@ -27,10 +27,17 @@ def _email(user, key: str, **fields) -> Notification:
     )
 
 
-def _closed_port() -> int:
+def _mail_refused(settings) -> None:
+    """Mail sent over SMTP to a port nobody listens on: every send fails."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port = sock.getsockname()[1]
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": port, "timeout": 2},
+        }
+    }
 
 
 def test_a_sweep_sends_each_due_turn_email_once_and_leaves_the_rest(alice, bob):
@@ -73,12 +80,7 @@ def test_a_sweep_holds_a_failed_email_for_its_retry_and_goes_on(alice, bob, sett
     first = _email(alice, "turn:first")
     later = _email(bob, "turn:later", attempts=3)  # failed three times already
     in_memory = settings.MAILERS
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": _closed_port(), "timeout": 2},
-        }
-    }
+    _mail_refused(settings)
 
     began = timezone.now()
     assert notifications.send_due_turn_emails() == 0  # neither raised out of the sweep
@@ -177,12 +179,7 @@ def test_an_email_failing_with_no_retry_delay_is_tried_once_a_sweep(alice, setti
     settings.EMAIL_RETRY_BASE_SECONDS = 0  # due again at once after each failure
     for n in range(3):
         _email(alice, f"turn:{n}")
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": _closed_port(), "timeout": 2},
-        }
-    }
+    _mail_refused(settings)
 
     assert notifications.send_due_turn_emails() == 0  # returns: no round after round
 
