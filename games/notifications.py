@@ -407,10 +407,16 @@ def _wake_redis() -> redis.Redis | None:
 
 @cache
 def _redis_at(url: str) -> redis.Redis:
-    # No retries: with Redis down a turn's answer must not wait for it (beat's sweep sends
-    # the email once it is back).
+    # A rediss:// broker's TLS settings (CELERY_BROKER_USE_SSL: ssl_ca_certs and the like)
+    # are redis-py's own names. No retries: with Redis down a turn's answer must not wait
+    # for it (beat's sweep sends the email once it is back).
+    tls = current_app.conf.get("broker_use_ssl") if url.startswith("rediss://") else None
     return redis.Redis.from_url(
-        url, socket_timeout=5, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0)
+        url,
+        socket_timeout=5,
+        socket_connect_timeout=5,
+        retry=Retry(NoBackoff(), 0),
+        **(tls if isinstance(tls, dict) else {}),
     )
 
 

@@ -7,6 +7,7 @@ import socket
 from datetime import timedelta
 
 import pytest
+import redis
 from django.core import mail
 from django.utils import timezone
 
@@ -206,3 +207,23 @@ def test_a_sweep_clears_its_flag_once_before_its_last_look(alice, monkeypatch):
     # Not before the looks that found a full batch (each would have a turn queue a sweep
     # more while this one is busy): once, when one found fewer.
     assert cleared == [1]
+
+
+def test_the_wake_reaches_a_tls_broker_with_its_tls_settings():
+    conf = celery_app.conf
+    before = {key: conf.get(key) for key in ("broker_write_url", "broker_use_ssl")}
+    conf.update(
+        broker_write_url="rediss://redis.example:6380/1",
+        broker_use_ssl={"ssl_ca_certs": "/etc/acey/redis-ca.pem"},
+    )
+    notifications._redis_at.cache_clear()
+    try:
+        client = notifications._wake_redis()
+        options = client.connection_pool.connection_kwargs  # nothing connected yet
+    finally:
+        conf.update(before)
+        notifications._redis_at.cache_clear()
+
+    assert options["host"] == "redis.example"
+    assert options["ssl_ca_certs"] == "/etc/acey/redis-ca.pem"
+    assert client.connection_pool.connection_class is redis.SSLConnection
