@@ -77,7 +77,7 @@ def canonical_steps(steps: Iterable[Step]) -> list[Step]:
 def format_steps(steps: Iterable[Step]) -> str:
     """Canonical notation of a sequence of steps, e.g. ``6/4(2) 13/7*``."""
     # canonical_steps() and the texts inlined, steps read as tuples: a turn's answer writes
-    # every legal play of the next segment, and this was most of the engine's part in it.
+    # every legal play of the next segment, dozens of them.
     ordered = sorted(steps, key=_order)
     hit_points = {step[1] for step in ordered if step[3]}
     parts: list[str] = []
