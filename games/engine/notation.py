@@ -76,18 +76,10 @@ def canonical_steps(steps: Iterable[Step]) -> list[Step]:
 
 def format_steps(steps: Iterable[Step]) -> str:
     """Canonical notation of a sequence of steps, e.g. ``6/4(2) 13/7*``."""
-    # canonical_steps() and the texts inlined, steps read as tuples: a turn's answer writes
-    # every legal play of the next segment, dozens of them.
-    ordered = sorted(steps, key=_order)
-    hit_points = {step[1] for step in ordered if step[3]}
     parts: list[str] = []
     last = ""
     count = 0
-    for step in ordered:
-        source, dest = step[0], step[1]
-        hit = dest in hit_points
-        if hit:
-            hit_points.discard(dest)
+    for source, dest, _die, hit in canonical_steps(steps):
         text = _STEP_TEXT.get((source, dest, hit)) or (
             f"{format_point(source)}/{format_point(dest)}{'*' if hit else ''}"
         )
