@@ -32,7 +32,7 @@ from django.conf import settings
 from django.core import mail, signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import connection, transaction
-from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -374,12 +374,7 @@ def send_due_turn_emails() -> int:
 
 def _due_turn_emails(now: datetime) -> list[tuple[int, int]]:
     """The ids and attempts of the turn emails due at ``now``, oldest first."""
-    due = Notification.objects.filter(
-        kind=Notification.Kind.TURN,
-        sent_at=None,
-        cancelled_at=None,
-        attempts__lt=MAX_ATTEMPTS,
-    ).filter(Q(claimed_until=None) | Q(claimed_until__lte=now))
+    due = _to_send(now).filter(kind=Notification.Kind.TURN)
     return list(due.order_by("pk").values_list("pk", "attempts")[:SWEEP_BATCH])
 
 
@@ -1317,11 +1312,15 @@ def forget_old_emails(*, now: datetime | None = None) -> int:
 
 def unsent(older_than_seconds: int = 60) -> list[int]:
     """Notifications that should have gone out by now (for the retry sweep)."""
-    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
-    return list(
-        Notification.objects.filter(
-            sent_at=None, cancelled_at=None, created_at__lt=cutoff, attempts__lt=MAX_ATTEMPTS
-        )
-        .exclude(claimed_until__gt=timezone.now())
-        .values_list("pk", flat=True)[:500]
-    )
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=older_than_seconds)
+    return list(_to_send(now).filter(created_at__lt=cutoff).values_list("pk", flat=True)[:500])
+
+
+def _to_send(now: datetime) -> QuerySet[Notification]:
+    """The emails a sender may take at ``now``: not sent, not dropped, not given up on
+    (MAX_ATTEMPTS), and held by no sender, wait or retry delay (their claimed_until
+    passed, or none)."""
+    return Notification.objects.filter(
+        sent_at=None, cancelled_at=None, attempts__lt=MAX_ATTEMPTS
+    ).exclude(claimed_until__gt=now)
