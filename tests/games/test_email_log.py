@@ -4,7 +4,6 @@ kind and why, never its address or what it says."""
 from __future__ import annotations
 
 import logging
-import socket
 from smtplib import SMTPRecipientsRefused
 
 import pytest
@@ -18,6 +17,7 @@ from games.engine.game import ScriptedDice
 from games.models import Notification
 from games.services import TurnAction
 from tests.integration.conftest import Mailbox
+from tests.mail import refuse_mail
 from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
@@ -59,15 +59,7 @@ def test_it_logs_a_failure_and_its_error(
     alice, bob, settings, django_capture_on_commit_callbacks, email_log
 ):
     email = queued_challenge(alice, bob, django_capture_on_commit_callbacks)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        closed = sock.getsockname()[1]
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": closed, "use_tls": False, "timeout": 2},
-        }
-    }
+    refuse_mail(settings)
 
     with pytest.raises(ConnectionRefusedError):
         notifications.send_notification(email.pk)

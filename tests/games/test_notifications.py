@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-import socket
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
@@ -18,6 +17,7 @@ from games.engine import Position
 from games.engine.game import ScriptedDice
 from games.models import Match, Notification
 from games.services import TurnAction
+from tests.mail import refuse_mail
 from tests.matches import WHITE_OPENS, opened_by_white
 
 pytestmark = pytest.mark.django_db
@@ -39,12 +39,6 @@ def _start(white, black, dice=WHITE_OPENS) -> Match:
 
 def _mails_to(user) -> list[mail.EmailMessage]:
     return [message for message in mail.outbox if message.to == [user.email]]
-
-
-def _closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 # -- what each email says --------------------------------------------------------------------
@@ -685,17 +679,7 @@ def test_an_smtp_failure_leaves_the_email_unsent_with_the_error(
     alice, bob, settings, django_capture_on_commit_callbacks
 ):
     notification = _queued_challenge(alice, bob, django_capture_on_commit_callbacks)
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {
-                "host": "127.0.0.1",
-                "port": _closed_port(),
-                "use_tls": False,
-                "timeout": 2,
-            },
-        }
-    }
+    refuse_mail(settings)
 
     with pytest.raises(ConnectionRefusedError):
         notifications.send_notification(notification.pk)
@@ -714,17 +698,7 @@ def test_a_failed_send_is_held_for_its_retry_so_the_sweep_does_not_double_it(
     Notification.objects.filter(pk=notification.pk).update(
         created_at=timezone.now() - timedelta(minutes=10)
     )
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {
-                "host": "127.0.0.1",
-                "port": _closed_port(),
-                "use_tls": False,
-                "timeout": 2,
-            },
-        }
-    }
+    refuse_mail(settings)
 
     with pytest.raises(ConnectionRefusedError):
         notifications.send_notification(notification.pk, retry_in=30)

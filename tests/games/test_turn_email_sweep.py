@@ -3,7 +3,6 @@ turn's commit through a flag in Redis, and run by beat too."""
 
 from __future__ import annotations
 
-import socket
 from datetime import timedelta
 
 import pytest
@@ -16,6 +15,7 @@ from games import notifications, services
 from games.engine.game import ScriptedDice
 from games.models import Notification
 from games.services import TurnAction
+from tests.mail import refuse_mail
 from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
@@ -26,19 +26,6 @@ def _email(user, key: str, **fields) -> Notification:
     return Notification.objects.create(
         user=user, kind="turn", key=key, subject=key, body=f"Body of {key}.", **fields
     )
-
-
-def _mail_refused(settings) -> None:
-    """Mail sent over SMTP to a port nobody listens on: every send fails."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": port, "timeout": 2},
-        }
-    }
 
 
 def test_a_sweep_sends_each_due_turn_email_once_and_leaves_the_rest(alice, bob):
@@ -81,7 +68,7 @@ def test_a_sweep_holds_a_failed_email_for_its_retry_and_goes_on(alice, bob, sett
     first = _email(alice, "turn:first")
     later = _email(bob, "turn:later", attempts=3)  # failed three times already
     in_memory = settings.MAILERS
-    _mail_refused(settings)
+    refuse_mail(settings)
 
     began = timezone.now()
     assert notifications.send_due_turn_emails() == 0  # neither raised out of the sweep
@@ -180,7 +167,7 @@ def test_an_email_failing_with_no_retry_delay_is_tried_once_a_sweep(alice, setti
     settings.EMAIL_RETRY_BASE_SECONDS = 0  # due again at once after each failure
     for n in range(3):
         _email(alice, f"turn:{n}")
-    _mail_refused(settings)
+    refuse_mail(settings)
 
     assert notifications.send_due_turn_emails() == 0  # returns: no round after round
 
