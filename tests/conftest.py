@@ -89,17 +89,14 @@ def tasks_published(redis_url):
 
     import redis
 
-    from aceysite.celery import app as celery_app
     from games import notifications
+    from tests.publishing import tasks_published
 
-    conf = celery_app.conf
-    before = (conf.task_always_eager, conf.get("broker_write_url"), conf.task_default_queue)
     queue = f"test-published-{uuid.uuid4().hex}"
-    conf.task_always_eager, conf.broker_write_url, conf.task_default_queue = False, None, queue
     client = redis.Redis.from_url(redis_url)
-    yield client, queue
-    client.delete(queue, notifications._wake_key())
-    conf.task_always_eager, conf.broker_write_url, conf.task_default_queue = before
+    with tasks_published(None, queue):
+        yield client, queue
+        client.delete(queue, notifications._wake_key())
 
 
 @pytest.fixture(autouse=True)

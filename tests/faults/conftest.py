@@ -28,13 +28,13 @@ import redis
 from aiosmtpd.controller import Controller
 from django.db import connection
 
-from aceysite.celery import app as celery_app
 from games import services
 from games.engine import format_play
 from games.models import Match
 from games.services import TurnAction
 from tests.conftest import need_service
 from tests.integration.conftest import SITE_URL, CeleryWorker, Mailbox, free_port
+from tests.publishing import tasks_published
 
 QUEUE = "faults"
 
@@ -156,27 +156,9 @@ def broker(redis_url: str, tmp_path: Path) -> Iterator[RedisServer]:
     need_service("redis-server (the binary)", available=shutil.which("redis-server") is not None)
     server = RedisServer(tmp_path)
     server.start()
-    conf = celery_app.conf
-    before = (conf.task_always_eager, conf.get("broker_write_url"), conf.task_default_queue)
-    # Publishing uses broker_write_url when set; broker_url would lose to the
-    # CELERY_BROKER_URL environment variable, which Celery reads first.
-    conf.task_always_eager, conf.broker_write_url, conf.task_default_queue = (
-        False,
-        server.url,
-        QUEUE,
-    )
-    _drop_broker_connections()
-    yield server
-    conf.task_always_eager, conf.broker_write_url, conf.task_default_queue = before
-    _drop_broker_connections()
+    with tasks_published(server.url, QUEUE):
+        yield server
     server.stop()
-
-
-def _drop_broker_connections() -> None:
-    # Celery keeps pooled connections to the broker it first connected to; these are the
-    # two caches it clears itself after a fork (Celery._after_fork).
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
 
 
 @pytest.fixture

@@ -9,13 +9,11 @@ import logging
 import pytest
 from django.urls import reverse
 
-from aceysite.celery import app as celery_app
 from aceysite.celery import queue_after_commit
 from games import services
 from games.models import Notification
 from games.tasks import task_send_notification
-
-from .conftest import _drop_broker_connections
+from tests.publishing import tasks_published
 
 pytestmark = pytest.mark.django_db
 
@@ -30,14 +28,8 @@ def redis_down(settings):
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": NOWHERE}
     }
-    conf = celery_app.conf
-    before = (conf.task_always_eager, conf.get("broker_write_url"))
-    # Publishing uses broker_write_url when set (tests/faults/conftest.py's broker).
-    conf.task_always_eager, conf.broker_write_url = False, f"{NOWHERE}/1"
-    _drop_broker_connections()
-    yield
-    conf.task_always_eager, conf.broker_write_url = before
-    _drop_broker_connections()
+    with tasks_published(f"{NOWHERE}/1"):
+        yield
 
 
 def test_logins_and_an_accept_log_one_line_for_each_call_redis_failed(

@@ -27,8 +27,8 @@ from aiosmtpd.controller import Controller
 from django.conf import settings
 from django.db import connection
 
-from aceysite.celery import app as celery_app
 from tests.conftest import need_service
+from tests.publishing import tasks_published
 
 SITE_URL = "https://acey-deucey-by-post.example.com"
 #: The deadline sweep, and the turn emails', run this often in the worker's embedded beat.
@@ -223,9 +223,5 @@ def worker(module_worker: CeleryWorker, transactional_db, settings) -> Iterator[
     """The module's worker, for a ``transaction=True`` test whose tasks this process
     publishes to the worker's queue instead of running them in-process."""
     settings.SITE_URL = SITE_URL
-    conf = celery_app.conf
-    before = (conf.task_always_eager, conf.task_default_queue)
-    conf.task_always_eager = False
-    conf.task_default_queue = module_worker.queue
-    yield module_worker
-    conf.task_always_eager, conf.task_default_queue = before
+    with tasks_published(None, module_worker.queue):
+        yield module_worker

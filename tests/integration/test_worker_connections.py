@@ -15,8 +15,9 @@ from games.engine.game import ScriptedDice
 from games.models import Notification
 from games.services import TurnAction
 from tests.matches import opened_by_white
+from tests.publishing import tasks_published
 
-from .conftest import SITE_URL, CeleryWorker, Mailbox, celery_app, forget_queue, start_worker
+from .conftest import SITE_URL, CeleryWorker, Mailbox, forget_queue, start_worker
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -34,11 +35,8 @@ def keeping_worker(
         DB_APPLICATION_NAME=f"worker-{tmp_path.name}",
     )
     settings.SITE_URL = SITE_URL
-    conf = celery_app.conf
-    before = (conf.task_always_eager, conf.task_default_queue)
-    conf.task_always_eager, conf.task_default_queue = False, worker.queue
-    yield worker
-    conf.task_always_eager, conf.task_default_queue = before
+    with tasks_published(None, worker.queue):
+        yield worker
     worker.stop()  # its connection closes with it, before the test database is dropped
     forget_queue(broker_url, worker.queue)
 
