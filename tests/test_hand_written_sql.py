@@ -7,6 +7,7 @@ made aware datetimes), the related objects cached as select_related caches them.
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -15,6 +16,7 @@ from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from accounts.models import ApiToken, User
+from aceysite import sql
 from aceysite.sql import Table, fetch_one, insert, update
 from games import away, services, tally
 from games.models import DiceTally, Match, Notification, Segment
@@ -218,6 +220,86 @@ def test_on_postgresql_the_turn_lock_is_planned_once_per_connection(alice, bob):
         assert isinstance(cursor.cursor, ClientCursor)
     runs = [count for statement, count in prepared if "FOR UPDATE OF" in statement]
     assert runs and runs[0] >= 2  # run as prepared, not prepared again
+
+
+def hand_written_cursor():
+    """The psycopg cursor the statements here run on, as they get it."""
+    with sql._cursor() as cursor:
+        return cursor.cursor
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite's cursors are Django's")
+@pytest.mark.django_db(transaction=True)  # it closes the connection
+def test_on_postgresql_one_cursor_a_connection_runs_statement_after_statement(alice, bob):
+    match = opened_by_white(alice, bob)
+    kept = hand_written_cursor()
+    with transaction.atomic():
+        locked = services._locked_for_turn(match.pk)
+        update(locked)
+        again = services._locked_for_turn(match.pk)
+    assert hand_written_cursor() is kept and not kept.closed
+    assert again.pk == match.pk and again.white == alice
+
+    # A constraint's failure leaves it to run the next statement once rolled back.
+    clash = Segment(
+        match=match,
+        number=match.segment_count,
+        game_number=1,
+        kind="roll",
+        dice=[1, 2],
+        position={},
+    )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert([clash])
+    assert hand_written_cursor() is kept
+    with transaction.atomic():
+        assert services._locked_for_turn(match.pk).pk == match.pk
+
+    # A new connection (Django's closed: CONN_MAX_AGE, a broken one) gets a new cursor.
+    connection.close()
+    with transaction.atomic():
+        assert services._locked_for_turn(match.pk).pk == match.pk
+    renewed = hand_written_cursor()
+    assert renewed is not kept and renewed.connection is connection.connection
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite's cursors are Django's")
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_each_thread_runs_on_a_cursor_of_its_own(alice, bob):
+    match = opened_by_white(alice, bob)
+    found = {}
+
+    def read(name: str) -> None:
+        try:
+            with transaction.atomic():
+                found[name] = (services._locked_for_turn(match.pk).pk, hand_written_cursor())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=read, args=(name,)) for name in ("one", "two")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    (pk_one, one), (pk_two, two) = found["one"], found["two"]
+    assert pk_one == pk_two == match.pk
+    assert one is not two and one.connection is not two.connection
+    assert hand_written_cursor() not in (one, two)
+
+
+def test_statements_here_are_counted_with_the_orms(alice, bob, django_assert_num_queries):
+    # assertNumQueries (tests/queries) sees them: Django's debug wrapper logs them while
+    # queries are logged, on the kept cursor as on a new one.
+    match = opened_by_white(alice, bob)
+    stored = Match.objects.get(pk=match.pk)
+    with transaction.atomic():
+        with django_assert_num_queries(2) as captured:
+            services._locked_for_turn(match.pk)
+            update(stored)
+        services._locked_for_turn(match.pk)  # not counted: the logging ended
+    locked, updated = (query["sql"] for query in captured.captured_queries)
+    assert locked.startswith("SELECT") and updated.startswith("UPDATE")
+    assert len(captured.captured_queries) == 2
 
 
 @pytest.mark.parametrize("of_a_match", [True, False], ids=["turn email", "account email"])
