@@ -976,7 +976,9 @@ def send_notification(notification_id: int, *, retry_in: int = 0, swept: bool = 
         _deliver(message)
     except Exception as error:
         Notification.objects.filter(pk=notification_id).update(
-            claimed_until=now + timedelta(seconds=retry_in) if retry_in else None,
+            # The delay counts from the failure, not from the claim: an attempt's own
+            # time (a slow server's answer) must not shorten the wait before the next.
+            claimed_until=timezone.now() + timedelta(seconds=retry_in) if retry_in else None,
             attempts=attempt,
             last_error=str(error)[:2000],
         )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def refuse_mail(settings) -> None:
@@ -17,3 +19,25 @@ def refuse_mail(settings) -> None:
             "OPTIONS": {"host": "127.0.0.1", "port": port, "use_tls": False, "timeout": 2},
         }
     }
+
+
+@contextmanager
+def silent_mail(settings, *, timeout: float) -> Iterator[None]:
+    """Send mail over SMTP to a server on this machine that takes the connection and never
+    says a word: every send fails after ``timeout`` seconds (no greeting). ``settings``:
+    pytest-django's fixture."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()  # the kernel completes each connection; nobody answers on it
+        settings.MAILERS = {
+            "default": {
+                "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+                "OPTIONS": {
+                    "host": "127.0.0.1",
+                    "port": server.getsockname()[1],
+                    "use_tls": False,
+                    "timeout": timeout,
+                },
+            }
+        }
+        yield

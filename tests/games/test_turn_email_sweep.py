@@ -15,7 +15,7 @@ from games import notifications, services
 from games.engine.game import ScriptedDice
 from games.models import Notification
 from games.services import TurnAction
-from tests.mail import refuse_mail
+from tests.mail import refuse_mail, silent_mail
 from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
@@ -87,6 +87,23 @@ def test_a_sweep_holds_a_failed_email_for_its_retry_and_goes_on(alice, bob, sett
     assert notifications.send_due_turn_emails() == 1
     first.refresh_from_db()
     assert first.sent_at is not None and first.attempts == 2
+
+
+def test_a_failed_emails_retry_delay_counts_from_the_failure(alice, settings):
+    # A server that takes a while to fail (here, 1 s without a greeting) must not shorten
+    # the wait before the next attempt.
+    settings.EMAIL_RETRY_BASE_SECONDS = 30
+    email = _email(alice, "turn:slow")
+    began = timezone.now()
+    with silent_mail(settings, timeout=1.0):
+        assert notifications.send_due_turn_emails() == 0
+    failed = timezone.now()
+
+    email.refresh_from_db()
+    assert email.attempts == 1 and email.last_error
+    assert failed - began >= timedelta(seconds=1)
+    assert began + timedelta(seconds=31) <= email.claimed_until
+    assert email.claimed_until <= failed + timedelta(seconds=30)
 
 
 # -- waking the sweep: tasks published for real, to a Redis queue of the test's own -------------
