@@ -109,9 +109,8 @@ def turn_steps() -> list[tuple[object, str, str]]:
         (services, "_play_forced", "forced follow-ups looked for (engine)"),
         (services, "_record", "the segments stored (INSERT)"),
         (away, "clock_start", "the next player's return from time away (SELECT)"),
-        (notifications, "_email_fields", "the turn email written (template)"),
         (notifications, "insert", "the turn email queued (INSERT)"),
-        (notifications, "turn_passed", "the turn email's subject and story"),
+        (notifications, "turn_passed", "the turn email's subject and facts"),
         (services, "update", "the match saved (UPDATE)"),
         (tally, "_add_all", "the roll added to the dice tally (UPDATE)"),
         (notifications, "wake_turn_email_sweep", "the email's sweep woken (Redis SET)"),
@@ -128,7 +127,8 @@ def email_steps() -> list[tuple[object, str, str]]:
     from games import notifications
 
     return [
-        (notifications, "_turn_email_as_sent", "the story filled in (SELECT segments)"),
+        (notifications, "_turn_email_text", "the email written: story, board, template"),
+        (notifications, "_turn_email_as_sent", "its segments read (SELECT)"),
         (notifications, "_with_unsubscribe", "the unsubscribe link (signed)"),
         (notifications, "_deliver", "the message built and sent (email package, SMTP)"),
     ]

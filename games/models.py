@@ -676,6 +676,12 @@ class Notification(models.Model):
         null=True, blank=True, help_text="Not sent: when its time came, the turn was played"
     )
     last_error = models.TextField(blank=True)
+    facts = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A turn email's: what its turn knew that the sender cannot read later"
+        " (the dice, the deadline, the score); the sender writes the email from them",
+    )
 
     class Meta:
         ordering = ["-created_at"]

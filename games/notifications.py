@@ -3,8 +3,9 @@
 Functions are called from services inside their transaction. Each stores one
 :class:`~games.models.Notification` row keyed by the event (so the same event cannot queue
 two emails) and, once the transaction commits, asks Celery to send it: with a task of its
-own, or for a turn email, which every turn writes, by waking the worker's sweep of the
-outbox (:func:`send_due_turn_emails`).
+own, or for a turn email, which every turn stores, by waking the worker's sweep of the
+outbox (:func:`send_due_turn_emails`). A turn email is written by its sender, from the
+facts its turn stored (:func:`turn_passed`), not by the turn.
 
 One account email goes through the outbox too, so that a mail server's failure is retried:
 the link that confirms an address (:func:`email_confirmation`), written when it is sent.
@@ -190,14 +191,6 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
     if wait:
         # Held from every sender (the resend sweep too) until its time comes.
         fields["claimed_until"] = timezone.now() + timedelta(seconds=wait)
-    if kind == Notification.Kind.TURN:
-        # Its key holds the segment count, which only grows under the match row's lock:
-        # it cannot exist yet, so one INSERT will do (the unique key still guards it).
-        # Notification.objects.create(), in SQL of its own (aceysite.sql): every turn does it.
-        notification = Notification(key=key, match=context["match"], **fields)
-        insert([notification])
-        _sweep_after_commit(notification.pk, wait=wait)
-        return
     notification, created = Notification.objects.get_or_create(
         key=key, defaults={**fields, "match": context.get("match")}
     )
@@ -206,11 +199,9 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
 
 
 def _wait_of(kind: str, key: str) -> int:
-    """Seconds the email of ``kind`` keyed ``key`` waits before it is sent: a turn email,
-    and a challenge's offer (not the news that one was declined or expired), each dropped
-    when its time comes if no longer needed (:func:`send_notification`)."""
-    if kind == Notification.Kind.TURN:
-        return turn_email_delay()
+    """Seconds the email of ``kind`` keyed ``key`` waits before it is sent: a challenge's
+    offer (not the news that one was declined or expired), dropped when its time comes if
+    no longer needed (:func:`send_notification`). A turn email's wait: turn_passed."""
     if kind == Notification.Kind.CHALLENGE and _challenge_in(key) is not None:
         return challenge_email_delay()
     return 0
@@ -249,17 +240,22 @@ def _email_fields(
     """A game email's fields, written; None if ``user`` is to get none: they want none of
     its kind, or have no address, or one they have not confirmed (a typo, or someone
     else's: game mail must not go there; accounts.services)."""
-    if not user.email or user.is_bot or user.email_preference == user.EmailPreference.NONE:
-        return None
-    if user.email_confirmed_at is None:
-        return None
-    if kind == Notification.Kind.TURN and not gets_turn_emails(user):
+    if not _gets_game_email(user, kind):
         return None
     # Times in the email in the addressee's own timezone (not the request's: a turn email
     # is written during the opponent's request).
     with timezone.override(user.zone or UTC):
         body = render_to_string(template, {"user": user, "site_url": settings.SITE_URL, **context})
     return {"user": user, "kind": kind, "subject": subject, "body": body}
+
+
+def _gets_game_email(user: User, kind: str) -> bool:
+    """Whether ``user`` is to get a game email of ``kind`` (:func:`_email_fields`)."""
+    if not user.email or user.is_bot or user.email_preference == user.EmailPreference.NONE:
+        return False
+    if user.email_confirmed_at is None:
+        return False
+    return kind != Notification.Kind.TURN or gets_turn_emails(user)
 
 
 def gets_turn_emails(user: User) -> bool:
@@ -478,9 +474,14 @@ def _segment_count_in(key: str) -> int | None:
     return int(count) if key.startswith("turn:") and count.isdigit() else None
 
 
-#: Stands in a turn email's stored body for what happened since its addressee last moved,
-#: when the turn's own segments do not reach back that far: the sender fills it in
-#: (:func:`_turn_email_as_sent`). The record separators keep a name from imitating it.
+#: A turn email's stored body until it is sent: the sender writes it from the match, its
+#: segments and the facts the turn stored (:func:`turn_passed`), then keeps it as sent.
+TURN_EMAIL_WRITTEN_WHEN_SENT = (
+    "(written when the email is sent: what happened since the last move, the dice, the board)"
+)
+#: Stood, in the body of a turn email stored before turns stored their facts (migration
+#: 0030), for what happened since its addressee last moved; the sender fills it in. The
+#: record separators keep a name from imitating it.
 HISTORY_TO_COME = "\x1e(what happened since your last move: written when sent)\x1e"
 #: The most segments a turn email tells (the newest); the match page has them all. Only
 #: a player whose every turn for long was played for them would have more.
@@ -491,26 +492,27 @@ def turn_passed(
     match: Match, *, recorded: list[Segment] | None = None, dance_left: bool = False
 ) -> None:
     """Tell the player now to move that it is their turn, and what happened since they
-    last moved.
+    last moved: store their email with its subject and the turn's facts, for the sender
+    to write (:func:`_turn_email_text`). Called under the match's lock, with the match as
+    the turn leaves it (its deadline set, not yet saved).
 
     ``dance_left``: they can move no checker, but the site left the dance to them (greek:
     they may name a blot first); the email says so, or they would look for a move.
 
-    ``recorded``: the segments just stored, newest last, if the caller has them. When they
-    hold the addressee's last move of their own, what happened since is written from them
-    now; otherwise the email is stored with :data:`HISTORY_TO_COME` and the sender reads
-    it with one query (whether they reach back far enough cannot be told from them: the
-    segment before them may be the opponent's own named double, or one played for the
-    addressee, and asking would cost every turn a query).
+    ``recorded``: the segments just stored, oldest first: whether they begin the match
+    (a tournament's first turn says so in its subject).
+
+    The story, the board and the template cost a turn 0.5-0.6 ms of CPU when the turn
+    wrote them (bench.turn); written by the worker, they cost the turn nothing, and the
+    facts only what the segments stored cannot tell: the dice then (the next roll may be
+    stored by the time the email goes, with delay 0), the deadline then, the score then
+    (a game may end meanwhile), whether the dance is left to them (the engine's word), and
+    the tournament's round (a draw to read).
     """
     user = match.to_move
-    if user is None:
+    if user is None or not _gets_game_email(user, Notification.Kind.TURN):
         return
-    color = match.color_of(user) or "white"
     opponent = match.opponent_of(user)
-    since = _since_own_move(recorded or [], color)
-    history = HISTORY_TO_COME if since is None else _history(match, color, since)
-    position = Position.from_dict(match.position)
     stage = _stage_of(match)
     # The first turn of a tournament's match (its segments stored from the first on) tells
     # its round's start too: the start's own email goes to the other player only
@@ -522,28 +524,75 @@ def turn_passed(
         )
     else:
         subject = f"Your turn against {opponent} ({f'{stage}, ' if stage else ''}match #{match.pk})"
-    _queue(
-        user,
-        Notification.Kind.TURN,
-        turn_key(match.pk, match.segment_count),
-        subject,
-        "games/email/turn.txt",
-        {
-            "match": match,
-            "opponent": opponent,
-            # A tournament's match says so: a loss may end the player's tournament.
-            "stage": stage,
-            "started": started,
-            "tournament_url": (absolute_url(stage.tournament.get_absolute_url()) if stage else ""),
-            "history": history,
-            "dice": format_dice(match.dice) if match.dice else "",
-            "dance_left": dance_left,
-            "color": color,
-            "opponent_color": "black" if color == "white" else "white",
-            "diagram": position.diagram(color),
-            "url": absolute_url(match.get_absolute_url()),
-        },
+    facts = {
+        "dice": match.dice,
+        "dance_left": dance_left,
+        "deadline": match.deadline.isoformat() if match.deadline else None,
+        "score": [match.score_white, match.score_black],
+        "started": started,
+        "stage": (
+            {
+                "tournament": stage.tournament.name,
+                "title": stage.title,
+                "url": absolute_url(stage.tournament.get_absolute_url()),
+            }
+            if stage
+            else None
+        ),
+    }
+    # The key holds the segment count, which only grows under the match row's lock: it
+    # cannot exist yet, so one INSERT will do (the unique key still guards it).
+    # Notification.objects.create(), in SQL of its own (aceysite.sql): every turn does it.
+    notification = Notification(
+        user=user,
+        kind=Notification.Kind.TURN,
+        key=turn_key(match.pk, match.segment_count),
+        subject=subject,
+        body=TURN_EMAIL_WRITTEN_WHEN_SENT,
+        match=match,
+        facts=facts,
     )
+    wait = turn_email_delay()
+    if wait:
+        # Held from every sender (the resend sweep too) until its time comes.
+        notification.claimed_until = timezone.now() + timedelta(seconds=wait)
+    insert([notification])
+    _sweep_after_commit(notification.pk, wait=wait)
+
+
+def _turn_email_text(
+    notification: Notification, match: Match, color: str, told: list[Segment]
+) -> str:
+    """A turn email's body, written when it is sent: from its turn's facts, the match (its
+    players came with the email) and ``told``, its segments from the addressee's last move
+    of their own up to its turn's (:func:`_segments_for_turn_email`), whose last holds the
+    position then."""
+    user = notification.user
+    facts = notification.facts or {}
+    score = dict(zip(("white", "black"), facts["score"], strict=True))
+    deadline = facts["deadline"]
+    position = Position.from_dict(told[-1].position if told else match.position)
+    # Times in the email in the addressee's own timezone.
+    with timezone.override(user.zone or UTC):
+        return render_to_string(
+            "games/email/turn.txt",
+            {
+                "user": user,
+                "match": match,
+                "opponent": match.opponent_of(user),
+                # A tournament's match says so: a loss may end the player's tournament.
+                "stage": facts["stage"],
+                "started": facts["started"],
+                "history": _history(match, color, told, score=score),
+                "dice": format_dice(facts["dice"]) if facts["dice"] else "",
+                "dance_left": facts["dance_left"],
+                "color": color,
+                "opponent_color": "black" if color == "white" else "white",
+                "diagram": position.diagram(color),
+                "url": absolute_url(match.get_absolute_url()),
+                "deadline": datetime.fromisoformat(deadline) if deadline else None,
+            },
+        )
 
 
 def _stage_of(match: Match) -> Stage | None:
@@ -563,24 +612,18 @@ def _is_own_move(segment: Segment, color: str) -> bool:
     return segment.player == color and not segment.automatic
 
 
-def _since_own_move(segments: list[Segment], color: str) -> list[Segment] | None:
-    """``segments`` from the last own move of ``color``'s player in them on, or None if
-    they hold none."""
-    for index in range(len(segments) - 1, -1, -1):
-        if _is_own_move(segments[index], color):
-            return segments[index:]
-    return None
-
-
-def _history(match: Match, color: str, segments: list[Segment]) -> str:
+def _history(
+    match: Match, color: str, segments: list[Segment], *, score: dict[str, int] | None = None
+) -> str:
     """What happened since ``color``'s player last moved, for their turn email, then a
     blank line ("" if nothing happened). ``segments``: oldest first, up to the last stored
     when the email was queued, from the player's last move of their own (not told again,
     but a game it ended is), or from the first segment of the match if they have made
-    none, or cut short at the newest few."""
+    none, or cut short at the newest few. ``score``: the match's score, by colour, after
+    the last of them (the match row's by default)."""
     if not segments:
         return ""
-    return _TurnStory(match, color, segments).text()
+    return _TurnStory(match, color, segments, score=score).text()
 
 
 class _TurnStory:
@@ -588,8 +631,16 @@ class _TurnStory:
     moved, as their turn email tells it: a line an event, in the notation of the match
     page and of RULES.md's turn records, the reader called "you"."""
 
-    def __init__(self, match: Match, color: str, segments: list[Segment]) -> None:
+    def __init__(
+        self,
+        match: Match,
+        color: str,
+        segments: list[Segment],
+        *,
+        score: dict[str, int] | None = None,
+    ) -> None:
         self.match = match
+        self.score = score or {"white": match.score_white, "black": match.score_black}
         self.segments = segments
         self.you = color
         self.other = "black" if color == "white" else "white"
@@ -688,8 +739,8 @@ class _TurnStory:
 
     def _scores_after_games(self) -> dict[int, dict[str, int]]:
         """For each segment told that ended a game, by number: the match score after it,
-        worked back from the match row's (the score now: no game ends meanwhile)."""
-        score = {"white": self.match.score_white, "black": self.match.score_black}
+        worked back from the score after the last segment told."""
+        score = dict(self.score)
         after = {}
         for segment in reversed([s for s in self.segments if _ends_game(s)]):
             after[segment.number] = dict(score)
@@ -1222,8 +1273,8 @@ SEGMENTS_OF_ONE_TURN = 20
 
 
 def _turn_email_as_sent(notification: Notification) -> str | None:
-    """A turn email's body as it goes out (what happened since the addressee last moved
-    filled in, if the turn could not write it), or None if it is not worth sending now.
+    """A turn email's body as it goes out (written now, from the facts its turn stored), or
+    None if it is not worth sending now.
 
     At most one query, for the match's segments (the match came with the email).
     """
@@ -1235,18 +1286,24 @@ def _turn_email_as_sent(notification: Notification) -> str | None:
         return body  # not a match's (written by hand): nothing to add or check
     if count is None:
         return None if delayed else body  # no turn to tell it by
-    to_come = HISTORY_TO_COME in body
+    written = notification.facts is not None
+    # Stored before turns stored facts (migration 0030): its body as its turn wrote it,
+    # what happened since the last move to fill in if the turn could not.
+    to_come = not written and HISTORY_TO_COME in body
     if delayed and not _still_to_move(match, notification.user, count):
         return None
-    if not (to_come or delayed):
+    if not (written or to_come or delayed):
         return body
     color = match.color_of(notification.user) or "white"
-    segments = _segments_for_turn_email(match, color, count, history=to_come, after=delayed)
+    story = written or to_come
+    segments = _segments_for_turn_email(match, color, count, history=story, after=delayed)
     if delayed and not _still_waiting(segments, color, count):
         return None
+    told = [segment for segment in segments if segment.number <= count]
+    if written:
+        return _turn_email_text(notification, match, color, told)
     if not to_come:
         return body
-    told = [segment for segment in segments if segment.number <= count]
     return body.replace(HISTORY_TO_COME, _history(match, color, told), 1)
 
 

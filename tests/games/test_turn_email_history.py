@@ -282,3 +282,89 @@ def test_the_story_keeps_the_newest_segments_when_there_are_too_many(alice, bob)
     count = _stored(match, [("white", False)] + [("black", False)] * (kept + 10))
 
     assert _told(match, "white", count) == list(range(count - kept + 1, count + 1))
+
+
+# -- written when sent, from what the turn knew ------------------------------------------------
+
+
+def test_a_turn_stores_its_email_unwritten_with_what_only_the_turn_knew(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        match = opened_by_white(alice, bob)
+        match = _play(match, alice, [6, 5], play="in/22 in/19")
+    email = Notification.objects.get(user=bob, kind="turn")
+
+    assert email.body == notifications.TURN_EMAIL_WRITTEN_WHEN_SENT
+    assert email.subject == f"Your turn against alice (match #{match.pk})"
+    assert email.facts == {
+        "dice": [6, 5],
+        "dance_left": False,
+        "deadline": match.deadline.isoformat(),
+        "score": [0, 0],
+        "started": False,
+        "stage": None,
+    }
+
+
+def test_an_email_sent_after_its_reader_moved_on_tells_the_turn_it_was_queued_for(
+    alice, bob, settings, django_capture_on_commit_callbacks
+):
+    # Sent at once (no delay), but by a sweep that came late: bob has played meanwhile,
+    # and the match's dice, position and deadline are his next turn's.
+    settings.TURN_EMAIL_DELAY_SECONDS = 0
+    with django_capture_on_commit_callbacks(execute=False):
+        match = opened_by_white(alice, bob)
+        match = _play(match, alice, [6, 5], play="in/22 in/19")
+        then = (match.dice, match.deadline, match.position)
+        email = Notification.objects.get(user=bob, kind="turn")
+        match = _play(match, bob, [4, 4], play="in/19 in/20")
+    assert (match.dice, match.position) != then[::2]
+    # Alice's deadline now, which bob's email must not give as his.
+    Match.objects.filter(pk=match.pk).update(deadline=match.deadline.replace(year=2099))
+
+    assert notifications.send_notification(email.pk) is True
+
+    body = _turn_email_to(bob)
+    assert "- alice played 6-3: in/22 in/19\n" in body
+    assert "bob played" not in body and "you played" not in body
+    assert "Your dice: 6-5" in body
+    position = notifications.Position.from_dict(then[2])
+    assert position.diagram("black") in body
+    assert "2099" not in body and f"Deadline: {then[1]:%a %-d %b %Y, %H:%M} UTC" in body
+
+
+def test_the_story_tells_the_score_its_turn_knew(alice, bob, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        match = opened_by_white(alice, bob, dice=(5, 2, 3, 1), points=5)
+        match = _set_position(match, make(white={6: 1, 5: 1}, black={24: 1}), score_white=1)
+        _play(match, alice, [4, 1, 2, 5, 6, 3], play="6/3 5/4")  # bob wins game 1: 2 points
+    # Later games changed the score before the email went.
+    Match.objects.filter(pk=match.pk).update(score_white=3, score_black=4)
+
+    email = Notification.objects.get(user=bob, kind="turn")
+    assert notifications.send_notification(email.pk) is True
+
+    assert "Score: you 2, alice 1." in _turn_email_to(bob)
+
+
+def test_an_email_stored_before_turns_stored_facts_is_sent_as_its_turn_wrote_it(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    # Migration 0030's rows: a body written by the turn, perhaps with its story to come.
+    with django_capture_on_commit_callbacks(execute=False):
+        match = opened_by_white(alice, bob)
+        match = _play(match, alice, [6, 5], play="in/22 in/19")
+    email = Notification.objects.get(user=bob, kind="turn")
+    Notification.objects.filter(pk=email.pk).update(
+        facts=None, body=f"Hello bob,\n\n{notifications.HISTORY_TO_COME}Your dice: 6-5\n"
+    )
+
+    assert notifications.send_notification(email.pk) is True
+
+    [message] = mail.outbox
+    body = message.body
+    assert body.startswith(
+        "Hello bob,\n\nSince the match began:\n- Opening roll: you 2, alice 5; alice moves first."
+        "\n- alice played 6-3: in/22 in/19\n\nYour dice: 6-5\n"
+    )
