@@ -165,7 +165,7 @@ def _cursor() -> Iterator[CursorWrapper]:
     database.ensure_connection()
     database.validate_thread_sharing()
     with database.wrap_database_errors:
-        kept = _kept_cursor(database.connection)
+        kept = _kept_cursor(database)
     # Wrapped afresh (two attributes): in Django's debug wrapper, which logs each
     # statement, while queries are logged (DEBUG, assertNumQueries), its plain one otherwise.
     yield (
@@ -187,14 +187,22 @@ class _Kept(threading.local):
 _kept = _Kept()
 
 
-def _kept_cursor(connection: Any) -> Any:
-    """The kept server-binding cursor of psycopg ``connection``, made if it has none (a
-    new connection, or its cursor closed)."""
+def _kept_cursor(database: BaseDatabaseWrapper) -> Any:
+    """The kept server-binding cursor of ``database``'s psycopg connection, made if it has
+    none (a new connection, or its cursor closed)."""
     from django.db.backends.postgresql.base import ServerBindingCursor
 
-    if _kept.connection is not connection or _kept.cursor.closed:
-        # The last connection's cursor goes with it (it holds its connection).
-        _kept.connection, _kept.cursor = connection, ServerBindingCursor(connection)
+    raw = database.connection
+    if _kept.connection is not raw or _kept.cursor.closed:
+        # Made as Django makes its own (create_cursor: its timezone for dates, should the
+        # connection's differ), of the class that binds on the server. The last
+        # connection's cursor goes with it (it holds its connection).
+        client_side = raw.cursor_factory
+        raw.cursor_factory = ServerBindingCursor
+        try:
+            _kept.connection, _kept.cursor = raw, database.create_cursor()
+        finally:
+            raw.cursor_factory = client_side
     return _kept.cursor
 
 
