@@ -1370,10 +1370,13 @@ def forget_old_emails(*, now: datetime | None = None) -> int:
 
 
 def unsent(older_than_seconds: int = 60) -> list[int]:
-    """Notifications that should have gone out by now (for the retry sweep)."""
+    """Notifications that should have gone out by now (for the resend sweep): not turn
+    emails, which the turn email sweep takes, lost, failed or waiting alike (a task
+    queued for one here would only race that sweep for its claim)."""
     now = timezone.now()
     cutoff = now - timedelta(seconds=older_than_seconds)
-    return list(_to_send(now).filter(created_at__lt=cutoff).values_list("pk", flat=True)[:500])
+    due = _to_send(now).filter(created_at__lt=cutoff).exclude(kind=Notification.Kind.TURN)
+    return list(due.values_list("pk", flat=True)[:500])
 
 
 def _to_send(now: datetime) -> QuerySet[Notification]:

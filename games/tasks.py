@@ -47,8 +47,8 @@ def task_expire_challenges() -> int:
 
 @shared_task
 def task_resend_unsent() -> int:
-    """Beat: re-queue emails whose task was lost (worker killed, broker restarted); turn
-    emails too, which the turn email sweep sends first unless they are failing."""
+    """Beat: re-queue emails whose task was lost (worker killed, broker restarted); not
+    turn emails, which have no task: the turn email sweep sends those."""
     ids = notifications.unsent()
     for notification_id in ids:
         task_send_notification.delay(notification_id=notification_id)

@@ -675,6 +675,22 @@ def test_resend_sweep_leaves_recent_and_given_up_notifications(
     assert notifications.unsent() == []
 
 
+def test_resend_sweep_leaves_turn_emails_to_their_own_sweep(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    challenge = _queued_challenge(alice, bob, django_capture_on_commit_callbacks)
+    turn = Notification.objects.create(
+        user=alice, kind="turn", key="turn:lost", subject="s", body="b", match=None
+    )
+    hour_ago = timezone.now() - timedelta(hours=1)
+    Notification.objects.filter(pk__in=[challenge.pk, turn.pk]).update(created_at=hour_ago)
+
+    assert notifications.unsent() == [challenge.pk]
+    assert notifications.send_due_turn_emails() == 1  # the turn email's own sweep sends it
+    turn.refresh_from_db()
+    assert turn.sent_at is not None
+
+
 def test_an_smtp_failure_leaves_the_email_unsent_with_the_error(
     alice, bob, settings, django_capture_on_commit_callbacks
 ):
