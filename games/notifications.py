@@ -242,8 +242,8 @@ def _email_fields(
     else's: game mail must not go there; accounts.services)."""
     if not _gets_game_email(user, kind):
         return None
-    # Times in the email in the addressee's own timezone (not the request's: a turn email
-    # is written during the opponent's request).
+    # Times in the email in the addressee's own timezone (not the request's: a game email
+    # is often written during the other player's request).
     with timezone.override(user.zone or UTC):
         body = render_to_string(template, {"user": user, "site_url": settings.SITE_URL, **context})
     return {"user": user, "kind": kind, "subject": subject, "body": body}
@@ -554,7 +554,7 @@ def turn_passed(
     )
     wait = turn_email_delay()
     if wait:
-        # Held from every sender (the resend sweep too) until its time comes.
+        # Held from the sweeps until its time comes.
         notification.claimed_until = timezone.now() + timedelta(seconds=wait)
     insert([notification])
     _sweep_after_commit(notification.pk, wait=wait)
@@ -568,7 +568,8 @@ def _turn_email_text(
     of their own up to its turn's (:func:`_segments_for_turn_email`), whose last holds the
     position then."""
     user = notification.user
-    facts = notification.facts or {}
+    facts = notification.facts
+    assert facts is not None
     score = dict(zip(("white", "black"), facts["score"], strict=True))
     deadline = facts["deadline"]
     position = Position.from_dict(told[-1].position if told else match.position)
