@@ -184,6 +184,15 @@ def test_turn_email_says_which_checkers_are_the_readers(
     assert "It is your turn" in _turn_email_to(alice)
 
 
+def _bobs_turn_email(alice, bob, capture) -> tuple[Match, Notification]:
+    """Alice opens a match and plays 6-3; bob's turn email is stored, not sent (``capture``,
+    pytest-django's django_capture_on_commit_callbacks, keeps its send from running)."""
+    with capture(execute=False):
+        match = opened_by_white(alice, bob)
+        match = _play(match, alice, [6, 5], play="in/22 in/19")
+    return match, Notification.objects.get(user=bob, kind="turn")
+
+
 def test_a_turn_whose_email_reaches_back_before_the_turn_costs_no_more_queries(
     alice, bob, django_capture_on_commit_callbacks
 ):
@@ -207,10 +216,7 @@ def test_a_turn_whose_email_reaches_back_before_the_turn_costs_no_more_queries(
 def test_a_turn_email_whose_story_is_written_when_sent_costs_the_sender_one_query(
     alice, bob, django_capture_on_commit_callbacks, django_assert_num_queries
 ):
-    with django_capture_on_commit_callbacks(execute=False):
-        match = opened_by_white(alice, bob)
-        _play(match, alice, [6, 5], play="in/22 in/19")
-    email = Notification.objects.get(user=bob, kind="turn")
+    _match, email = _bobs_turn_email(alice, bob, django_capture_on_commit_callbacks)
 
     # The claim; the email with its addressee, match and players; the match's segments
     # since bob last moved; marking it sent (with the body as sent).
@@ -290,10 +296,7 @@ def test_the_story_keeps_the_newest_segments_when_there_are_too_many(alice, bob)
 def test_a_turn_stores_its_email_unwritten_with_what_only_the_turn_knew(
     alice, bob, django_capture_on_commit_callbacks
 ):
-    with django_capture_on_commit_callbacks(execute=False):
-        match = opened_by_white(alice, bob)
-        match = _play(match, alice, [6, 5], play="in/22 in/19")
-    email = Notification.objects.get(user=bob, kind="turn")
+    match, email = _bobs_turn_email(alice, bob, django_capture_on_commit_callbacks)
 
     assert email.body == notifications.TURN_EMAIL_WRITTEN_WHEN_SENT
     assert email.subject == f"Your turn against alice (match #{match.pk})"
@@ -313,11 +316,9 @@ def test_an_email_sent_after_its_reader_moved_on_tells_the_turn_it_was_queued_fo
     # Sent at once (no delay), but by a sweep that came late: bob has played meanwhile,
     # and the match's dice, position and deadline are his next turn's.
     settings.TURN_EMAIL_DELAY_SECONDS = 0
+    match, email = _bobs_turn_email(alice, bob, django_capture_on_commit_callbacks)
+    then = (match.dice, match.deadline, match.position)
     with django_capture_on_commit_callbacks(execute=False):
-        match = opened_by_white(alice, bob)
-        match = _play(match, alice, [6, 5], play="in/22 in/19")
-        then = (match.dice, match.deadline, match.position)
-        email = Notification.objects.get(user=bob, kind="turn")
         match = _play(match, bob, [4, 4], play="in/19 in/20")
     assert (match.dice, match.position) != then[::2]
     # Alice's deadline now, which bob's email must not give as his.
@@ -352,10 +353,7 @@ def test_an_email_stored_before_turns_stored_facts_is_sent_as_its_turn_wrote_it(
     alice, bob, django_capture_on_commit_callbacks
 ):
     # Migration 0030's rows: a body written by the turn, perhaps with its story to come.
-    with django_capture_on_commit_callbacks(execute=False):
-        match = opened_by_white(alice, bob)
-        match = _play(match, alice, [6, 5], play="in/22 in/19")
-    email = Notification.objects.get(user=bob, kind="turn")
+    _match, email = _bobs_turn_email(alice, bob, django_capture_on_commit_callbacks)
     Notification.objects.filter(pk=email.pk).update(
         facts=None, body=f"Hello bob,\n\n{notifications.HISTORY_TO_COME}Your dice: 6-5\n"
     )
