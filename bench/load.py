@@ -3,6 +3,7 @@
     DATABASE_URL=postgres://acey:acey@127.0.0.1:5432/acey \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python -m bench.load [--clients 50] [--seconds 30] [--max-requests 20000]
+            [--rounds 1] [--rate 50]
 
 Empties (or creates) a database ``<name>_load`` next to the one DATABASE_URL names, migrates
 it and seeds ``--clients`` players, each with an API key and a match against a partner of
@@ -25,6 +26,7 @@ drives ``--clients`` concurrent clients (threads, http.client):
 
 Back to back, latency is the number of clients over the throughput (Little's law), so the
 throughput ratio is read there; the paced phases show the latency at a given load.
+``--rounds`` repeats phases 1 and 2, in turn, and reports the round with the median ratio.
 
 Each phase is measured for ``--seconds`` after an unmeasured warm-up (``--warmup`` seconds
 and 25 requests per gunicorn worker thread), or until ``--max-requests`` requests. Latency is
