@@ -242,11 +242,20 @@ def _email_fields(
     else's: game mail must not go there; accounts.services)."""
     if not _gets_game_email(user, kind):
         return None
-    # Times in the email in the addressee's own timezone (not the request's: a game email
-    # is often written during the other player's request).
+    return {
+        "user": user,
+        "kind": kind,
+        "subject": subject,
+        "body": _written(user, template, context),
+    }
+
+
+def _written(user: User, template: str, context: dict) -> str:
+    """A game email's body for ``user``: ``template`` with ``context``, its times in the
+    addressee's own timezone (not the request's or the worker's: a game email is often
+    written during the other player's request)."""
     with timezone.override(user.zone or UTC):
-        body = render_to_string(template, {"user": user, "site_url": settings.SITE_URL, **context})
-    return {"user": user, "kind": kind, "subject": subject, "body": body}
+        return render_to_string(template, {"user": user, "site_url": settings.SITE_URL, **context})
 
 
 def _gets_game_email(user: User, kind: str) -> bool:
@@ -573,27 +582,25 @@ def _turn_email_text(
     score = dict(zip(("white", "black"), facts["score"], strict=True))
     deadline = facts["deadline"]
     position = Position.from_dict(told[-1].position if told else match.position)
-    # Times in the email in the addressee's own timezone.
-    with timezone.override(user.zone or UTC):
-        return render_to_string(
-            "games/email/turn.txt",
-            {
-                "user": user,
-                "match": match,
-                "opponent": match.opponent_of(user),
-                # A tournament's match says so: a loss may end the player's tournament.
-                "stage": facts["stage"],
-                "started": facts["started"],
-                "history": _history(match, color, told, score=score),
-                "dice": format_dice(facts["dice"]) if facts["dice"] else "",
-                "dance_left": facts["dance_left"],
-                "color": color,
-                "opponent_color": "black" if color == "white" else "white",
-                "diagram": position.diagram(color),
-                "url": absolute_url(match.get_absolute_url()),
-                "deadline": datetime.fromisoformat(deadline) if deadline else None,
-            },
-        )
+    return _written(
+        user,
+        "games/email/turn.txt",
+        {
+            "match": match,
+            "opponent": match.opponent_of(user),
+            # A tournament's match says so: a loss may end the player's tournament.
+            "stage": facts["stage"],
+            "started": facts["started"],
+            "history": _history(match, color, told, score=score),
+            "dice": format_dice(facts["dice"]) if facts["dice"] else "",
+            "dance_left": facts["dance_left"],
+            "color": color,
+            "opponent_color": "black" if color == "white" else "white",
+            "diagram": position.diagram(color),
+            "url": absolute_url(match.get_absolute_url()),
+            "deadline": datetime.fromisoformat(deadline) if deadline else None,
+        },
+    )
 
 
 def _stage_of(match: Match) -> Stage | None:
