@@ -188,14 +188,18 @@ def _queue(user: User, kind: str, key: str, subject: str, template: str, context
     if fields is None:
         return
     wait = _wait_of(kind, key)
-    if wait:
-        # Held from every sender (the resend sweep too) until its time comes.
-        fields["claimed_until"] = timezone.now() + timedelta(seconds=wait)
+    fields["claimed_until"] = _held_for(wait)
     notification, created = Notification.objects.get_or_create(
         key=key, defaults={**fields, "match": context.get("match")}
     )
     if created:
         _send_after_commit(notification.pk, wait=wait)
+
+
+def _held_for(wait: int) -> datetime | None:
+    """An email's claimed_until when it is stored to wait ``wait`` seconds: held from every
+    sender until its time comes (None: no wait)."""
+    return timezone.now() + timedelta(seconds=wait) if wait else None
 
 
 def _wait_of(kind: str, key: str) -> int:
@@ -552,6 +556,7 @@ def turn_passed(
     # The key holds the segment count, which only grows under the match row's lock: it
     # cannot exist yet, so one INSERT will do (the unique key still guards it).
     # Notification.objects.create(), in SQL of its own (aceysite.sql): every turn does it.
+    wait = turn_email_delay()
     notification = Notification(
         user=user,
         kind=Notification.Kind.TURN,
@@ -560,11 +565,8 @@ def turn_passed(
         body=TURN_EMAIL_WRITTEN_WHEN_SENT,
         match=match,
         facts=facts,
+        claimed_until=_held_for(wait),
     )
-    wait = turn_email_delay()
-    if wait:
-        # Held from the sweeps until its time comes.
-        notification.claimed_until = timezone.now() + timedelta(seconds=wait)
     insert([notification])
     _sweep_after_commit(notification.pk, wait=wait)
 
@@ -1298,12 +1300,12 @@ def _turn_email_as_sent(notification: Notification) -> str | None:
     # Stored before turns stored facts (migration 0030): its body as its turn wrote it,
     # what happened since the last move to fill in if the turn could not.
     to_come = not written and HISTORY_TO_COME in body
+    story = written or to_come
     if delayed and not _still_to_move(match, notification.user, count):
         return None
-    if not (written or to_come or delayed):
+    if not (story or delayed):
         return body
     color = match.color_of(notification.user) or "white"
-    story = written or to_come
     segments = _segments_for_turn_email(match, color, count, history=story, after=delayed)
     if delayed and not _still_waiting(segments, color, count):
         return None
