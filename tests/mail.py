@@ -13,12 +13,7 @@ def refuse_mail(settings) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": port, "use_tls": False, "timeout": 2},
-        }
-    }
+    smtp_on(settings, port, timeout=2)
 
 
 @contextmanager
@@ -29,15 +24,16 @@ def silent_mail(settings, *, timeout: float) -> Iterator[None]:
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()  # the kernel completes each connection; nobody answers on it
-        settings.MAILERS = {
-            "default": {
-                "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-                "OPTIONS": {
-                    "host": "127.0.0.1",
-                    "port": server.getsockname()[1],
-                    "use_tls": False,
-                    "timeout": timeout,
-                },
-            }
-        }
+        smtp_on(settings, server.getsockname()[1], timeout=timeout)
         yield
+
+
+def smtp_on(settings, port: int, *, timeout: float | None = None) -> None:
+    """Send mail over plain SMTP to ``port`` on this machine (``timeout``: Django's
+    default, none, if not given)."""
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": port, "use_tls": False, "timeout": timeout},
+        }
+    }

@@ -17,7 +17,7 @@ from games.engine.game import ScriptedDice
 from games.models import Notification
 from games.services import TurnAction
 from tests.integration.conftest import Mailbox
-from tests.mail import refuse_mail
+from tests.mail import refuse_mail, smtp_on
 from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
@@ -151,12 +151,7 @@ def test_celery_is_told_a_refusal_without_the_address(
 ):
     mailbox = Mailbox()
     mailbox.refuse(bob.email, f"550 5.1.1 <{bob.email}>: Recipient address rejected")
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": mailbox.port, "use_tls": False},
-        }
-    }
+    smtp_on(settings, mailbox.port)
     email = queued_challenge(alice, bob, django_capture_on_commit_callbacks)
     server = Controller(mailbox, hostname="127.0.0.1", port=mailbox.port)
     server.start()

@@ -15,6 +15,7 @@ from aiosmtpd.controller import Controller
 
 from games import notifications
 from games.models import Notification
+from tests.mail import smtp_on
 
 pytestmark = pytest.mark.django_db
 
@@ -76,12 +77,7 @@ class Server:
 def server(settings) -> Iterator[Server]:
     smtp = Server()
     smtp.start()
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": smtp.port, "use_tls": False, "timeout": 5},
-        }
-    }
+    smtp_on(settings, smtp.port, timeout=5)
     yield smtp
     notifications._kept.drop()
     smtp.stop()
