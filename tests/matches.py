@@ -21,6 +21,19 @@ def opened_by_white(white, black, *, dice=WHITE_OPENS, **options) -> Match:
     return services.start_match(white=white, black=black, dice=ScriptedDice(list(dice)), **settings)
 
 
+def take_turn(match: Match, user, dice: list[int] | None = None, **action) -> Match:
+    """``user`` acts on ``match``'s current segment, as a page or the API would send it
+    (``action``: ``play="13/7 8/7"``, ``double=6``, ``steps=...``, ``name_blot=...``), with
+    ``dice`` for the rolls that follow (the match's own seed without). Returns the match as
+    the service saved it."""
+    return services.submit_segment(
+        match.pk,
+        user=user,
+        action=services.TurnAction(segment=match.segment_count, **action),
+        dice=ScriptedDice(list(dice)) if dice else None,
+    )
+
+
 def set_position(
     match: Match,
     turn: str,

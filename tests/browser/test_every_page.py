@@ -24,6 +24,7 @@ from games.engine.game import ScriptedDice
 from games.models import Match
 from games.notifications import unsubscribe_token
 from games.tournaments import services as tournaments
+from tests.matches import take_turn
 
 from .helpers import PASSWORD, axe_violations, log_in
 
@@ -114,12 +115,6 @@ def _start(white, black, dice: list[int], **options) -> Match:
     return services.start_match(white=white, black=black, dice=ScriptedDice(dice), **options)
 
 
-def _play(match: Match, user, text: str, dice: list[int] | None = None) -> Match:
-    action = services.TurnAction(segment=match.segment_count, play=text)
-    extra = ScriptedDice(dice) if dice else None
-    return services.submit_segment(match.pk, user=user, action=action, dice=extra)
-
-
 @pytest.fixture
 def pages(django_user_model) -> list[str]:
     """A site with a little of everything in it; the paths of its pages that alice sees."""
@@ -130,11 +125,11 @@ def pages(django_user_model) -> list[str]:
     alice = player("alice", display_name="Alice Featherstonehaugh-Smythe")
     bob, carol, dave = player("bob"), player(LONG_NAME), player("dave")
 
-    your_turn = _play(_start(alice, carol, [5, 2, 6, 3]), alice, "in/22 in/19", [4, 1])
-    your_turn = _play(your_turn, carol, "in/24 in/21", [6, 5])
-    waiting = _play(_start(alice, carol, [5, 2, 6, 3]), alice, "in/22 in/19", [4, 1])
-    naming_a_double = _play(_start(alice, dave, [5, 2, 2, 1]), alice, "in/24 in/23")
-    finished = _play(_start(alice, carol, [5, 2, 6, 3]), alice, "in/22 in/19", [4, 1])
+    your_turn = take_turn(_start(alice, carol, [5, 2, 6, 3]), alice, [4, 1], play="in/22 in/19")
+    your_turn = take_turn(your_turn, carol, [6, 5], play="in/24 in/21")
+    waiting = take_turn(_start(alice, carol, [5, 2, 6, 3]), alice, [4, 1], play="in/22 in/19")
+    naming_a_double = take_turn(_start(alice, dave, [5, 2, 2, 1]), alice, play="in/24 in/23")
+    finished = take_turn(_start(alice, carol, [5, 2, 6, 3]), alice, [4, 1], play="in/22 in/19")
     services.resign(finished.pk, user=carol)
 
     for challenger in (bob, dave):

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
 from games import chat, services
-from games.engine.game import ScriptedDice
 from games.models import Match
+from tests.matches import take_turn
 
 from .helpers import board_state, log_in, wait_for_redraw
 
@@ -55,9 +55,7 @@ def _tab_to(page: Page, locator: Locator, presses: int = 80) -> None:
 
 def _alice_plays(match: Match) -> None:
     """Alice's 6-5, entering two waiting checkers, stored as her page would send it."""
-    alice = match.white
-    action = services.TurnAction(segment=match.segment_count, play="in/19 in/20")
-    services.submit_segment(match.pk, user=alice, action=action, dice=ScriptedDice([3, 1]))
+    take_turn(match, match.white, [3, 1], play="in/19 in/20")
 
 
 def _poll(page: Page) -> None:

@@ -23,6 +23,7 @@ from games import services
 from games.engine.game import ScriptedDice
 from games.models import Match
 from games.tournaments import services as tournaments
+from tests.matches import take_turn
 
 from .helpers import PASSWORD, log_in
 
@@ -62,12 +63,6 @@ def _start(white, black, dice: list[int]) -> Match:
     return services.start_match(white=white, black=black, dice=ScriptedDice(dice), **options)
 
 
-def _play(match: Match, user, text: str, dice: list[int] | None = None) -> Match:
-    action = services.TurnAction(segment=match.segment_count, play=text)
-    extra = ScriptedDice(dice) if dice else None
-    return services.submit_segment(match.pk, user=user, action=action, dice=extra)
-
-
 @pytest.fixture
 def pages(django_user_model) -> list[str]:
     """The main pages kbplayer sees, with a match of a few turns, one where a double is to
@@ -77,9 +72,9 @@ def pages(django_user_model) -> list[str]:
         django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
         for name in names
     )
-    your_turn = _play(_start(kb, carol, [5, 2, 6, 3]), kb, "in/22 in/19", [4, 1])
-    your_turn = _play(your_turn, carol, "in/24 in/21", [6, 5])
-    naming_a_double = _play(_start(kb, dave, [5, 2, 2, 1]), kb, "in/24 in/23")
+    your_turn = take_turn(_start(kb, carol, [5, 2, 6, 3]), kb, [4, 1], play="in/22 in/19")
+    your_turn = take_turn(your_turn, carol, [6, 5], play="in/24 in/21")
+    naming_a_double = take_turn(_start(kb, dave, [5, 2, 2, 1]), kb, play="in/24 in/23")
     services.create_challenge(bob, opponent=kb)
     services.create_challenge(carol, variant="greek")
     cup = tournaments.create_tournament(

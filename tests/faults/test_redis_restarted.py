@@ -26,7 +26,7 @@ from .conftest import play_first_legal
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-SWEEP = "games.tasks.task_sweep_turn_emails"
+SWEEP = task_sweep_turn_emails.name
 NOT_WOKEN = "the broker is unreachable, the turn emails' sweep is not woken"
 
 

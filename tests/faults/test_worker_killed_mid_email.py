@@ -26,7 +26,7 @@ from .conftest import SMTP_TIMEOUT, wait_until
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-SWEEP = "games.tasks.task_sweep_turn_emails"
+SWEEP = task_sweep_turn_emails.name
 
 
 def test_an_email_whose_worker_was_killed_mid_send_is_delivered_once(

@@ -23,7 +23,7 @@ from .conftest import QUEUE
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-SWEEP = "games.tasks.task_sweep_turn_emails"
+SWEEP = task_sweep_turn_emails.name
 DELAY = 4
 
 

@@ -7,17 +7,16 @@ from django.core import mail
 
 from games import chat, services
 from games.engine import format_play
-from games.engine.game import ScriptedDice
-from tests.matches import opened_by_white
+from tests.matches import opened_by_white, take_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)  # turn emails go out on commit
 
 
 def _play(match, user, dice):
     """Play the first legal play, with ``dice`` for the next roll; return the match."""
-    text = format_play(services.load_game(match).legal_plays()[0])
-    action = services.TurnAction(segment=match.segment_count, play=text)
-    return services.submit_segment(match.pk, user=user, action=action, dice=ScriptedDice(dice))
+    return take_turn(
+        match, user, dice, play=format_play(services.load_game(match).legal_plays()[0])
+    )
 
 
 def _turn_email_to(address: str) -> str:

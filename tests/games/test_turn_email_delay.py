@@ -22,7 +22,7 @@ from games.engine.game import ScriptedDice
 from games.models import Match, Notification
 from games.services import TurnAction
 from tests.engine.helpers import make
-from tests.matches import opened_by_white
+from tests.matches import opened_by_white, take_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -44,12 +44,7 @@ def _start(alice, bob, django_capture_on_commit_callbacks) -> Match:
 
 def _alice_plays(match: Match, alice, django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=False):
-        services.submit_segment(
-            match.pk,
-            user=alice,
-            action=TurnAction(segment=1, play="in/22 in/19"),
-            dice=ScriptedDice([4, 1]),
-        )
+        take_turn(match, alice, [4, 1], play="in/22 in/19")
 
 
 def _its_time_has_come(notification: Notification) -> None:

@@ -10,12 +10,10 @@ from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import notifications, services
-from games.engine.game import ScriptedDice
+from games import notifications
 from games.models import Match, Notification, Segment
-from games.services import TurnAction
 from tests.engine.helpers import make
-from tests.matches import opened_by_white
+from tests.matches import opened_by_white, take_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -25,16 +23,6 @@ def _turn_email_to(user) -> str:
     bodies = [m.body for m in mail.outbox if m.to == [user.email] and "your turn" in m.body]
     assert bodies, f"no turn email to {user}"
     return bodies[-1]
-
-
-def _play(match: Match, user, dice: list[int] | None = None, **action) -> Match:
-    """``user`` acts on the current segment (a play or a double); ``dice``: the next rolls."""
-    return services.submit_segment(
-        match.pk,
-        user=user,
-        action=TurnAction(segment=match.segment_count, **action),
-        dice=ScriptedDice(dice) if dice else None,
-    )
 
 
 def _set_position(match: Match, position, **fields) -> Match:
@@ -48,13 +36,13 @@ def test_turn_email_lists_every_segment_of_the_opponents_acey_deucey_turn(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         match = opened_by_white(alice, bob)
-        match = _play(match, alice, [1, 2], play="in/22 in/19")  # bob rolls 1-2
+        match = take_turn(match, alice, [1, 2], play="in/22 in/19")  # bob rolls 1-2
         # Four requests of bob's: the 1-2, the double named, the double, the roll it earned.
-        match = _play(match, bob, play="in/24 in/23")
-        match = _play(match, bob, double=4)
-        match = _play(match, bob, [1, 3], play="in/21(4)")
+        match = take_turn(match, bob, play="in/24 in/23")
+        match = take_turn(match, bob, double=4)
+        match = take_turn(match, bob, [1, 3], play="in/21(4)")
         mail.outbox.clear()
-        _play(match, bob, [6, 5], play="24/21 21/20")
+        take_turn(match, bob, [6, 5], play="24/21 21/20")
 
     body = _turn_email_to(alice)
     assert (
@@ -72,7 +60,7 @@ def test_turn_email_tells_the_blot_the_opponent_named_on_the_readers_numbering(
         match = opened_by_white(alice, bob, variant="greek")
         mail.outbox.clear()
         # White's own 18-point is black's 7-point (R8: named by its owner's numbering).
-        _play(match, alice, [5, 2], play="24/18 24/21", name_blot=18)
+        take_turn(match, alice, [5, 2], play="24/18 24/21", name_blot=18)
 
     body = _turn_email_to(bob)
     assert "- alice played 6-3: 24/21 24/18\n" in body
@@ -88,7 +76,7 @@ def test_turn_email_does_not_ask_to_hit_a_named_blot_a_forced_play_has_hit(
         match = _set_position(match, make("greek", white={16: 1, 8: 2}, black={10: 1}))
         mail.outbox.clear()
         # His 1-2 has one play, which hits it; then he is to name a double.
-        _play(match, alice, [1, 2], play="16/13 8/2", name_blot=13)
+        take_turn(match, alice, [1, 2], play="16/13 8/2", name_blot=13)
 
     body = _turn_email_to(bob)
     assert "- alice named the blot on your 12-point.\n" in body
@@ -106,7 +94,7 @@ def test_turn_email_tells_a_game_the_reader_won_by_a_forced_bear_off_the_score_a
         mail.outbox.clear()
         # Bob's 4-1 can only bear his last checker off (played for him): he wins 2 points,
         # then wins the next game's opening roll, 2 against 5, and rolls 6-3.
-        _play(match, alice, [4, 1, 2, 5, 6, 3], play="6/3 5/4")
+        take_turn(match, alice, [4, 1, 2, 5, 6, 3], play="6/3 5/4")
 
     match.refresh_from_db()
     assert (match.game_number, match.score_white, match.score_black) == (2, 1, 2)
@@ -129,10 +117,10 @@ def test_turn_email_tells_the_reader_of_their_dance_in_an_earlier_turn(
         match = opened_by_white(alice, bob, dice=(5, 2, 6, 5))
         # White holds all of black's entry points (absolute 1-6): bob's 3-4 dances.
         match = _set_position(match, make(white={n: 2 for n in range(1, 7)}, waiting=(3, 15)))
-        match = _play(match, alice, [3, 4, 5, 4], play="in/20 in/19")
+        match = take_turn(match, alice, [3, 4, 5, 4], play="in/20 in/19")
         assert match.to_move == alice  # bob danced: back to her, in the same request
         mail.outbox.clear()
-        _play(match, alice, [6, 5], play="6/1 5/1")  # her 5-4 opens two points
+        take_turn(match, alice, [6, 5], play="6/1 5/1")  # her 5-4 opens two points
 
     body = _turn_email_to(bob)
     assert (
@@ -150,7 +138,7 @@ def test_turn_email_tells_the_reader_their_acey_deucey_was_played_for_them(
         # Bob's last checker, on his 10-point, has one way to play a 1-2.
         match = _set_position(match, make(white={13: 2, 8: 3}, black={15: 1}))
         mail.outbox.clear()
-        _play(match, alice, [1, 2], play="13/7 13/10")
+        take_turn(match, alice, [1, 2], play="13/7 13/10")
 
     body = _turn_email_to(bob)
     assert "- alice played 6-3: 13/10 13/7\n- played for you (forced): 1-2: 10/8 8/7\n" in body
@@ -164,7 +152,7 @@ def test_turn_email_tells_the_opponents_dance_from_the_turns_own_segments(
         match = opened_by_white(alice, bob, dice=(5, 2, 6, 5))
         match = _set_position(match, make(white={n: 2 for n in range(1, 7)}, waiting=(3, 15)))
         mail.outbox.clear()
-        _play(match, alice, [3, 4, 5, 4], play="in/20 in/19")
+        take_turn(match, alice, [3, 4, 5, 4], play="in/20 in/19")
 
     # Written whole in the turn's request: her move and his dance are the turn's segments.
     [stored] = Notification.objects.filter(user=alice, kind="turn").order_by("-pk")[:1]
@@ -189,7 +177,7 @@ def _bobs_turn_email(alice, bob, capture) -> tuple[Match, Notification]:
     pytest-django's django_capture_on_commit_callbacks, keeps its send from running)."""
     with capture(execute=False):
         match = opened_by_white(alice, bob)
-        match = _play(match, alice, [6, 5], play="in/22 in/19")
+        match = take_turn(match, alice, [6, 5], play="in/22 in/19")
     return match, Notification.objects.get(user=bob, kind="turn")
 
 
@@ -198,17 +186,17 @@ def test_a_turn_whose_email_reaches_back_before_the_turn_costs_no_more_queries(
 ):
     with django_capture_on_commit_callbacks(execute=False):
         match = opened_by_white(alice, bob)
-        match = _play(match, alice, [1, 2], play="in/22 in/19")
-        match = _play(match, bob, play="in/24 in/23")
-        match = _play(match, bob, double=4)
-        match = _play(match, bob, [1, 3], play="in/21(4)")
+        match = take_turn(match, alice, [1, 2], play="in/22 in/19")
+        match = take_turn(match, bob, play="in/24 in/23")
+        match = take_turn(match, bob, double=4)
+        match = take_turn(match, bob, [1, 3], play="in/21(4)")
         ordinary = opened_by_white(alice, bob)
 
     # Bob's last segment, whose email must tell his whole turn, against an ordinary turn.
     with CaptureQueriesContext(connection) as last_of_a_chain:
-        _play(match, bob, [6, 5], play="24/21 21/20")
+        take_turn(match, bob, [6, 5], play="24/21 21/20")
     with CaptureQueriesContext(connection) as plain:
-        _play(ordinary, alice, [6, 5], play="in/22 in/19")
+        take_turn(ordinary, alice, [6, 5], play="in/22 in/19")
 
     assert len(last_of_a_chain) == len(plain)
 
@@ -319,7 +307,7 @@ def test_an_email_sent_after_its_reader_moved_on_tells_the_turn_it_was_queued_fo
     match, email = _bobs_turn_email(alice, bob, django_capture_on_commit_callbacks)
     then = (match.dice, match.deadline, match.position)
     with django_capture_on_commit_callbacks(execute=False):
-        match = _play(match, bob, [4, 4], play="in/19 in/20")
+        match = take_turn(match, bob, [4, 4], play="in/19 in/20")
     assert (match.dice, match.position) != then[::2]
     # Alice's deadline now, which bob's email must not give as his.
     Match.objects.filter(pk=match.pk).update(deadline=match.deadline.replace(year=2099))
@@ -339,7 +327,7 @@ def test_the_story_tells_the_score_its_turn_knew(alice, bob, django_capture_on_c
     with django_capture_on_commit_callbacks(execute=False):
         match = opened_by_white(alice, bob, dice=(5, 2, 3, 1), points=5)
         match = _set_position(match, make(white={6: 1, 5: 1}, black={24: 1}), score_white=1)
-        _play(match, alice, [4, 1, 2, 5, 6, 3], play="6/3 5/4")  # bob wins game 1: 2 points
+        take_turn(match, alice, [4, 1, 2, 5, 6, 3], play="6/3 5/4")  # bob wins game 1: 2 points
     # Later games changed the score before the email went.
     Match.objects.filter(pk=match.pk).update(score_white=3, score_black=4)
 

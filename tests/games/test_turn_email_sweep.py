@@ -16,7 +16,7 @@ from games.engine.game import ScriptedDice
 from games.models import Notification
 from games.services import TurnAction
 from tests.mail import refuse_mail, silent_mail
-from tests.matches import opened_by_white
+from tests.matches import opened_by_white, take_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -111,12 +111,7 @@ def test_a_failed_emails_retry_delay_counts_from_the_failure(alice, settings):
 
 def _bob_moves(match, bob, django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        services.submit_segment(
-            match.pk,
-            user=bob,
-            action=TurnAction(segment=match.segment_count, play="in/24 in/21"),
-            dice=ScriptedDice([6, 5]),
-        )
+        take_turn(match, bob, [6, 5], play="in/24 in/21")
 
 
 def test_turns_wake_one_sweep_until_it_looks_at_the_outbox(

@@ -12,12 +12,10 @@ import redis
 from django.conf import settings
 from django.utils import timezone
 
-from games import notifications, services
+from games import notifications
 from games.engine import Position
-from games.engine.game import ScriptedDice
 from games.models import Match, Notification
-from games.services import TurnAction
-from tests.matches import opened_by_white
+from tests.matches import opened_by_white, take_turn
 
 from .conftest import EMAIL_RETRY_BASE, SITE_URL
 
@@ -31,12 +29,7 @@ def _start(alice, bob) -> Match:
 
 def _alice_plays(match: Match, alice) -> Match:
     # Bob's dice are 4-1.
-    return services.submit_segment(
-        match.pk,
-        user=alice,
-        action=TurnAction(segment=1, play="in/22 in/19"),
-        dice=ScriptedDice([4, 1]),
-    )
+    return take_turn(match, alice, [4, 1], play="in/22 in/19")
 
 
 def _sent(user, kind: str) -> bool:
