@@ -607,7 +607,8 @@ def submit_segment(
 
 def _locked_for_turn(match_id: int) -> Match:
     """The match, its row locked until the caller's transaction ends, with its players
-    and its tournament, if any; :class:`Match.DoesNotExist` if there is none.
+    (the one to move among them) and its tournament, if any; :class:`Match.DoesNotExist`
+    if there is none. A player's turn and a bot's lock it so.
 
     As ``Match.objects.select_for_update(of=("self",)).select_related("white", "black",
     "tournament_match__tournament").get(pk=match_id)`` gets it, in SQL written once
@@ -620,6 +621,8 @@ def _locked_for_turn(match_id: int) -> Match:
     match, white, black, link, tournament = found
     assert isinstance(match, Match)
     match.white, match.black = white, black
+    if match.to_move_id is not None:  # one of them: a bot's turn asks who, without a query
+        match.to_move = white if match.to_move_id == white.pk else black
     # The reverse one-to-one cached as select_related caches it, absent or not, so that
     # the turn email's asking for the tournament queries nothing.
     tournament_match = Match._meta.get_field("tournament_match")
@@ -965,14 +968,7 @@ def play_bot_turn(match_id: int, *, segment: int) -> int:
     bot_id = None
     while True:
         with transaction.atomic():
-            match = (
-                # Lock only the match row: PostgreSQL cannot lock the nullable side of
-                # the outer join to the player to move (or to the tournament, which the
-                # turn email names).
-                Match.objects.select_for_update(of=("self",))
-                .select_related("to_move", "white", "black", "tournament_match__tournament")
-                .get(pk=match_id)
-            )
+            match = _locked_for_turn(match_id)  # as a player's turn locks it
             mover = match.to_move
             if (
                 not match.is_active
