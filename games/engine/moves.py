@@ -285,26 +285,44 @@ def _double_plays(b: list[int], d: int) -> dict[tuple[int, ...], Steps]:
     can be rearranged that way and reaches the same position, so this prunes repeats
     without losing plays (a property test compares it with the unpruned search).
     """
-    best: list[int] = [0]
+    best = [0]
     found: dict[int, dict[tuple[int, ...], Steps]] = {n: {} for n in range(5)}
-
-    def search(outside: int, floor: int, path: Steps) -> None:
-        depth = len(path)
-        if b[_MY_OFF] == CHECKERS:
-            depth = 4  # R5.5
-        moves = _single_moves(b, d, outside, floor) if depth < 4 else []
-        if not moves:
-            if depth >= best[0]:
-                best[0] = depth
-                found[depth].setdefault(tuple(b), path)
-            return
-        for source, dest in moves:
-            hit, out = _apply(b, source, dest, outside)
-            search(out, source if source != BAR else IN, (*path, (source, dest, d, hit)))
-            _undo(b, source, dest, hit)
-
-    search(_outside(b), IN, ())
+    _search_double_plays(b, d, _outside(b), IN, (), best, found)
     return found[best[0]]
+
+
+# The searches of four equal dice recurse through functions of the module's, their state
+# passed along, not through functions nested in their callers: a nested function that
+# calls itself refers to itself through its closure, a reference cycle that kept each
+# search's plays (a turn's hundred-odd objects) until the garbage collector freed them
+# (bench.turn: 0.5 ms of a turn's CPU collecting garbage, the engine's most of it).
+
+
+def _search_double_plays(
+    b: list[int],
+    d: int,
+    outside: int,
+    floor: int,
+    path: Steps,
+    best: list[int],
+    found: dict[int, dict[tuple[int, ...], Steps]],
+) -> None:
+    """:func:`_double_plays`'s search from ``path``: ``best`` holds the most moves seen,
+    ``found`` the plays of each length by the board they lead to."""
+    depth = len(path)
+    if b[_MY_OFF] == CHECKERS:
+        depth = 4  # R5.5
+    moves = _single_moves(b, d, outside, floor) if depth < 4 else []
+    if not moves:
+        if depth >= best[0]:
+            best[0] = depth
+            found[depth].setdefault(tuple(b), path)
+        return
+    for source, dest in moves:
+        hit, out = _apply(b, source, dest, outside)
+        step = (source, dest, d, hit)
+        _search_double_plays(b, d, out, source if source != BAR else IN, (*path, step), best, found)
+        _undo(b, source, dest, hit)
 
 
 # -- results ---------------------------------------------------------------------------------
@@ -394,27 +412,32 @@ def _double_hits(b: list[int], d: int, own: int) -> bool:
     if not _may_reach(b, d, own):
         return False
     best = [0, False]  # most moves seen, and whether a play of that many hits
+    return _search_double_hits(b, d, own, _outside(b), IN, 0, best) or bool(best[1])
 
-    def search(outside: int, floor: int, depth: int) -> bool:
-        if b[_MY_OFF] == CHECKERS:
-            depth = 4  # R5.5
-        moves = _single_moves(b, d, outside, floor) if depth < 4 else []
-        if not moves:
-            hit = b[own] != -1
-            if depth > best[0]:
-                best[0], best[1] = depth, hit
-            elif depth == best[0]:
-                best[1] = best[1] or hit
-            return depth == 4 and hit
-        for source, dest in moves:
-            hit, out = _apply(b, source, dest, outside)
-            stop = search(out, source if source != BAR else IN, depth + 1)
-            _undo(b, source, dest, hit)
-            if stop:
-                return True
-        return False
 
-    return search(_outside(b), IN, 0) or bool(best[1])
+def _search_double_hits(
+    b: list[int], d: int, own: int, outside: int, floor: int, depth: int, best: list
+) -> bool:
+    """:func:`_double_hits`'s search, ``depth`` moves made: True at a four-move play that
+    hits on ``own``; ``best`` is updated with the most moves seen and whether a play of
+    that many hits."""
+    if b[_MY_OFF] == CHECKERS:
+        depth = 4  # R5.5
+    moves = _single_moves(b, d, outside, floor) if depth < 4 else []
+    if not moves:
+        hit = b[own] != -1
+        if depth > best[0]:
+            best[0], best[1] = depth, hit
+        elif depth == best[0]:
+            best[1] = best[1] or hit
+        return depth == 4 and hit
+    for source, dest in moves:
+        hit, out = _apply(b, source, dest, outside)
+        stop = _search_double_hits(b, d, own, out, source if source != BAR else IN, depth + 1, best)
+        _undo(b, source, dest, hit)
+        if stop:
+            return True
+    return False
 
 
 def _may_reach(b: list[int], d: int, own: int) -> bool:
