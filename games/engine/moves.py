@@ -294,8 +294,7 @@ def _double_plays(b: list[int], d: int) -> dict[tuple[int, ...], Steps]:
 # The searches of four equal dice recurse through functions of the module's, their state
 # passed along, not through functions nested in their callers: a nested function that
 # calls itself refers to itself through its closure, a reference cycle that kept each
-# search's plays (a turn's hundred-odd objects) until the garbage collector freed them
-# (bench.turn: 0.5 ms of a turn's CPU collecting garbage, the engine's most of it).
+# search's plays until the garbage collector freed them (half the objects a turn left it).
 
 
 def _search_double_plays(
