@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import time
 
 import pytest
 
-from bench.turn import Steps, email_steps, turn_steps
+from bench.turn import Collector, Steps, email_steps, turn_steps
 
 
 def busy(seconds: float) -> None:
@@ -117,3 +118,22 @@ def test_the_backend_read_is_this_connections():
     pid, cpu = backend_cpu()
     assert pid == connection.connection.info.backend_pid
     assert cpu >= 0
+
+
+def test_the_collector_counts_the_time_inside_collections_only_while_counting():
+    def garbage() -> None:
+        for _ in range(200_000):
+            cycle: list = []
+            cycle.append(cycle)
+
+    collector = Collector()
+    began = time.thread_time()
+    with collector.counting():
+        busy(0.1)  # no collection: not counted
+        garbage()
+        gc.collect()
+    counted, spent = collector.seconds, time.thread_time() - began
+    assert 0 < counted < spent - 0.09
+    garbage()
+    gc.collect()
+    assert collector.seconds == counted and collector._callback not in gc.callbacks
