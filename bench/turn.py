@@ -295,6 +295,10 @@ def main() -> None:
         import django
 
         django.setup()
+        # The site loaded as gunicorn loads it: its views imported, and what that made
+        # frozen out of the garbage collector's way.
+        import aceysite.wsgi  # noqa: F401
+
         database = urlparse(database_url).path[1:]
         print(f"seeding {args.matches} matches in {database}...", flush=True)
         prepare_database(0)
