@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+REPOSITORY = Path(__file__).resolve().parent.parent
 
 
 def test_loading_the_application_imports_the_views_and_freezes_what_startup_made():
@@ -20,7 +20,7 @@ def test_loading_the_application_imports_the_views_and_freezes_what_startup_made
     )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "aceysite.settings"}
     done = subprocess.run(
-        [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True
+        [sys.executable, "-c", probe], cwd=REPOSITORY, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
     before, frozen, views = done.stdout.split()
