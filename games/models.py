@@ -521,7 +521,11 @@ class Segment(models.Model):
         DOUBLE = "double", "named double"
         NAMED_DOUBLE = "named_double", "named double played"
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="segments")
+    # No index of its own: the unique (match, number) index serves every lookup by match
+    # (migration 0031).
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="segments", db_index=False
+    )
     number = models.PositiveIntegerField(help_text="1, 2, ... within the match")
     game_number = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=12, choices=Kind.choices)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.db.models import Model
 
-from games.models import Match
+from games.models import DiceTally, Match, Notification, Segment
 
 
 @pytest.mark.django_db
@@ -24,3 +25,44 @@ def test_a_match_is_found_by_its_player_to_move_through_one_index():
     assert ["to_move_id", "status"] in indexes
     # Its own index would be redundant: one more for every turn's UPDATE to keep.
     assert ["to_move_id"] not in indexes
+
+
+def _partial_indexes(model: type[Model]) -> set[str]:
+    """The names of ``model``'s indexes that cover only some rows (a ``condition``)."""
+    meta = model._meta
+    return {
+        index.name
+        for index in [*meta.indexes, *meta.constraints]
+        if getattr(index, "condition", None) is not None
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("model", [Match, Segment, Notification, DiceTally])
+def test_no_index_a_turn_keeps_up_is_redundant(model):
+    # A turn writes a row of each of these tables: every index on them costs every turn,
+    # and one whose columns begin another index's (Django's own index of a foreign key,
+    # or its LIKE index beside a unique text column on PostgreSQL) serves nothing that
+    # the other does not.
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, model._meta.db_table)
+    # A unique constraint is an index too (PostgreSQL lists it as a constraint only).
+    indexes = {
+        name: c
+        for name, c in constraints.items()
+        if (c["index"] or c["unique"]) and c["columns"] and not c["check"]
+    }
+    # An index of some rows is smaller than one of them all, and serves what it was made for.
+    partial = _partial_indexes(model)
+
+    redundant = [
+        (name, other)
+        for name, index in indexes.items()
+        if not index["unique"] and name not in partial
+        for other, wider in indexes.items()
+        if other != name
+        and other not in partial
+        and wider["columns"][: len(index["columns"])] == index["columns"]
+    ]
+
+    assert redundant == []
