@@ -625,7 +625,11 @@ class Message(models.Model):
 class GameResult(models.Model):
     """How one game of a match ended."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="game_results")
+    # No index of its own here or below: a unique constraint or index of the model begins
+    # with the column and serves every lookup by it (migration 0032).
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="game_results", db_index=False
+    )
     game_number = models.PositiveSmallIntegerField()
     winner = models.CharField(max_length=5)  # "white" / "black"
     points = models.PositiveSmallIntegerField()
@@ -713,7 +717,7 @@ class Absence(models.Model):
     """
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences", db_index=False
     )
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField(help_text="Moved forward to the return if they come back early")
@@ -736,7 +740,10 @@ class Block(models.Model):
     directions, no challenges, no rematches, no messages. Matches in play go on."""
 
     blocker = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="blocks_made",
+        db_index=False,
     )
     blocked = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_received"
@@ -762,7 +769,7 @@ class PlayerRating(models.Model):
     """A player's Glicko-2 rating in one variant (games.ratings), as of ``rated_at``."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings", db_index=False
     )
     variant = models.CharField(max_length=10, choices=Variant.choices)
     rating = models.FloatField(default=1500.0)
@@ -803,9 +810,14 @@ class PlayerRating(models.Model):
 class RatingChange(models.Model):
     """How one rated match moved one player's rating (for history charts and results)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_index=False,
     )
     variant = models.CharField(max_length=10, choices=Variant.choices)
     rating_before = models.FloatField()
@@ -882,7 +894,9 @@ class SentOnce(models.Model):
     header, or the hidden key of a form that starts something. The same key sent again by
     the same player gets ``status`` and ``answer`` back instead of doing the work again."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     key = models.CharField(max_length=255)
     # SHA-256 of what was sent (method, path, body): the same key with another request
     # is a client's mistake, refused rather than answered with the first one's answer.

@@ -220,7 +220,10 @@ class Tournament(models.Model):
 class Entry(models.Model):
     """A player signed up for a tournament; ``seed`` is set at the start (1 is the best)."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    # No index of its own: the unique (tournament, user) begins with it (migration 0003).
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", db_index=False
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
     )
@@ -244,7 +247,7 @@ class TournamentMatch(models.Model):
     """The site match that plays one slot of a tournament's draw."""
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="tournament_matches"
+        Tournament, on_delete=models.CASCADE, related_name="tournament_matches", db_index=False
     )
     slot_id = models.CharField(max_length=12)
     match = models.OneToOneField(
