@@ -49,7 +49,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -233,27 +233,53 @@ def family(pid: int) -> list[int]:
     return [pid, *map(int, children)]
 
 
+def redis_server_pid(url: str) -> int | None:
+    """The process id of the Redis server at ``url`` if it runs on this machine (so that
+    its CPU can be read), else None."""
+    import redis
+
+    if urlparse(url).hostname not in ("127.0.0.1", "localhost", "::1"):
+        return None
+    client = redis.Redis.from_url(url, socket_timeout=5)
+    try:
+        pid = int(client.info("server")["process_id"])
+    finally:
+        client.close()
+    return pid if Path(f"/proc/{pid}/stat").exists() else None
+
+
 class CpuMeter:
     """CPU seconds used by each part of the system under load, process by process: gunicorn,
-    the PostgreSQL backends of the load database, the Celery worker, and this process (the
+    the PostgreSQL backends of the load database, the Celery worker, the Redis server (if it
+    runs here: a turn wakes the email sweep through it, the worker takes its tasks from it;
+    it serves whatever else uses it too, idle in a run of its own), and this process (the
     clients and the SMTP server)."""
 
-    def __init__(self, *, gunicorn: int, worker: int, database: str) -> None:
+    def __init__(
+        self, *, gunicorn: int, worker: int, database: str, redis: int | None = None
+    ) -> None:
         self.gunicorn, self.worker, self.database = gunicorn, worker, database
+        self.redis = redis
 
     def read(self) -> dict[str, dict[int, float]]:
+        """Each part's processes and the CPU seconds each has used so far."""
         from django.db import connection
 
         with connection.cursor() as cursor:
             cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database])
             backends = [pid for (pid,) in cursor.fetchall()]
-        groups = {
+        parts = self.read_parts(backends)
+        return {name: {pid: cpu_seconds(pid) for pid in pids} for name, pids in parts.items()}
+
+    def read_parts(self, backends: Sequence[int] = ()) -> dict[str, list[int]]:
+        """Each part's processes, in the report's order (``backends``: PostgreSQL's)."""
+        return {
             "gunicorn": family(self.gunicorn),
-            "PostgreSQL": backends,
+            "PostgreSQL": list(backends),
             "celery worker": family(self.worker),
+            **({"Redis": [self.redis]} if self.redis else {}),
             "clients+SMTP": [os.getpid()],
         }
-        return {name: {pid: cpu_seconds(pid) for pid in pids} for name, pids in groups.items()}
 
     @staticmethod
     def used(before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]):
@@ -658,8 +684,12 @@ def measure(args, port: int, pairings: list[Pairing], meter: CpuMeter, mailbox) 
         if target is play_turns:
             before = meter.read()
             drained = wait_for_emails(timeout=120)
-            # The phase's emails are its work too, even those sent after it.
-            phase.cpu["celery worker"] += meter.used(before, meter.read())["celery worker"]
+            # The phase's emails are its work too, even those sent after it (and Redis's
+            # part in them: the worker takes its tasks from it).
+            after = meter.used(before, meter.read())
+            for part in ("celery worker", "Redis"):
+                if part in phase.cpu:
+                    phase.cpu[part] += after[part]
             print(f"{name}: the worker finished sending {drained:.0f} s after the phase")
         return tally, phase
 
@@ -734,7 +764,12 @@ def main() -> None:
             f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; logs in {logs}",
             flush=True,
         )
-        meter = CpuMeter(gunicorn=gunicorn.pid, worker=worker.pid, database=database)
+        meter = CpuMeter(
+            gunicorn=gunicorn.pid,
+            worker=worker.pid,
+            database=database,
+            redis=redis_server_pid(broker_url),
+        )
         measure(args, port, pairings, meter, mailbox)
     finally:
         processes.stop_all()
