@@ -31,8 +31,9 @@ throughput ratio is read there; the paced phases show the latency at a given loa
 Each phase is measured for ``--seconds`` after an unmeasured warm-up (``--warmup`` seconds
 and 25 requests per gunicorn worker thread), or until ``--max-requests`` requests. Latency is
 timed for the turn POSTs only (and the floor's). For each back-to-back phase it also
-reports the CPU time that gunicorn, PostgreSQL, the worker and the clients spent per request
-(Linux /proc); a turn phase includes the worker's time to send that phase's emails.
+reports the CPU time that gunicorn, PostgreSQL, the worker, the Redis server (when it runs
+on this machine) and the clients spent per request (Linux /proc); a turn phase includes the
+worker's and Redis's time to send that phase's emails.
 """
 
 from __future__ import annotations
