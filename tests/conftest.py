@@ -28,6 +28,24 @@ def need_service(name: str, *, available: bool) -> None:
     pytest.skip(message)
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """SQLite's test database in a file of its own (each xdist process's), not in memory.
+
+    In memory, the live server that browser tests talk to shares the test's one
+    connection with every thread it answers in, and a page's requests at once (a poll of
+    its messages, a click) met on it: "bad parameter or other API misuse", now and then.
+    On a file each thread has a connection of its own, as bin/serve's have."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3" and not database.get("TEST", {}).get(
+        "NAME"
+    ):
+        name = tmp_path_factory.mktemp("database") / "test.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(name)
+
+
 @pytest.fixture
 def postgres_url() -> str:
     url = os.getenv("DATABASE_URL", "")

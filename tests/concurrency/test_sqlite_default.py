@@ -2,8 +2,8 @@
 turn sent ten times at once is applied once, and the other nine are told it is stale;
 none fails with "database is locked" (a server error).
 
-The race runs in a process of its own against a database file: pytest's SQLite test
-database lives in memory, where connections do not contend as they do on a file.
+The race runs in a process of its own against a database file of its own, made afresh
+as bin/serve's would be, with none of pytest's test database set-up in between.
 """
 
 from __future__ import annotations
