@@ -625,8 +625,8 @@ class Message(models.Model):
 class GameResult(models.Model):
     """How one game of a match ended."""
 
-    # No index of its own here or below: a unique constraint or index of the model begins
-    # with the column and serves every lookup by it (migration 0032).
+    # No index of its own: (match, game_number)'s unique one begins with it (migration 0032,
+    # as for the other foreign keys below that say db_index=False).
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="game_results", db_index=False
     )
@@ -716,6 +716,7 @@ class Absence(models.Model):
     query); these rows are the record, from which the yearly allowance is counted.
     """
 
+    # The (user, starts_at) index begins with it.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences", db_index=False
     )
@@ -739,6 +740,7 @@ class Block(models.Model):
     """``blocker`` wants nothing more to do with ``blocked`` (games.blocks): in both
     directions, no challenges, no rematches, no messages. Matches in play go on."""
 
+    # The unique (blocker, blocked) begins with it.
     blocker = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -768,6 +770,7 @@ class Block(models.Model):
 class PlayerRating(models.Model):
     """A player's Glicko-2 rating in one variant (games.ratings), as of ``rated_at``."""
 
+    # The unique (user, variant) begins with it.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings", db_index=False
     )
@@ -810,6 +813,8 @@ class PlayerRating(models.Model):
 class RatingChange(models.Model):
     """How one rated match moved one player's rating (for history charts and results)."""
 
+    # The unique (match, user) begins with the one, the (user, variant, created_at) index
+    # with the other.
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
     )
@@ -894,6 +899,7 @@ class SentOnce(models.Model):
     header, or the hidden key of a form that starts something. The same key sent again by
     the same player gets ``status`` and ``answer`` back instead of doing the work again."""
 
+    # The unique (user, key) begins with it.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
     )

@@ -246,6 +246,7 @@ class Entry(models.Model):
 class TournamentMatch(models.Model):
     """The site match that plays one slot of a tournament's draw."""
 
+    # No index of its own: the unique (tournament, slot_id) begins with it (migration 0003).
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="tournament_matches", db_index=False
     )
