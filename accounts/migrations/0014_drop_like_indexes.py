@@ -3,10 +3,12 @@ text column, for ``LIKE 'prefix%'``, dropped: these columns are only ever compar
 (an API key's hash, a username or its look-alike key, a display name's key), and a search
 by a name's start (``istartswith``) compares ``UPPER()`` of it, which they do not serve.
 Another index on the same column serves every lookup (tests/test_migrations.py holds every
-table to it). Django makes them on PostgreSQL only: elsewhere there is nothing to drop.
+table to it).
 """
 
 from django.db import migrations
+
+from aceysite.migration_operations import DropLikeIndexes
 
 # (Django's name for the index, its table, its column)
 LIKE_INDEXES = [
@@ -17,21 +19,7 @@ LIKE_INDEXES = [
 ]
 
 
-def _drop(apps, schema_editor) -> None:
-    if schema_editor.connection.vendor == "postgresql":
-        for index, _, _ in LIKE_INDEXES:
-            schema_editor.execute(f'DROP INDEX IF EXISTS "{index}"')
-
-
-def _make(apps, schema_editor) -> None:
-    if schema_editor.connection.vendor == "postgresql":
-        for index, table, column in LIKE_INDEXES:
-            schema_editor.execute(
-                f'CREATE INDEX IF NOT EXISTS "{index}" ON "{table}" ("{column}" varchar_pattern_ops)'
-            )
-
-
 class Migration(migrations.Migration):
     dependencies = [("accounts", "0013_user_email_change_waiting")]
 
-    operations = [migrations.RunPython(_drop, _make, elidable=False)]
+    operations = [DropLikeIndexes(LIKE_INDEXES)]

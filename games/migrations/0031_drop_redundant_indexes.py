@@ -15,23 +15,12 @@ and adding it checks every row of games_segment while turns wait.
 
 from django.db import migrations, models
 
-# Django's names, the same on every database (a hash of table and column).
+from aceysite.migration_operations import DropLikeIndexes
+
+# Django's names, the same on every database (a hash of table and column); the LIKE index
+# (PostgreSQL's only) with its table and column.
 SEGMENT_MATCH = "games_segment_match_id_a48f3486"
-NOTIFICATION_KEY_LIKE = "games_notification_key_c4471cad_like"
-
-
-def _drop_key_like(apps, schema_editor) -> None:
-    # Django makes this index on PostgreSQL only; elsewhere there is nothing to drop.
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(f'DROP INDEX IF EXISTS "{NOTIFICATION_KEY_LIKE}"')
-
-
-def _make_key_like(apps, schema_editor) -> None:
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(
-            f'CREATE INDEX IF NOT EXISTS "{NOTIFICATION_KEY_LIKE}"'
-            ' ON "games_notification" ("key" varchar_pattern_ops)'
-        )
+NOTIFICATION_KEY_LIKE = ("games_notification_key_c4471cad_like", "games_notification", "key")
 
 
 class Migration(migrations.Migration):
@@ -61,5 +50,5 @@ class Migration(migrations.Migration):
                 ),
             ],
         ),
-        migrations.RunPython(_drop_key_like, _make_key_like, elidable=False),
+        DropLikeIndexes([NOTIFICATION_KEY_LIKE]),
     ]

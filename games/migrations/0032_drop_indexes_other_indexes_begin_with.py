@@ -15,6 +15,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from aceysite.migration_operations import DropLikeIndexes
+
 USER = settings.AUTH_USER_MODEL
 # (model, field, its related_name, the model it points to, Django's name for its index: the
 # same on every database, a hash of table and column)
@@ -33,21 +35,7 @@ FOREIGN_KEYS = [
     ("ratingchange", "user", "rating_changes", USER, "games_ratingchange_user_id_e2544ec8"),
     ("sentonce", "user", "+", USER, "games_sentonce_user_id_a2c970b2"),
 ]
-INVITE_TOKEN_LIKE = "games_challenge_invite_token_af324029_like"
-
-
-def _drop_invite_token_like(apps, schema_editor) -> None:
-    # Django makes this index on PostgreSQL only; elsewhere there is nothing to drop.
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(f'DROP INDEX IF EXISTS "{INVITE_TOKEN_LIKE}"')
-
-
-def _make_invite_token_like(apps, schema_editor) -> None:
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(
-            f'CREATE INDEX IF NOT EXISTS "{INVITE_TOKEN_LIKE}"'
-            ' ON "games_challenge" ("invite_token" varchar_pattern_ops)'
-        )
+INVITE_TOKEN_LIKE = ("games_challenge_invite_token_af324029_like", "games_challenge", "invite_token")
 
 
 class Migration(migrations.Migration):
@@ -81,5 +69,5 @@ class Migration(migrations.Migration):
                 for model, field, _, _, index in FOREIGN_KEYS
             ],
         ),
-        migrations.RunPython(_drop_invite_token_like, _make_invite_token_like, elidable=False),
+        DropLikeIndexes([INVITE_TOKEN_LIKE]),
     ]
