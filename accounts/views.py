@@ -526,9 +526,11 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token = ApiToken.objects.filter(pk=token_id, user=request.user).first()
     if token is None:
         # Most often revoked a moment ago (the form sent twice, or its page kept open): say
-        # so where the keys are listed. Another player's key reads the same: nobody learns
-        # whether a key is there.
-        messages.info(request, "That key is not among your keys: it has been revoked already.")
+        # so where the keys are listed, as a "may": another player's key (a guessed id)
+        # reads the same, so that nobody learns whether a key is there, and true for it.
+        messages.info(
+            request, "That key is not among your keys (it may have been revoked already)."
+        )
         return redirect(reverse("settings") + "#tokens-h")
     if request.method == "GET":
         return render(request, "accounts/token_revoke.html", {"token": token})
