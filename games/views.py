@@ -241,9 +241,16 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     challenge = get_object_or_404(
         Challenge.objects.select_related("challenger"), invite_token=token
     )
+    player = request.user.pk is not None and request.user.pk in (
+        challenge.challenger_id,
+        challenge.opponent_id,
+    )
     context = {
         "challenge": challenge,
         "via_invite": True,
+        # The link, passed on, may reach anyone: whom a private challenge is played with is
+        # its players' to know, and their match is not for others to open.
+        "outsider": not player,
         "refusal": _acceptance_refusal(request, challenge),
         "challenge_days": CHALLENGE_DAYS,
     }

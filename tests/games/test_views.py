@@ -933,3 +933,24 @@ def test_accepting_a_lobby_challenge_no_longer_open_says_so_in_the_lobby(
     )
     assert not Match.objects.filter(black=charlie).exists()
     assert not Match.objects.filter(white=charlie).exists()
+
+
+def test_an_invite_taken_tells_others_holding_its_link_nothing_of_who_took_it(
+    client, alice, bob, charlie
+):
+    # Alice's link, passed on, reaches Charlie after Bob has taken it: the challenge is no
+    # longer open, and whom Alice plays, and their match, are not Charlie's to know.
+    challenge = services.create_challenge(alice, private=True)
+    services.accept_challenge(challenge.pk, user=bob, invite_token=challenge.invite_token)
+    challenge.refresh_from_db()
+    match_url = challenge.match.get_absolute_url()
+
+    client.force_login(charlie)
+    outsider = client.get(challenge.invite_path()).text
+    client.force_login(bob)
+    player = client.get(challenge.invite_path()).text
+
+    assert "Status: <strong>Accepted</strong> by another player" in outsider
+    assert "bob" not in outsider and match_url not in outsider
+    assert "Accept and play" not in outsider
+    assert "To <bdi>bob</bdi>" in player and match_url in player
