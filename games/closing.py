@@ -166,7 +166,7 @@ def end_play(user: User) -> Closure:
         call_off = partial(
             tournaments.cancel_tournament,
             only_open=True,
-            reason="its organiser has closed their account",
+            reason=Tournament.CancelReason.ORGANISER_LEFT,
         )
         done.tournaments_called_off += _ended(call_off, tournament_id, user)
     for tournament_id in _entered(user).values_list("pk", flat=True):

@@ -205,10 +205,11 @@ def tournament_finished(tournament: Tournament, *, told_already: Collection[int]
     )
 
 
-def tournament_cancelled(tournament: Tournament, *, reason: str, by: User | None = None) -> None:
-    """Everyone who signed up (and the organiser) hears that ``tournament`` is off, and why;
-    except ``by``, whoever called it off (nobody, for the sweep's cancellation). In one
-    INSERT: a tournament is called off once, under its lock, so no key exists yet."""
+def tournament_cancelled(tournament: Tournament, *, by: User | None = None) -> None:
+    """Everyone who signed up (and the organiser) hears that ``tournament`` is off, and why
+    (``Tournament.cancelled_because``); except ``by``, whoever called it off (nobody, for
+    the sweep's cancellation). In one INSERT: a tournament is called off once, under its
+    lock, so no key exists yet."""
     _queue_new(
         Email(
             user,
@@ -218,7 +219,7 @@ def tournament_cancelled(tournament: Tournament, *, reason: str, by: User | None
             "tournaments/email/cancelled.txt",
             {
                 "tournament": tournament,
-                "reason": reason,
+                "reason": tournament.cancelled_because(),
                 "url": absolute_url(tournament.get_absolute_url()),
             },
         )

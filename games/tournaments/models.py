@@ -57,6 +57,11 @@ class Tournament(models.Model):
         FINISHED = "finished"
         CANCELLED = "cancelled"
 
+    class CancelReason(models.TextChoices):
+        ORGANISER = "organiser", "its organiser cancelled it"
+        TOO_FEW = "too_few", "too few players signed up"
+        ORGANISER_LEFT = "organiser_left", "its organiser has closed their account"
+
     class StartMode(models.TextChoices):
         MANUAL = "manual", "when the organiser starts it"
         AUTOMATIC = "automatic", "automatically at the sign-up deadline"
@@ -111,6 +116,11 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A reason of a few kinds rather than the email's words, which may name the organiser:
+    # a name that closing their account erases must not live on in a tournament's row.
+    cancel_reason = models.CharField(
+        max_length=20, choices=CancelReason.choices, blank=True, help_text="Why it was cancelled"
+    )
 
     objects = TournamentQuerySet.as_manager()
 
@@ -151,6 +161,13 @@ class Tournament(models.Model):
         if fewest == most:
             return f"Swiss of {most} round{'s' if most > 1 else ''}"
         return f"Swiss of {fewest} to {most} rounds (by the number of players)"
+
+    def cancelled_because(self) -> str:
+        """Why it was cancelled, in words for its page and the entrants' emails ("too few
+        players signed up"); empty if it was not, or before reasons were kept."""
+        if self.cancel_reason == self.CancelReason.ORGANISER:
+            return f"{self.organiser} cancelled it"  # the name as it is now
+        return self.get_cancel_reason_display() if self.cancel_reason else ""
 
     def ended_early_reason(self) -> str:
         """Why a Swiss ended before the rounds planned, for its page and its final email;

@@ -255,7 +255,7 @@ def start_due_tournaments(now: datetime | None = None) -> dict[str, int]:
                 _start(tournament, now=now)
                 done["started"] += 1
             else:
-                _cancel(tournament, reason="too few players signed up", now=now)
+                _cancel(tournament, reason=Tournament.CancelReason.TOO_FEW, now=now)
                 done["cancelled"] += 1
     return done
 
@@ -733,12 +733,16 @@ def _withdraw_from_draw(tournament: Tournament, draw: Draw, player: int) -> None
 
 
 def cancel_tournament(
-    tournament_id: int, *, user: User, only_open: bool = False, reason: str = ""
+    tournament_id: int,
+    *,
+    user: User,
+    only_open: bool = False,
+    reason: Tournament.CancelReason = Tournament.CancelReason.ORGANISER,
 ) -> Tournament:
     """The organiser calls a tournament off. Matches under way are left to finish, but the
     draw advances no further. ``only_open``: not once it has started (an organiser
     closing their account leaves a running tournament to its players). ``reason``: what
-    the entrants are told (by default, that the organiser cancelled it)."""
+    its page and the entrants' emails say (by default, that the organiser cancelled it)."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
         _check_organiser(tournament, user)
@@ -746,18 +750,19 @@ def cancel_tournament(
             raise StartedMeanwhile("the tournament has started")
         if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
             raise TournamentRefused(f"this tournament is already {tournament.status}")
-        _cancel(tournament, reason=reason or f"{user} cancelled it", by=user)
+        _cancel(tournament, reason=reason, by=user)
     return tournament
 
 
 def _cancel(
     tournament: Tournament,
     *,
-    reason: str,
+    reason: Tournament.CancelReason,
     by: User | None = None,
     now: datetime | None = None,
 ) -> None:
     tournament.status = Tournament.Status.CANCELLED
     tournament.finished_at = now or timezone.now()
-    tournament.save(update_fields=["status", "finished_at"])
-    emails.tournament_cancelled(tournament, reason=reason, by=by)
+    tournament.cancel_reason = reason
+    tournament.save(update_fields=["status", "finished_at", "cancel_reason"])
+    emails.tournament_cancelled(tournament, by=by)

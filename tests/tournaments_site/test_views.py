@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services as game_services
+from games.models import PlayerRating
 from games.tournaments import services
 from games.tournaments.brackets import Format
 from games.tournaments.models import Entry, Tournament
@@ -110,6 +111,43 @@ def test_a_closed_automatic_tournament_short_of_players_says_it_will_be_cancelle
     assert said in status and not_said not in status
     assert ("too few players: to be cancelled." in listed) == (signed_up < 2)
     assert ("starting soon." in listed) == (signed_up >= 2)
+
+
+@pytest.mark.parametrize("how", ["organiser", "too few", "organiser's account closed"])
+def test_a_cancelled_tournaments_page_says_when_and_why(client, alice, how):
+    cup = open_tournament(alice, name="Rained off", start_mode="automatic", min_players=3)
+    services.sign_up(cup.pk, user=make_users(1)[0])
+    if how == "organiser":
+        services.cancel_tournament(cup.pk, user=alice)
+        why = "alice cancelled it"
+    elif how == "too few":
+        Tournament.objects.filter(pk=cup.pk).update(
+            signup_deadline=timezone.now() - timedelta(minutes=1)
+        )
+        assert services.start_due_tournaments() == {"started": 0, "cancelled": 1}
+        why = "too few players signed up"
+    else:
+        services.cancel_tournament(
+            cup.pk, user=alice, reason=Tournament.CancelReason.ORGANISER_LEFT
+        )
+        why = "its organiser has closed their account"
+    cup.refresh_from_db()
+
+    status = _status(client.get(cup.get_absolute_url()).text)
+
+    assert status == f"Cancelled on {cup.finished_at:%a %-d %b %Y}: {why}."
+
+
+def test_a_cancelled_tournament_that_had_started_says_its_matches_no_longer_count(client, alice):
+    cup = started_tournament(alice, make_users(2), format=Format.SWISS, name="Called off")
+    services.cancel_tournament(cup.pk, user=alice)
+
+    status = _status(client.get(cup.get_absolute_url()).text)
+
+    assert status.endswith(
+        "alice cancelled it. Matches already under way may be played to the end, but they no"
+        " longer count for the tournament."
+    )
 
 
 def _status(page: str) -> str:
@@ -902,3 +940,17 @@ def test_adding_a_bot_that_is_not_one_says_choose_a_bot(client, alice, sent):
     assert not Entry.objects.filter(tournament=tournament).exclude(user=alice).exists()
     followed = client.get(response["Location"]).text
     assert "Choose a bot" in followed
+
+
+def test_the_players_table_gives_the_ratings_they_were_seeded_by_as_such(client, alice):
+    # The ratings the seeding read are kept with the entries; the players' ratings move on
+    # with every rated match, so the table says which it shows.
+    players = make_users(2)
+    PlayerRating.objects.create(user=players[0], variant="american", rating=1712.4)
+    cup = started_tournament(alice, players, format=Format.ROUND_ROBIN)
+    PlayerRating.objects.filter(user=players[0]).update(rating=1650)
+
+    page = client.get(cup.get_absolute_url()).text
+
+    assert '<th scope="col" class="num">Rating at the start</th>' in page
+    assert '<td class="num">1712</td>' in page and "1650" not in page
