@@ -527,10 +527,13 @@ def turn_passed(
         return
     opponent = match.opponent_of(user)
     stage = _stage_of(match)
-    # The first turn of a tournament's match (its segments stored from the first on) tells
-    # its round's start too: the start's own email goes to the other player only
-    # (games.tournaments.emails.match_ready), so the player to move gets one, not two.
-    started = stage is not None and bool(recorded) and recorded[0].number == 1
+    # The first turn of a tournament's match (its segments stored from the first, the
+    # opening roll, on) tells its round's start too: the start's own email goes to the other
+    # player only (games.tournaments.emails.match_ready), so the player to move gets one,
+    # not two. So does the turn after a bot's first (from the second segment on): the
+    # start's email skips a bot's opponent, whom the bot's turn, played at once, reaches.
+    first = recorded[0].number if recorded else None
+    started = stage is not None and (first == 1 or (first == 2 and opponent.is_bot))
     if started:
         subject = (
             f"{stage}: your match against {opponent} has started, your turn (match #{match.pk})"

@@ -35,10 +35,16 @@ def match_ready(tournament: Tournament, match: Match, *, stage: str) -> None:
     """Tell the players their tournament match (in round ``stage``) has started, and whose
     move it is. The player to move hears it from the email of their first turn, which says
     so (games.notifications.turn_passed), unless they get no turn emails (a daily digest
-    instead): then from this one, with their deadline. In one INSERT: the match is new, so
-    no key exists yet."""
+    instead): then from this one, with their deadline. So does a bot's opponent when the
+    bot has the first turn: the bot plays it at once, and an email saying the match has
+    started and it is their turn would follow this one's "the bot is to move" in moments.
+    In one INSERT: the match is new, so no key exists yet."""
     to_move = match.to_move
-    told_by_turn = to_move is not None and gets_turn_emails(to_move)
+    bot_first = to_move is not None and to_move.is_bot
+
+    def told_by_turn(user: User) -> bool:
+        return (user.pk == match.to_move_id or bot_first) and gets_turn_emails(user)
+
     _queue_new(
         Email(
             user,
@@ -59,7 +65,7 @@ def match_ready(tournament: Tournament, match: Match, *, stage: str) -> None:
             },
         )
         for user in (match.white, match.black)
-        if not (told_by_turn and user.pk == match.to_move_id)
+        if not told_by_turn(user)
     )
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 
 from games import services as game_services
+from games.engine.game import ScriptedDice
 from games.models import Match, Notification
 from games.tournaments import emails, services
 from games.tournaments.brackets import BYE, Format
@@ -19,6 +20,7 @@ from .helpers import (
     active_matches,
     lose,
     make_users,
+    open_tournament,
     seeded_tournament,
     started_tournament,
     swiss_that_ends_early,
@@ -849,3 +851,36 @@ def test_it_emails_a_walkover_once_when_its_round_is_opened_twice(
     assert _walkover_mail() == [(three.email, _walkover_subject(tournament, "Round 2", one))]
     assert Notification.objects.filter(key__contains=":walkover:").count() == 1
     assert len(active_matches(tournament)) == 1
+
+
+@pytest.mark.parametrize("bot_opens", [True, False])
+def test_a_tournament_match_a_bot_opens_tells_its_start_once(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks, bot_opens
+):
+    bot = game_services.bot_users()[0]
+    start_match = game_services.start_match
+
+    def opened_by(**options):
+        # Who wins the opening roll (5 against 2), then their first roll, 6-3.
+        white_opens = (options["white"] == bot) == bot_opens
+        opening = (5, 2, 6, 3) if white_opens else (2, 5, 6, 3)
+        return start_match(dice=ScriptedDice(list(opening)), **options)
+
+    monkeypatch.setattr(game_services, "start_match", opened_by)
+    tournament = open_tournament(alice, min_players=2, name="Cup")
+    services.sign_up(tournament.pk, user=bob)
+    services.add_bot(tournament.pk, user=alice, bot=bot)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start_tournament(tournament.pk, user=alice)
+
+    match = _slot_match(tournament, "W1-1")
+    # Bob is to move either way: after the bot's first turn, played at once, or his own.
+    # Either way he hears of the start once, with his turn (not "the bot is to move",
+    # then "your turn" a moment later).
+    assert match.to_move == bob
+    assert match.segments.filter(player=match.color_of(bot)).exists() == bot_opens
+    [told] = mail.outbox
+    assert told.to == [bob.email]
+    assert told.subject == (
+        f"Cup, Final: your match against {bot} has started, your turn (match #{match.pk})"
+    )
