@@ -57,6 +57,7 @@ from games.engine import Position, absolute_point, format_dice, variant_named
 
 from . import blocks
 from .models import Challenge, Match, Message, Notification, RatingChange, Segment
+from .ratings.store import UNPLAYED_UNRATED
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -931,7 +932,8 @@ def challenge_expired(challenge: Challenge, *, days: int) -> None:
 
 def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
     """Tell both players that ``match`` is over, and how their ratings moved:
-    ``rating_changes``, as rating it stored them (none for an unrated match). Both emails
+    ``rating_changes``, as rating it stored them (none for an unrated match, nor for a
+    rated one that ended before both players moved, which the email says). Both emails
     in one INSERT: a match ends once, under its row's lock, so neither key exists yet."""
     changes = {change.user_id: change for change in rating_changes}
     _queue_new(
@@ -947,6 +949,7 @@ def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
                 # A player who closes their account resigns their matches as it closes.
                 "opponent_closed": not match.opponent_of(user).is_active,
                 "rating": changes.get(user.pk),
+                "unplayed_unrated": UNPLAYED_UNRATED,
                 "url": absolute_url(match.get_absolute_url()),
             },
         )

@@ -48,6 +48,7 @@ from .models import (
     Match,
 )
 from .notifications import turn_email_note, user_from_unsubscribe_token
+from .ratings.store import UNPLAYED_UNRATED
 from .records import match_record_json, match_record_text
 from .services import TurnError
 from .tournaments import services as tournaments
@@ -374,6 +375,7 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         # turn that failed without JavaScript is answered at the turn's own).
         "links_base": match.get_absolute_url() if request.method == "POST" else "",
         "rating_changes": rating_changes,
+        "unplayed_unrated": UNPLAYED_UNRATED,
         # A "?" shown is explained beneath them, once.
         "provisional_shown": any(change.shows_provisional for change in rating_changes),
         # Drawn whole only: the heading is outside the board an HTMX request redraws.

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games import services
-from games.engine.game import ScriptedDice
+from games.engine import format_play
+from games.engine.game import Phase, ScriptedDice
 
 if TYPE_CHECKING:
     from games.models import Match
@@ -32,6 +33,23 @@ def take_turn(match: Match, user, dice: list[int] | None = None, **action) -> Ma
         action=services.TurnAction(segment=match.segment_count, **action),
         dice=ScriptedDice(list(dice)) if dice else None,
     )
+
+
+def each_moves(match: Match) -> Match:
+    """Both players of ``match`` move, each playing the first legal play of their turn's
+    segments (or naming the first double allowed), on the match's own dice: a result after
+    that is rated (games.ratings.store.played_by_both), one before it is not. Returns the
+    match as the service saved it."""
+    moved = set()
+    while len(moved) < 2:
+        game = services.load_game(match)
+        user = match.to_move
+        if game.phase is Phase.NAME_DOUBLE:
+            match = take_turn(match, user, double=game.allowed_doubles()[0])
+        else:
+            match = take_turn(match, user, play=format_play(game.legal_plays()[0]))
+        moved.add(user.pk)
+    return match
 
 
 def set_position(

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 RATING_PERIOD = timedelta(days=30)
 #: "Never", in a date column.
 NEVER = datetime(9000, 1, 1, tzinfo=UTC)
+#: What the match page and the result's email say of a rated match that ended before both
+#: players had moved (played_by_both).
+UNPLAYED_UNRATED = "Ratings unchanged: the match ended before both players had moved."
 
 
 def as_of(row: PlayerRating, now: datetime | None = None) -> Rating:
@@ -52,11 +55,12 @@ def display(rating: Rating) -> str:
 
 def rate_finished_match(match: Match, *, now: datetime | None = None) -> list[RatingChange]:
     """Update both players' ratings for a finished rated match (a resignation or a
-    timeout is a loss), weighted by the match length, and store the changes; return them
-    (none for an unrated match), which the players' emails quote."""
+    timeout is a loss), weighted by the match length, and store the changes; return them,
+    which the players' emails quote: none for an unrated match, or for one that ended
+    before both players had moved (:func:`played_by_both`)."""
     from games.models import PlayerRating, RatingChange
 
-    if not match.rated or match.winner_id is None:
+    if not match.rated or match.winner_id is None or not played_by_both(match):
         return []
     now = now or timezone.now()
     rows = {
@@ -99,3 +103,20 @@ def rate_finished_match(match: Match, *, now: datetime | None = None) -> list[Ra
         row.save()
     # Both in one INSERT.
     return RatingChange.objects.bulk_create(changes)
+
+
+def played_by_both(match: Match) -> bool:
+    """Whether each player of ``match`` has moved in it (a segment of their own, not one
+    the server played for them). A match that ends before (resigned at once, its first
+    turn let time out, a player's account closed) leaves the ratings as they were, as a
+    game aborted does on other sites: otherwise a throwaway account could hand a rating
+    a full win by challenging it and resigning, or closing the account, unplayed.
+    """
+    movers = (
+        match.segments.filter(automatic=False)
+        .exclude(player="")
+        .order_by()  # DISTINCT would count the default ordering's columns too
+        .values_list("player", flat=True)
+        .distinct()
+    )
+    return len(set(movers)) == 2

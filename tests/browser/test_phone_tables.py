@@ -15,6 +15,7 @@ from games.engine.game import ScriptedDice
 from games.models import Match, PlayerRating
 from games.tournaments import services as tournaments
 from tests.engine.helpers import make
+from tests.matches import each_moves
 
 from .helpers import log_in
 
@@ -67,7 +68,8 @@ def test_the_dice_and_the_check_of_every_roll_are_on_a_phones_screen(
 
 
 def test_the_won_and_lost_of_a_rated_player_are_on_a_phones_screen(page: Page, live_server, match):
-    services.resign(match.pk, user=match.black)  # a rated result: alice has a rating
+    # A rated result (both have moved): alice has a rating.
+    services.resign(each_moves(match).pk, user=match.black)
     page.set_viewport_size(PHONE)
 
     page.goto(f"{live_server.url}/players/alice/")

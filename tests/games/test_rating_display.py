@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 
 from games import services
 from games.models import Match, RatingChange
-from tests.matches import opened_by_white
+from tests.matches import each_moves, opened_by_white
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def uneven_change(alice, bob) -> Match:
     """A finished rated match whose stored ratings round apart: 1422.4 -> 1264.6 is a
     change of -157.8, which rounds to -158, while 1265 - 1422 is -157."""
-    match = opened_by_white(alice, bob)
+    match = each_moves(opened_by_white(alice, bob))
     services.resign(match.pk, user=bob)
     RatingChange.objects.filter(match=match, user=alice).update(
         rating_before=1422.4, rating_after=1264.6
@@ -105,3 +105,20 @@ def test_the_match_page_has_no_question_mark_between_established_ratings(client,
     assert "1422 → <strong>1265</strong> (-157)" in text
     assert "1500 → <strong>1500</strong> (+0)" in text
     assert "provisional rating" not in text
+
+
+def test_a_rated_match_resigned_before_both_moved_says_why_ratings_are_unchanged(
+    client, alice, bob, django_capture_on_commit_callbacks, mailoutbox
+):
+    match = opened_by_white(alice, bob)  # alice to move; neither has moved yet
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resign(match.pk, user=alice)
+    client.force_login(bob)
+
+    page = client.get(match.get_absolute_url()).text
+    emails = [m.body for m in mailoutbox if "is over" in m.subject]
+
+    said = "Ratings unchanged: the match ended before both players had moved."
+    assert f'<p class="rating-changes muted">{said}</p>' in page
+    assert len(emails) == 2 and all(said in body for body in emails)
+    assert "rating: " not in page + "".join(emails)

@@ -18,7 +18,7 @@ from django.urls import reverse
 from games import services
 from games.ratings.profile import CHART_HEIGHT, CHART_WIDTH
 from games.verify import dice_statistics
-from tests.matches import opened_by_white
+from tests.matches import each_moves, opened_by_white
 
 ARABIC = "الحلبي"
 # What a 390px phone gives the profile's content (0.75rem of padding either side).
@@ -98,7 +98,7 @@ def test_names_written_right_to_left_are_kept_apart_from_the_numbers_beside_them
 
 @pytest.mark.django_db
 def test_the_rating_charts_labels_are_readable_on_a_phone(client, alice, bob):
-    services.resign(opened_by_white(alice, bob).pk, user=bob)
+    services.resign(each_moves(opened_by_white(alice, bob)).pk, user=bob)
 
     svg = client.get(reverse("rating_chart", args=["alice", "american"])).content.decode()
     profile = client.get(reverse("profile", args=["alice"])).text

@@ -6,7 +6,7 @@ import pytest
 
 from games import closing
 from games.models import Match, Notification, PlayerRating
-from tests.matches import opened_by_white
+from tests.matches import each_moves, opened_by_white
 
 from .conftest import count_queries
 
@@ -19,9 +19,9 @@ def _closing_with_matches(user, *, opponents) -> int:
     for n, opponent in enumerate(opponents):
         PlayerRating.objects.get_or_create(user=opponent, variant="american")
         if n % 2:
-            opened_by_white(user, opponent, points=5)
+            each_moves(opened_by_white(user, opponent, points=5))
         else:
-            opened_by_white(opponent, user, points=5)
+            each_moves(opened_by_white(opponent, user, points=5))
     return count_queries(lambda: closing.close_account(user))
 
 
@@ -39,10 +39,11 @@ def test_each_match_resigned_costs_a_fixed_list_of_statements(django_user_model,
     three = _closing_with_matches(alice, opponents=others)
 
     # Each: BEGIN (a savepoint inside the test's transaction); the match locked, with its
-    # players and its tournament link; the game's result stored; the match saved; the two
-    # ratings locked, and each one saved; the two changes stored; the opponent's email
-    # stored, quoting the change (hers none: closing erased her address); COMMIT.
-    assert (three - one) / 2 == 10, (one, three)
+    # players and its tournament link; the game's result stored; the match saved; who has
+    # moved in it (both: it is rated); the two ratings locked, and each one saved; the two
+    # changes stored; the opponent's email stored, quoting the change (hers none: closing
+    # erased her address); COMMIT.
+    assert (three - one) / 2 == 11, (one, three)
     assert Match.objects.finished().filter(ending=Match.Ending.RESIGNATION).count() == 4
     emails = Notification.objects.filter(kind=Notification.Kind.FINISHED)
     assert sorted(emails.values_list("user__username", flat=True)) == [

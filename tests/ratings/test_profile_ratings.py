@@ -14,14 +14,14 @@ from games import services
 from games.engine import Position
 from games.engine.game import ScriptedDice
 from games.models import Match, RatingChange
-from tests.matches import opened_by_white
+from tests.matches import each_moves, opened_by_white
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def rated_result(alice, bob):
-    match = opened_by_white(alice, bob, variant="greek")
+    match = each_moves(opened_by_white(alice, bob, variant="greek"))
     services.resign(match.pk, user=bob)
     return match
 
@@ -38,7 +38,7 @@ def test_the_profile_shows_a_provisional_rating_with_a_question_mark(client, rat
 
 
 def test_the_charts_figures_are_in_words_beside_it(client, alice, bob, rated_result):
-    again = opened_by_white(alice, bob, variant="greek")
+    again = each_moves(opened_by_white(alice, bob, variant="greek"))
     services.resign(again.pk, user=alice)  # bob wins the second: alice's rating drops
     ratings = list(
         RatingChange.objects.filter(user=alice)
@@ -145,6 +145,7 @@ def test_the_match_finished_email_tells_each_player_their_new_rating(
         days_per_move=2,
         dice=ScriptedDice([5, 2, 6, 3]),
     )
+    match = each_moves(match)
 
     with django_capture_on_commit_callbacks(execute=True):
         services.resign(match.pk, user=bob)

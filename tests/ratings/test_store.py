@@ -16,17 +16,20 @@ from django.utils import timezone
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from games import services
+from games import closing, services
+from games.engine import format_play
 from games.engine.game import ScriptedDice
 from games.models import Match, PlayerRating, RatingChange
 from games.ratings import Rating
-from games.ratings.store import as_of, display
+from games.ratings.store import as_of, display, played_by_both
+from tests.matches import each_moves, take_turn
 
 pytestmark = pytest.mark.django_db
 
 
 def _match(white, black, *, points=1, rated=True) -> Match:
-    return services.start_match(
+    """A greek match in which both players have moved: its result is rated."""
+    match = services.start_match(
         white=white,
         black=black,
         variant="greek",
@@ -35,6 +38,7 @@ def _match(white, black, *, points=1, rated=True) -> Match:
         rated=rated,
         dice=ScriptedDice([5, 2, 6, 3]),
     )
+    return each_moves(match)
 
 
 def test_a_rated_match_moves_both_new_players_by_the_hand_computed_amount(alice, bob):
@@ -70,6 +74,38 @@ def test_a_timeout_counts_as_a_loss(alice, bob):
 
     change = RatingChange.objects.get(match=match, user=alice)
     assert change.rating_after < change.rating_before == 1500
+
+
+@pytest.mark.parametrize("ending", ["resigned", "timed out", "account closed"])
+@pytest.mark.parametrize("moved", ["nobody", "white only"])
+def test_a_match_that_ends_before_both_players_moved_changes_no_rating(
+    alice, bob, ending, moved
+):
+    # As a game aborted: a throwaway account must not hand a win to a rating it challenges.
+    match = services.start_match(
+        white=alice,
+        black=bob,
+        variant="greek",
+        points=3,
+        days_per_move=2,
+        dice=ScriptedDice([5, 2, 6, 3]),
+    )
+    if moved == "white only":
+        [play, *_] = services.load_game(match).legal_plays()
+        match = take_turn(match, alice, play=format_play(play))
+        assert match.to_move == bob
+    if ending == "resigned":
+        services.resign(match.pk, user=alice)
+    elif ending == "account closed":
+        closing.close_account(alice)
+    else:
+        services.sweep_deadlines(now=timezone.now() + timedelta(days=3))
+
+    match.refresh_from_db()
+    assert match.status == "finished" and match.rated
+    assert not PlayerRating.objects.exists()
+    assert not RatingChange.objects.exists()
+    assert not played_by_both(match)
 
 
 def test_a_casual_match_changes_no_rating(alice, bob):
