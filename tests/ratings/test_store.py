@@ -78,9 +78,7 @@ def test_a_timeout_counts_as_a_loss(alice, bob):
 
 @pytest.mark.parametrize("ending", ["resigned", "timed out", "account closed"])
 @pytest.mark.parametrize("moved", ["nobody", "white only"])
-def test_a_match_that_ends_before_both_players_moved_changes_no_rating(
-    alice, bob, ending, moved
-):
+def test_a_match_that_ends_before_both_players_moved_changes_no_rating(alice, bob, ending, moved):
     # As a game aborted: a throwaway account must not hand a win to a rating it challenges.
     match = services.start_match(
         white=alice,
