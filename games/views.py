@@ -347,6 +347,7 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
     typed_play = extra.pop("typed_play", "")
     typed_blot = extra.pop("typed_blot", "")
     blot_refused = extra.pop("blot_refused", False)
+    from_typed_box = extra.pop("from_typed_box", False)
     board = board_context(
         match,
         viewer=request.user,
@@ -400,7 +401,13 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         **extra,
     }
     if board["playing"]:
-        _give_back_refused_turn(context, typed_play, typed_blot, blot_refused=blot_refused)
+        _give_back_refused_turn(
+            context,
+            typed_play,
+            typed_blot,
+            blot_refused=blot_refused,
+            from_typed_box=from_typed_box,
+        )
     context["form_has_blot"] = _form_has_blot(board, context["typed_blot"])
     return context
 
@@ -423,16 +430,23 @@ def _form_has_blot(board: dict, typed_blot: str) -> bool:
 
 
 def _give_back_refused_turn(
-    context: dict, typed_play: str, typed_blot: str, *, blot_refused: bool
+    context: dict,
+    typed_play: str,
+    typed_blot: str,
+    *,
+    blot_refused: bool,
+    from_typed_box: bool = False,
 ) -> None:
     """A turn refused: the play typed and the blot named come back in their fields, so the
     player corrects them where they typed them instead of typing them all again, and the
-    reason goes beside the field at fault (the blot's, else the typed play's)."""
+    reason goes beside the field at fault (the blot's, else the typed play's). The typed
+    play's box answers for a play sent from it (``from_typed_box``) even when empty: the
+    reason above the board would be out of sight, below it on a phone."""
     context["typed_play"] = typed_play
     context["typed_blot"] = typed_blot
     if blot_refused and context["board"]["blot_field"]:
         context["blot_error"], context["error"] = context.get("error"), None
-    elif typed_play:
+    elif typed_play or from_typed_box:
         context["play_error"], context["error"] = context.get("error"), None
 
 
@@ -568,6 +582,8 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
         typed_play=request.POST.get("play", "").strip() if refused else "",
         typed_blot=request.POST.get("name_blot", "").strip() if refused else "",
         blot_refused=blot_refused,
+        # The box's own button sends its name (the board's buttons and Enter, none).
+        from_typed_box=refused and "typed" in request.POST,
         stale=status == 409,
     )
     # HTMX swaps error responses too (see base.html), so the reason is shown in place.

@@ -57,6 +57,20 @@ def test_a_typed_play_that_fails_stays_in_the_box_with_the_reason_beside_it(
     expect(page.locator("#live .error")).to_have_count(1)
 
 
+def test_an_empty_typed_play_is_answered_beside_the_box_too(page: Page, live_server, match):
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+
+    page.locator("details.notation-box summary").click()
+    page.click("button.submit-typed")
+
+    error = page.locator("#live .notation-box .error")
+    expect(error).to_contain_text("you cannot pass")
+    assert _on_screen(page, error), error.bounding_box()
+    expect(page.locator("#live .error")).to_have_count(1)
+
+
 def test_without_javascript_a_typed_play_that_fails_stays_in_the_box_too(
     browser: Browser, live_server, match
 ):

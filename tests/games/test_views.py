@@ -713,6 +713,27 @@ def test_without_javascript_a_failed_typed_play_is_shown_again_in_the_open_box(
     assert f'href="{match.get_absolute_url()}?replay=1"' in response.text
 
 
+@pytest.mark.parametrize("sent_from", ["the box's button", "the board's"])
+def test_an_empty_play_sent_from_the_typed_box_is_answered_beside_it(
+    client, alice, match, sent_from
+):
+    # On a phone the box is below the board: a reason above it would be out of sight.
+    client.force_login(alice)
+    data = {"segment": 1, "play": ""}
+    if sent_from == "the box's button":
+        data["typed"] = "1"
+
+    response = client.post(reverse("match_turn", args=[match.pk]), data, **HTMX)
+
+    assert response.status_code == 400
+    box = response.text.split('<details class="notation-box"', 1)[1].split("</details>", 1)[0]
+    beside = re.search(r'<p id="play-error" class="error play-error">([^<]*)</p>', box)
+    if sent_from == "the box's button":
+        assert beside and "you cannot pass" in beside.group(1)
+    else:  # "Submit (no move)" beside the board: answered there
+        assert beside is None and "you cannot pass" in response.text
+
+
 def test_the_unsubscribe_page_says_when_emails_are_already_off_and_whose_link_it_is(
     client, alice, bob
 ):
