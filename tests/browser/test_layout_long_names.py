@@ -17,7 +17,7 @@ from games import services
 from games.engine.game import ScriptedDice
 from games.models import Match
 from games.tournaments import services as tournaments
-from tests.matches import opened_by_white
+from tests.matches import each_moves, opened_by_white
 
 from .helpers import PASSWORD, log_in
 
@@ -172,8 +172,8 @@ def test_long_names_with_their_usernames_do_not_widen_a_phones_leaderboard_or_to
         for player in (long_both, alice):
             tournaments.sign_up(tournament.pk, user=player)
         tournaments.start_tournament(tournament.pk, user=organiser)
-        match = Match.objects.get(tournament_match__tournament=tournament)
-        tournaments.match_finished(services.resign(match.pk, user=alice))
+        match = each_moves(Match.objects.get(tournament_match__tournament=tournament))
+        tournaments.match_finished(services.resign(match.pk, user=alice))  # rated: both moved
         pages.append(tournament.get_absolute_url())
     page.set_viewport_size({"width": 390, "height": 844})
     log_in(page, live_server.url, "olga")
