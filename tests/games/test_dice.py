@@ -200,7 +200,7 @@ def test_the_dice_page_says_who_is_white_and_who_is_black_and_names_each_roller(
     page = client.get(f"/matches/{match.pk}/dice/").text
 
     assert "<bdi>alice</bdi> (white) v <bdi>bob</bdi> (black)" in page
-    assert "<td>opening (<bdi>alice</bdi>, <bdi>bob</bdi>)</td>" in page
+    assert "<td>opening (<bdi>alice</bdi>, <bdi>bob</bdi>&#8288;)</td>" in page
     assert f"<td><bdi>{'alice' if white_rolls else 'bob'}</bdi></td>" in page
     assert "<td>white</td>" not in page and "<td>black</td>" not in page
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import away, services
 from games.engine.game import ScriptedDice
 from games.models import Challenge, Match, RatingChange, Segment
-from tests.matches import opened_by_white
+from tests.matches import opened_by_white, take_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -975,3 +975,15 @@ def test_an_invite_taken_tells_others_holding_its_link_nothing_of_who_took_it(
     assert "bob" not in outsider and match_url not in outsider
     assert "Accept and play" not in outsider
     assert "To <bdi>bob</bdi>" in player and match_url in player
+
+
+def test_the_history_says_each_play_is_in_its_movers_numbers(client, alice, bob, match):
+    # Bob reads alice's in/22 in/19: her 22-point is his 3-point, as the board shows it.
+    take_turn(match, alice, play="in/22 in/19")
+    client.force_login(bob)
+
+    page = client.get(match.get_absolute_url()).text
+
+    history = page.split('<section id="history"', 1)[1].split("</section>", 1)[0]
+    assert "Each play is written from its mover's side, in their point numbers" in history
+    assert "in/22 in/19" in history
