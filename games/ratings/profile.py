@@ -141,8 +141,13 @@ def rating_chart_svg(person: User, variant: str) -> bytes:
     changes = list(
         RatingChange.objects.filter(user=person, variant=variant)
         .order_by("-created_at")
-        .values_list("created_at", "rating_after")[:CHART_POINTS]
+        .values_list("created_at", "rating_before", "rating_after")[:CHART_POINTS]
     )[::-1]
+    # The line starts from the rating before the first match drawn (1500 for a new
+    # player), dated as that match: from the first match's rating on, that match's own
+    # move was not drawn.
+    points = [(changes[0][0], changes[0][1])] if changes else []
+    points += [(when, after) for when, _, after in changes]
     chart = pygal.Line(
         width=CHART_WIDTH,
         height=CHART_HEIGHT,
@@ -165,17 +170,17 @@ def rating_chart_svg(person: User, variant: str) -> bytes:
         ),
     )
     # Four dates fit across a phone at this size: short ones within a year, else months.
-    within_a_year = changes and changes[-1][0] - changes[0][0] < timedelta(days=330)
+    within_a_year = points and points[-1][0] - points[0][0] < timedelta(days=330)
     when_format = "%-d %b" if within_a_year else "%b %Y"
     # Every k-th point is labelled, the others get a blank label that pygal does not draw.
     # Not x_labels_major_every alone: pygal draws every label whose *text* is a major
     # label's, so twenty matches on one date drew that date twenty times, overlapping.
-    every = max(1, math.ceil(len(changes) / 4))
+    every = max(1, math.ceil(len(points) / 4))
     chart.x_labels = [
-        when.strftime(when_format) if i % every == 0 else "" for i, (when, _) in enumerate(changes)
+        when.strftime(when_format) if i % every == 0 else "" for i, (when, _) in enumerate(points)
     ]
     chart.x_labels_major_every = every
-    chart.add("rating", [round(rating) for _, rating in changes] or [None])
+    chart.add("rating", [round(rating) for _, rating in points] or [None])
     chart.add_xml_filter(_no_scripts)
     return chart.render()
 

@@ -69,6 +69,15 @@ def test_the_rating_chart_is_an_svg_image_of_the_history(client, rated_result):
     assert client.get("/players/bob/rating-chess.svg").status_code == 404
 
 
+def test_the_rating_chart_starts_from_the_rating_before_the_first_match(client, rated_result):
+    # One match: a line from 1500 to 1338, not a lone point at 1338.
+    svg = client.get(reverse("rating_chart", args=["bob", "greek"])).content
+
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    values = [desc.text for desc in ET.fromstring(svg).iterfind(".//svg:desc[@class='value']", ns)]
+    assert values == ["1500", "1338"]
+
+
 def test_the_rating_charts_labels_are_readable_once_shrunk_to_a_phone(client, rated_result):
     svg = client.get(reverse("rating_chart", args=["bob", "greek"])).content.decode()
 
