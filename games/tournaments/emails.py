@@ -4,6 +4,7 @@ so an event replayed cannot email twice."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from aceysite.links import absolute_url
@@ -148,6 +149,7 @@ def walkover(
             "meaning": walkover_meaning(tournament, finished=finished),
             "finished": finished,
             "champion": tournament.champion if finished else None,
+            "place": final_places(tournament).get(user.pk, "") if finished else "",
             "next_match": next_match,
             "next_opponent": next_match.opponent_of(user) if next_match else None,
             "next_url": absolute_url(next_match.get_absolute_url()) if next_match else "",
@@ -193,6 +195,7 @@ def tournament_finished(tournament: Tournament, *, told_already: Collection[int]
     tournament finishes once, under its lock, so no key exists yet."""
     champion = tournament.champion
     subject = f"{tournament.name} is over" + (f": {champion} won" if champion else "")
+    places = final_places(tournament)
     _queue_new(
         Email(
             user,
@@ -203,12 +206,36 @@ def tournament_finished(tournament: Tournament, *, told_already: Collection[int]
             {
                 "tournament": tournament,
                 "champion": champion,
+                "place": places.get(user.pk, ""),
                 "url": absolute_url(tournament.get_absolute_url()),
             },
         )
         for user in _everyone(tournament)
         if user.pk not in told_already
     )
+
+
+def final_places(tournament: Tournament) -> dict[int, str]:
+    """Each player's place in the final standings, in words for their email: "You finished
+    2nd of 8.", "You shared places 3 to 4 of 8." (those out in the same round of an
+    elimination draw, or level on every tie-break)."""
+    standings = tournament.draw().standings()
+    sharing = Counter(standing.rank for standing in standings)
+    field = len(standings)
+    places = {}
+    for standing in standings:
+        rank, shared = standing.rank, sharing[standing.rank]
+        places[standing.player] = (
+            f"You finished {_ordinal(rank)} of {field}."
+            if shared == 1
+            else f"You shared places {rank} to {rank + shared - 1} of {field}."
+        )
+    return places
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def tournament_cancelled(tournament: Tournament, *, by: User | None = None) -> None:

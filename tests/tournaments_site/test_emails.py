@@ -884,3 +884,38 @@ def test_a_tournament_match_a_bot_opens_tells_its_start_once(
     assert told.subject == (
         f"Cup, Final: your match against {bot} has started, your turn (match #{match.pk})"
     )
+
+
+def test_the_final_email_tells_each_player_their_place(alice, django_capture_on_commit_callbacks):
+    one, two, three, four = players = make_users(4)
+    tournament = seeded_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    with django_capture_on_commit_callbacks(execute=True):
+        lose(_slot_match(tournament, "W1-1"), four)
+        lose(_slot_match(tournament, "W1-2"), three)
+        lose(_slot_match(tournament, "W2-1"), two)
+
+    told = {
+        m.to[0]: " ".join(m.body.split())
+        for m in mail.outbox
+        if m.subject.startswith(f"{tournament.name} is over")
+    }
+    assert "You won it: congratulations!" in told[one.email]
+    assert f"The champion is {one}. You finished 2nd of 4." in told[two.email]
+    for out_in_the_semi_finals in (three, four):
+        assert (
+            f"The champion is {one}. You shared places 3 to 4 of 4."
+            in told[out_in_the_semi_finals.email]
+        )
+    assert "You finished" not in told[alice.email]  # the organiser did not play
+    assert "You" not in told[one.email].split("congratulations!")[1]
+
+
+@pytest.mark.parametrize(
+    ("n", "said"),
+    [
+        *[(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th")],
+        *[(13, "13th"), (21, "21st"), (22, "22nd"), (23, "23rd"), (101, "101st"), (111, "111th")],
+    ],
+)
+def test_a_place_is_written_as_an_ordinal(n, said):
+    assert emails._ordinal(n) == said
