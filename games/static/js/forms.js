@@ -65,6 +65,58 @@
     }).join("");
   }
 
+  // A text pasted into a box with a maxlength is cut there by the browser without a word:
+  // the box's note (the element "<box id>-cut") says so, where a player would otherwise
+  // send half a message unaware.
+  document.addEventListener("paste", function (event) {
+    const box = event.target;
+    if (!(box instanceof HTMLTextAreaElement) || box.maxLength < 0) return;
+    const note = document.getElementById(box.id + "-cut");
+    if (!note || !event.clipboardData) return;
+    // Counted as maxlength counts, in UTF-16 units, over what the paste replaces.
+    const pasted = event.clipboardData.getData("text/plain").replace(/\r\n/g, "\n");
+    const kept = box.value.length - (box.selectionEnd - box.selectionStart) + pasted.length;
+    if (kept <= box.maxLength) return;
+    note.textContent =
+      "Only " + box.maxLength + " characters fit: the end of what you pasted was left out.";
+    note.hidden = false;
+  });
+
+  // A "Copy" button beside a field (data-copy: the field's id) copies its text. Hidden in
+  // the page, shown here: without JavaScript there is nothing for it to do.
+  function showCopyButtons(root) {
+    root.querySelectorAll("button[data-copy]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    showCopyButtons(document);
+  });
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest("button[data-copy]");
+    if (!button) return;
+    const field = document.getElementById(button.dataset.copy);
+    if (!field) return;
+    const said = button.querySelector("[data-copy-said]");
+    function tell(text) {
+      if (said) said.textContent = text;
+    }
+    field.select();
+    const copied = navigator.clipboard
+      ? navigator.clipboard.writeText(field.value)
+      : Promise.reject(new Error("no clipboard"));
+    copied.then(
+      function () {
+        tell("Copied");
+      },
+      function () {
+        // No clipboard here (an address other than localhost over plain HTTP): the text
+        // is selected, to copy by hand.
+        tell("Selected: copy it");
+      }
+    );
+  });
+
   // Back to this page from the browser's cache (Back, Forward): the form can be used again.
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) return;
