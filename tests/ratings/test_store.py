@@ -27,9 +27,9 @@ from tests.matches import each_moves, take_turn
 pytestmark = pytest.mark.django_db
 
 
-def _match(white, black, *, points=1, rated=True) -> Match:
-    """A greek match in which both players have moved: its result is rated."""
-    match = services.start_match(
+def _unplayed(white, black, *, points=1, rated=True) -> Match:
+    """A greek match just started: white to move, nobody has moved."""
+    return services.start_match(
         white=white,
         black=black,
         variant="greek",
@@ -38,7 +38,11 @@ def _match(white, black, *, points=1, rated=True) -> Match:
         rated=rated,
         dice=ScriptedDice([5, 2, 6, 3]),
     )
-    return each_moves(match)
+
+
+def _match(white, black, *, points=1, rated=True) -> Match:
+    """A greek match in which both players have moved: its result is rated."""
+    return each_moves(_unplayed(white, black, points=points, rated=rated))
 
 
 def test_a_rated_match_moves_both_new_players_by_the_hand_computed_amount(alice, bob):
@@ -80,14 +84,7 @@ def test_a_timeout_counts_as_a_loss(alice, bob):
 @pytest.mark.parametrize("moved", ["nobody", "white only"])
 def test_a_match_that_ends_before_both_players_moved_changes_no_rating(alice, bob, ending, moved):
     # As a game aborted: a throwaway account must not hand a win to a rating it challenges.
-    match = services.start_match(
-        white=alice,
-        black=bob,
-        variant="greek",
-        points=3,
-        days_per_move=2,
-        dice=ScriptedDice([5, 2, 6, 3]),
-    )
+    match = _unplayed(alice, bob, points=3)
     if moved == "white only":
         [play, *_] = services.load_game(match).legal_plays()
         match = take_turn(match, alice, play=format_play(play))
