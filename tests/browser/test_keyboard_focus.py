@@ -20,7 +20,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
 POLL_MS = 31_000  # the waiting page looks for the opponent's move every 30 s
 
-# Where the focus is, and whether all of it is inside the window.
+# Where the focus is, and whether all of it is inside the window (to within a pixel: a
+# control scrolled just into view may sit a fraction of one beyond the edge, as the text
+# above it is laid out in fractions of a pixel).
 FOCUS = """() => {
   const el = document.activeElement;
   const box = el.getBoundingClientRect();
@@ -29,7 +31,7 @@ FOCUS = """() => {
     text: el.textContent.trim(),
     href: el.getAttribute("href"),
     inLive: Boolean(el.closest("#live")),
-    onScreen: box.top >= 0 && box.bottom <= innerHeight && box.height > 0,
+    onScreen: box.top > -1 && box.bottom < innerHeight + 1 && box.height > 0,
   };
 }"""
 
