@@ -205,6 +205,58 @@
   document.addEventListener("htmx:responseError", failed);
   document.addEventListener("htmx:sendError", failed);
 
+  // A play half made lives only in the page (the form's steps): a reload, or a phone's
+  // browser dropping a tab in the background and loading it again, lost it. So the steps
+  // are kept in the tab's sessionStorage, by page and segment, and clicked back in when the
+  // same board is loaded again: the server checks them as it checks any click (against a
+  // board moved on meanwhile, the click is refused as out of date, and they are dropped).
+  const KEPT = "acey:steps";
+  function keptSteps() {
+    try {
+      return JSON.parse(sessionStorage.getItem(KEPT) || "null");
+    } catch (error) {
+      return null; // storage refused (a private window's) or a value of another's
+    }
+  }
+  function keep(value) {
+    try {
+      if (value) sessionStorage.setItem(KEPT, JSON.stringify(value));
+      else sessionStorage.removeItem(KEPT);
+    } catch (error) {
+      // No storage: the play is lost on a reload, as before.
+    }
+  }
+  function noteSteps() {
+    const live = document.getElementById("live");
+    const steps = live && live.querySelector("form.controls input[name=steps]");
+    const kept = keptSteps();
+    if (steps && steps.value) {
+      const segment = live.querySelector("form.controls input[name=segment]").value;
+      keep({ page: location.pathname, segment: segment, steps: steps.value });
+    } else if (kept && kept.page === location.pathname) {
+      keep(null); // undone, played, or the board moved on
+    }
+  }
+  function restoreSteps() {
+    const live = document.getElementById("live");
+    const form = live && live.querySelector("form.controls[data-click]");
+    const kept = keptSteps();
+    if (!form || !kept || kept.page !== location.pathname) return noteSteps();
+    const segment = form.querySelector("input[name=segment]").value;
+    const steps = form.querySelector("input[name=steps]");
+    if (kept.segment !== segment || steps.value) return noteSteps();
+    htmx.ajax("POST", form.dataset.click, {
+      source: live,
+      target: live,
+      swap: "outerHTML",
+      values: { steps: kept.steps, segment: segment, history: segment },
+    });
+  }
+  document.addEventListener("DOMContentLoaded", restoreSteps);
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!fromMessages(event)) noteSteps();
+  });
+
   // The messages' poll appends what is new, and the server has marked all before it read:
   // the "new" badges of what an earlier poll brought go, so that "new" means what it says.
   document.addEventListener("htmx:beforeSwap", function (event) {
