@@ -575,22 +575,36 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     # with it: after a 409 the board has moved on (new dice), and a play typed for the old
     # one must not be one Enter away.
     refused = status == 400
-    context = _match_context(
-        request,
-        match,
-        error=error,
-        typed_play=request.POST.get("play", "").strip() if refused else "",
-        typed_blot=request.POST.get("name_blot", "").strip() if refused else "",
-        blot_refused=blot_refused,
+    drawn = {
+        "error": error,
+        "typed_play": request.POST.get("play", "").strip() if refused else "",
+        "typed_blot": request.POST.get("name_blot", "").strip() if refused else "",
+        "blot_refused": blot_refused,
         # The box's own button sends its name (the board's buttons and Enter, none).
-        from_typed_box=refused and "typed" in request.POST,
-        stale=status == 409,
-    )
+        "from_typed_box": refused and "typed" in request.POST,
+        "stale": status == 409,
+    }
+    try:
+        # The moves clicked so far come back too (a typed play refused over them, say),
+        # for the player to go on from, as a reload brings them back.
+        context = _match_context(
+            request, match, steps=_clicked_steps(request) if refused else [], **drawn
+        )
+    except (ValueError, EngineError):  # they were what the engine refused
+        context = _match_context(request, match, **drawn)
     # HTMX swaps error responses too (see base.html), so the reason is shown in place.
     # Without JavaScript the whole page is drawn here, as a form with errors is, so the
     # box keeps what the player typed.
     template = "games/match.html#live" if request.htmx else "games/match.html"
     return render(request, template, context, status=status)
+
+
+def _clicked_steps(request: HttpRequest) -> list[tuple[int, int]]:
+    """The moves a turn's form carried as clicked so far; none if they cannot be read."""
+    try:
+        return parse_steps(request.POST.get("steps", ""))
+    except ValueError:
+        return []
 
 
 def _stale_reason(match: Match, user: User, action: services.TurnAction | None = None) -> str:

@@ -734,6 +734,32 @@ def test_an_empty_play_sent_from_the_typed_box_is_answered_beside_it(
         assert beside is None and "you cannot pass" in response.text
 
 
+@pytest.mark.parametrize("typed", ["in/20 in/19", ""])
+def test_a_refused_turn_keeps_the_moves_clicked_so_far(client, alice, match, typed):
+    # A play typed over a half-clicked one, or the typed box sent empty: refused, with the
+    # clicked move still on the board to go on from (it was thrown away).
+    client.force_login(alice)
+    data = {"segment": 1, "steps": "26-22", "play": typed, "typed": "1"}
+
+    response = client.post(reverse("match_turn", args=[match.pk]), data, **HTMX)
+
+    assert response.status_code == 400
+    assert "Your play so far: <strong>in/22</strong>" in response.text
+    assert 'name="steps" value="26-22"' in response.text
+
+
+def test_a_refused_turn_with_moves_the_engine_refuses_draws_the_board_without_them(
+    client, alice, match
+):
+    client.force_login(alice)
+    data = {"segment": 1, "steps": "26-21"}  # no 5 among the dice
+
+    response = client.post(reverse("match_turn", args=[match.pk]), data, **HTMX)
+
+    assert response.status_code == 400
+    assert "Your play so far: <strong>nothing yet</strong>" in response.text
+
+
 def test_the_unsubscribe_page_says_when_emails_are_already_off_and_whose_link_it_is(
     client, alice, bob
 ):
