@@ -81,6 +81,13 @@
       "Only " + box.maxLength + " characters fit: the end of what you pasted was left out.";
     note.hidden = false;
   });
+  // Once the box has room again (cut down, emptied, or sent), the note has had its say.
+  document.addEventListener("input", function (event) {
+    const box = event.target;
+    if (!(box instanceof HTMLTextAreaElement) || box.maxLength < 0) return;
+    const note = document.getElementById(box.id + "-cut");
+    if (note && !note.hidden && box.value.length < box.maxLength) note.hidden = true;
+  });
 
   // A "Copy" button beside a field (data-copy: the field's id) copies its text. Hidden in
   // the page, shown here: without JavaScript there is nothing for it to do.
@@ -108,6 +115,8 @@
     copied.then(
       function () {
         tell("Copied");
+        // Back to "Copy" after a while, to be pressed again (a link copied over since).
+        setTimeout(tell, 4000, "Copy");
       },
       function () {
         // No clipboard here (an address other than localhost over plain HTTP): the text
