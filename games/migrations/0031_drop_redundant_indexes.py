@@ -8,18 +8,15 @@
   unique text column for ``LIKE 'prefix%'`` searches: keys are only ever looked up whole,
   through the unique index. Every turn inserts its email into that table.
 
-Dropped by name with SQL of this migration's own, as 0028 dropped Match.to_move's: Django's
-AlterField would drop the foreign key constraint and add it again around the DROP INDEX,
-and adding it checks every row of games_segment while turns wait.
+Dropped by name with SQL of the operations' own (aceysite.migration_operations), as 0028
+dropped Match.to_move's.
 """
 
-from django.db import migrations, models
+from django.db import migrations
 
-from aceysite.migration_operations import DropLikeIndexes
+from aceysite.migration_operations import DropForeignKeyIndex, DropLikeIndexes
 
-# Django's names, the same on every database (a hash of table and column); the LIKE index
-# (PostgreSQL's only) with its table and column.
-SEGMENT_MATCH = "games_segment_match_id_a48f3486"
+# The LIKE index (PostgreSQL's only) with its table and column.
 NOTIFICATION_KEY_LIKE = ("games_notification_key_c4471cad_like", "games_notification", "key")
 
 
@@ -27,28 +24,6 @@ class Migration(migrations.Migration):
     dependencies = [("games", "0030_notification_facts")]
 
     operations = [
-        migrations.SeparateDatabaseAndState(
-            state_operations=[
-                migrations.AlterField(
-                    model_name="segment",
-                    name="match",
-                    field=models.ForeignKey(
-                        db_index=False,
-                        on_delete=models.deletion.CASCADE,
-                        related_name="segments",
-                        to="games.match",
-                    ),
-                ),
-            ],
-            database_operations=[
-                migrations.RunSQL(
-                    f'DROP INDEX IF EXISTS "{SEGMENT_MATCH}"',
-                    reverse_sql=(
-                        f'CREATE INDEX IF NOT EXISTS "{SEGMENT_MATCH}"'
-                        ' ON "games_segment" ("match_id")'
-                    ),
-                ),
-            ],
-        ),
+        DropForeignKeyIndex("segment", "match", "games_segment_match_id_a48f3486"),
         DropLikeIndexes([NOTIFICATION_KEY_LIKE]),
     ]

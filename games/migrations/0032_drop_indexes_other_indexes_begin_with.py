@@ -6,34 +6,24 @@ turn keeps up; tests/test_migrations.py now holds every table to it).
 - Challenge.invite_token's ``varchar_pattern_ops`` index, which Django adds on PostgreSQL
   beside a unique text column for ``LIKE 'prefix%'``: a token is only looked up whole.
 
-By name, with SQL of this migration's own, as 0028 and 0031 did: Django's AlterField would
-drop each foreign key constraint and add it again around its DROP INDEX, checking every row
-of the table while writers wait.
+By name, with SQL of the operations' own (aceysite.migration_operations), as 0028 and 0031
+did.
 """
 
-import django.db.models.deletion
 from django.conf import settings
-from django.db import migrations, models
+from django.db import migrations
 
-from aceysite.migration_operations import DropLikeIndexes
+from aceysite.migration_operations import DropForeignKeyIndex, DropLikeIndexes
 
-USER = settings.AUTH_USER_MODEL
-# (model, field, its related_name, the model it points to, Django's name for its index: the
-# same on every database, a hash of table and column)
+# (model, field, Django's name for its index)
 FOREIGN_KEYS = [
-    ("absence", "user", "absences", USER, "games_absence_user_id_ea5b78e0"),
-    ("block", "blocker", "blocks_made", USER, "games_block_blocker_id_8a7cfde3"),
-    ("gameresult", "match", "game_results", "games.match", "games_gameresult_match_id_9a29a270"),
-    ("playerrating", "user", "ratings", USER, "games_playerrating_user_id_67a5bd99"),
-    (
-        "ratingchange",
-        "match",
-        "rating_changes",
-        "games.match",
-        "games_ratingchange_match_id_24d938bf",
-    ),
-    ("ratingchange", "user", "rating_changes", USER, "games_ratingchange_user_id_e2544ec8"),
-    ("sentonce", "user", "+", USER, "games_sentonce_user_id_a2c970b2"),
+    ("absence", "user", "games_absence_user_id_ea5b78e0"),
+    ("block", "blocker", "games_block_blocker_id_8a7cfde3"),
+    ("gameresult", "match", "games_gameresult_match_id_9a29a270"),
+    ("playerrating", "user", "games_playerrating_user_id_67a5bd99"),
+    ("ratingchange", "match", "games_ratingchange_match_id_24d938bf"),
+    ("ratingchange", "user", "games_ratingchange_user_id_e2544ec8"),
+    ("sentonce", "user", "games_sentonce_user_id_a2c970b2"),
 ]
 INVITE_TOKEN_LIKE = ("games_challenge_invite_token_af324029_like", "games_challenge", "invite_token")
 
@@ -45,29 +35,6 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.SeparateDatabaseAndState(
-            state_operations=[
-                migrations.AlterField(
-                    model_name=model,
-                    name=field,
-                    field=models.ForeignKey(
-                        db_index=False,
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name=related_name,
-                        to=to,
-                    ),
-                )
-                for model, field, related_name, to, _ in FOREIGN_KEYS
-            ],
-            database_operations=[
-                migrations.RunSQL(
-                    f'DROP INDEX IF EXISTS "{index}"',
-                    reverse_sql=(
-                        f'CREATE INDEX IF NOT EXISTS "{index}" ON "games_{model}" ("{field}_id")'
-                    ),
-                )
-                for model, field, _, _, index in FOREIGN_KEYS
-            ],
-        ),
+        *(DropForeignKeyIndex(model, field, index) for model, field, index in FOREIGN_KEYS),
         DropLikeIndexes([INVITE_TOKEN_LIKE]),
     ]
