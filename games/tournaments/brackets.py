@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -134,6 +135,16 @@ class Standing:
     points_for: int
     points_against: int
     withdrawn: bool
+
+
+def places(standings: Sequence[Standing]) -> dict[int, tuple[int, int]]:
+    """Each player's place in ``standings``: the first and last place of those who share
+    their rank (out in the same round of an elimination draw), the same for a rank alone."""
+    sharing = Counter(standing.rank for standing in standings)
+    return {
+        standing.player: (standing.rank, standing.rank + sharing[standing.rank] - 1)
+        for standing in standings
+    }
 
 
 def bracket_size(players: int) -> int:

@@ -4,14 +4,13 @@ so an event replayed cannot email twice."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from aceysite.links import absolute_url
 from games.models import Match, Notification
 from games.notifications import Email, _queue, _queue_new, gets_turn_emails
 
-from .brackets import Format
+from .brackets import Format, places
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable
@@ -220,17 +219,15 @@ def final_places(tournament: Tournament) -> dict[int, str]:
     2nd of 8.", "You shared places 3 to 4 of 8." (those out in the same round of an
     elimination draw, or level on every tie-break)."""
     standings = tournament.draw().standings()
-    sharing = Counter(standing.rank for standing in standings)
     field = len(standings)
-    places = {}
-    for standing in standings:
-        rank, shared = standing.rank, sharing[standing.rank]
-        places[standing.player] = (
-            f"You finished {_ordinal(rank)} of {field}."
-            if shared == 1
-            else f"You shared places {rank} to {rank + shared - 1} of {field}."
+    return {
+        player: (
+            f"You finished {_ordinal(first)} of {field}."
+            if first == last
+            else f"You shared places {first} to {last} of {field}."
         )
-    return places
+        for player, (first, last) in places(standings).items()
+    }
 
 
 def _ordinal(n: int) -> str:

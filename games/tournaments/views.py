@@ -4,7 +4,6 @@ and redirect back to the tournament page."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -27,7 +26,7 @@ from games import idempotency
 from games.models import Match
 
 from . import services
-from .brackets import BYE, Bracket, Format, MatchSlot, Side, Standing
+from .brackets import BYE, Bracket, Format, MatchSlot, Side, Standing, places
 from .brackets import Tournament as Draw
 from .forms import TournamentForm
 from .models import Entry, Tournament
@@ -328,10 +327,10 @@ def _placings(draw: Draw, entry_of: dict[int, Entry]) -> list[Placing]:
             if side != slot.winner and side is not None and side != BYE:
                 out_in[side] = services.round_title(draw, slot.bracket, slot.round)
     standings = draw.standings()
-    sharing = Counter(standing.rank for standing in standings)
+    place_of = places(standings)
     return [
         Placing(
-            place=_place(standing.rank, sharing[standing.rank]),
+            place=_place(*place_of[standing.player]),
             entry=entry_of[standing.player],
             out_in="" if standing.player == draw.champion else out_in[standing.player],
             standing=standing,
@@ -340,8 +339,8 @@ def _placings(draw: Draw, entry_of: dict[int, Entry]) -> list[Placing]:
     ]
 
 
-def _place(rank: int, shared_by: int) -> str:
-    return str(rank) if shared_by == 1 else f"{rank}\u2013{rank + shared_by - 1}"
+def _place(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}\u2013{last}"
 
 
 def _nobody_plays(slot: MatchSlot) -> bool:
