@@ -33,7 +33,7 @@ from aceysite.forms import focus_first_error
 from aceysite.mail import failure_in_words
 from aceysite.text import sentence
 from games import away, blocks, closing
-from games.models import Match, MatchQuerySet
+from games.models import Match, MatchQuerySet, RatingChange
 from games.ratings.profile import head_to_head, rating_chart_svg, variant_records
 
 from . import services, throttle
@@ -552,11 +552,17 @@ class PlayerMatch:
     opponent_score: int
     won: bool
     to_move: bool
+    #: The player's rating change from a finished rated match: None for a match still
+    #: under way, a casual one, or one that ended before both players had moved.
+    rating_change: RatingChange | None = None
 
     @classmethod
-    def of(cls, match: Match, player: User) -> PlayerMatch:
+    def of(
+        cls, match: Match, player: User, rating_change: RatingChange | None = None
+    ) -> PlayerMatch:
         as_white = match.white_id == player.pk
         return cls(
+            rating_change=rating_change,
             match=match,
             opponent=match.black if as_white else match.white,
             own_score=match.score_white if as_white else match.score_black,
@@ -619,13 +625,21 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         request.GET.get("page")
     )
     current = matches.active().order_by("deadline", "pk")
+    # Each finished match's change to the player's rating, in one query: a rated match
+    # without one ended before both had moved, which the list says rather than "rated".
+    changes = {
+        change.match_id: change
+        for change in RatingChange.objects.filter(
+            user=person, match__in=[match.pk for match in finished if match.rated]
+        )
+    }
     context = {
         "person": person,
         "local_time": _local_time(person) if person.is_active else None,
         "records": variant_records(person),
         "head_to_head": head_to_head(person, request.user),
         "page": finished,
-        "results": [PlayerMatch.of(match, person) for match in finished],
+        "results": [PlayerMatch.of(match, person, changes.get(match.pk)) for match in finished],
         "current": [PlayerMatch.of(match, person) for match in current],
         # Who of the two has blocked the other (games.blocks): the Block or Unblock
         # button, and no "Challenge" link that would only be refused.

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import Position
-from games.models import Match
+from games.models import Match, RatingChange
 
 pytestmark = pytest.mark.django_db
 
@@ -71,27 +71,58 @@ def test_it_shows_finished_matches_from_the_players_side(client, alice, bob, cha
     assert "borne off" in text and "3 points" in text
 
 
+def rated_change(match: Match, user, before: float, after: float, rd: float = 60) -> None:
+    """The rating change ``match`` made to ``user``'s rating, as rating it stores it."""
+    RatingChange.objects.create(
+        match=match,
+        user=user,
+        variant=match.variant,
+        rating_before=before,
+        rating_after=after,
+        rd_before=rd,
+        rd_after=rd,
+    )
+
+
 def test_it_says_how_a_match_ended_in_words(client, alice, bob):
-    finished_match(alice, bob, winner=alice, days_ago=2)
-    finished_match(alice, bob, winner=bob, ending=Match.Ending.RESIGNATION)
+    finished_match(alice, bob, winner=alice, days_ago=2, rated=False)
+    finished_match(alice, bob, winner=bob, ending=Match.Ending.RESIGNATION, rated=False)
 
     text = " ".join(client.get(reverse("profile", args=["alice"])).text.split())
 
-    assert "3 points, rated, borne off," in text and "by borne off" not in text
-    assert "3 points, rated, by resignation," in text
+    assert "3 points, casual, borne off," in text and "by borne off" not in text
+    assert "3 points, casual, by resignation," in text
 
 
-def test_each_match_says_whether_it_was_rated(client, alice, bob):
+def test_each_match_says_whether_it_was_rated_and_what_it_did_to_the_rating(client, alice, bob):
     # The records count the rated apart: the list must say which those were.
-    finished_match(alice, bob, winner=alice, days_ago=2, rated=False)
-    finished_match(alice, bob, winner=bob)
+    finished_match(alice, bob, winner=alice, days_ago=3, rated=False)
+    won = finished_match(alice, bob, winner=alice, days_ago=2)
+    rated_change(won, alice, 1500.4, 1523.6)
+    lost = finished_match(alice, bob, winner=bob, days_ago=1)
+    rated_change(lost, alice, 1523.6, 1510.2)
+    rated_change(lost, bob, 1400, 1600)  # the opponent's, which is not hers
     active_match(bob, alice)
 
     text = " ".join(client.get(reverse("profile", args=["alice"])).text.split())
 
     assert "3 points, casual, borne off," in text
-    assert "3 points, rated, borne off," in text
+    # 1500 -> 1524 and 1524 -> 1510, as the match page shows them.
+    assert "3 points, rated (+24), borne off," in text
+    assert "3 points, rated (-14), borne off," in text
     assert "5 points, rated, score" in text
+
+
+def test_a_rated_match_that_changed_no_rating_says_so(client, alice, bob):
+    # Resigned before both had moved (games.ratings.store.played_by_both): not "rated"
+    # beside a rating that did not move, nor counted in the rated record above.
+    finished_match(alice, bob, winner=bob, ending=Match.Ending.RESIGNATION)
+
+    text = " ".join(client.get(reverse("profile", args=["alice"])).text.split())
+
+    assert (
+        "3 points, rated, rating unchanged (ended before both had moved), by resignation," in text
+    )
 
 
 def test_it_shows_current_matches(client, alice, bob):
@@ -154,9 +185,9 @@ def test_it_uses_a_bounded_number_of_queries(
     client.force_login(bob)
 
     # session, viewer, person, ratings, record per variant, rating history per variant,
-    # head-to-head, the page's count, the page, current matches, whether the viewer has
-    # blocked the person: the same whatever the number of matches.
-    with django_assert_num_queries(11):
+    # head-to-head, the page's count, the page, its rating changes, current matches,
+    # whether the viewer has blocked the person: the same whatever the number of matches.
+    with django_assert_num_queries(12):
         response = client.get(reverse("profile", args=["alice"]))
 
     assert len(response.context["results"]) == min(count, 25)
