@@ -109,11 +109,19 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     # Open to this visitor's sign-up, but for the places left.
     may_sign_up = tournament.is_open and not tournament.signup_closed and my_entry is None
     is_full = len(entries) >= tournament.max_players
+    enough = tournament.has_enough_players(len(entries))
     context: dict[str, Any] = {
         "tournament": tournament,
         "entries": entries,
         "my_entry": my_entry,
-        "can_start": is_organiser and tournament.is_open,
+        # The Start button only once it would be taken (services.start_tournament counts
+        # the same entries); until then the organiser is told how many more it needs.
+        "can_start": is_organiser and tournament.is_open and enough,
+        "players_wanted": (
+            tournament.min_players - len(entries)
+            if is_organiser and tournament.is_open and not enough
+            else 0
+        ),
         "can_cancel": is_organiser and (tournament.is_open or tournament.is_running),
         "can_sign_up": may_sign_up and not is_full,
         # Said where the Sign-up button would be, to those who could otherwise sign up.

@@ -252,6 +252,8 @@ def test_it_refuses_a_deadline_more_than_a_year_ahead(client, alice, zone):
 
 def test_it_shows_an_open_tournament_to_each_kind_of_visitor(client, alice, bob):
     tournament = open_tournament(alice, name="Spring open")
+    for player in make_users(2):
+        Entry.objects.create(tournament=tournament, user=player)
     url = tournament.get_absolute_url()
 
     anonymous = client.get(url).text
@@ -265,6 +267,31 @@ def test_it_shows_an_open_tournament_to_each_kind_of_visitor(client, alice, bob)
     assert "Start early" not in other and "Cancel the tournament" not in other
     assert "Start early" in owner and "Cancel the tournament" in owner
     assert "Enter a bot" not in other
+
+
+@pytest.mark.parametrize(
+    ("entered", "said"),
+    [
+        (0, "once 3 more players sign up: it needs at least 3."),
+        (2, "once 1 more player signs up: it needs at least 3."),
+    ],
+)
+def test_the_organiser_is_told_how_many_more_players_it_needs_to_start(
+    client, alice, entered, said
+):
+    # Not a Start button that services.start_tournament would refuse.
+    tournament = open_tournament(alice, min_players=3)
+    for player in make_users(entered):
+        Entry.objects.create(tournament=tournament, user=player)
+    client.force_login(alice)
+
+    page = " ".join(client.get(tournament.get_absolute_url()).text.split())
+    for player in make_users(3 - entered, prefix="late"):
+        Entry.objects.create(tournament=tournament, user=player)
+    enough = " ".join(client.get(tournament.get_absolute_url()).text.split())
+
+    assert "Start early" not in page and f"You can start it {said}" in page
+    assert "Start early" in enough and "You can start it" not in enough
 
 
 @pytest.mark.parametrize(
