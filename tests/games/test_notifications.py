@@ -374,18 +374,16 @@ def test_time_left_in_words(left, said):
 
 
 WITHDRAWS_IN_A_ROUND_ROBIN = (
-    'It is a match of the tournament "Spring cup": losing it on time also withdraws you from'
+    "It is a match of Spring cup: losing it on time also withdraws you from"
     " the tournament: your matches still to play there would go to your opponents by"
     " walkover, and the standings would place you below every player who has not withdrawn.\n"
 )
 WITHDRAWS_IN_A_SWISS = (
-    'It is a match of the tournament "Spring cup": losing it on time also withdraws you from'
+    "It is a match of Spring cup: losing it on time also withdraws you from"
     " the tournament: you would not be paired in its later rounds, and the standings would"
     " place you below every player who has not withdrawn.\n"
 )
-A_PLAIN_LOSS = (
-    'It is a match of the tournament "Spring cup": a loss on time counts there as any other loss.\n'
-)
+A_PLAIN_LOSS = "It is a match of Spring cup: a loss on time counts there as any other loss.\n"
 
 
 @pytest.mark.parametrize(

@@ -106,7 +106,7 @@ def test_it_tells_the_player_to_move_first_that_the_match_has_started_in_their_t
     [turn] = [m for m in mail.outbox if m.to == [mover.email]]
     assert turn.subject == _start_mail(tournament, match, "Final")[mover.email]
     assert (
-        f'Your match against {waiter} in the tournament "{tournament.name}" (Final) has started,'
+        f"Your match against {waiter} in {tournament.name} (Final) has started,"
         f" and it is your turn: match #{match.pk} ({match.get_variant_display()}, 1 point, 3 days"
         " per move).\n" in turn.body
     )

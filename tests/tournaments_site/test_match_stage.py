@@ -99,7 +99,7 @@ def test_the_turn_email_names_the_tournament_and_the_round(
         f"Your turn against {semi.white} (Winter cup, Semi-finals, match #{semi.pk})"
     )
     assert (
-        f'A match of the tournament "Winter cup" (Semi-finals):'
+        "A match of Winter cup (Semi-finals):"
         f" {settings.SITE_URL}{tournament.get_absolute_url()}\n" in turn.body
     )
 
