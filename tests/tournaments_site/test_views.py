@@ -362,6 +362,22 @@ def test_it_names_a_bot_once_as_a_bot(client, alice):
     assert "(<bdi>club-bot</bdi>)" not in page
 
 
+@pytest.mark.parametrize("format", [Format.SINGLE_ELIMINATION, Format.ROUND_ROBIN])
+def test_the_draw_marks_a_bot_as_the_players_table_does(client, alice, format):
+    bot = next(bot for bot in game_services.bot_users() if bot.username == "club-bot")
+    tournament = open_tournament(alice, format=format)
+    services.add_bot(tournament.pk, user=alice, bot=bot)
+    Entry.objects.create(tournament=tournament, user=make_users(1)[0])
+    services.start_tournament(tournament.pk, user=alice)
+
+    page = client.get(tournament.get_absolute_url()).text
+
+    draw = page[page.index('<div class="actions">') : page.index("<h2>Players</h2>")]
+    # Its name, inside its link or not, then the mark.
+    assert re.search(f'{bot.display_name}</bdi>(</a>)? <span class="muted">\\(bot\\)</span>', draw)
+    assert "club-bot</bdi>)" not in page
+
+
 @pytest.mark.parametrize("visitor", ["anonymous", "bob", "organiser"])
 def test_a_full_tournament_says_it_is_full_where_sign_up_would_be(client, alice, bob, visitor):
     tournament = open_tournament(alice, min_players=2, max_players=2)
