@@ -17,6 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
+from games.ratings import Rating
+from games.ratings.store import display
 
 from .brackets import MAX_SWISS_ROUNDS, Format, Swiss, default_swiss_rounds
 from .brackets import Tournament as Draw
@@ -246,6 +248,9 @@ class Entry(models.Model):
     )
     seed = models.PositiveSmallIntegerField(null=True, blank=True)
     rating = models.FloatField(null=True, blank=True, help_text="Seeding rating at the start")
+    rd = models.FloatField(
+        null=True, blank=True, help_text="That rating's deviation (RD), grown for time idle"
+    )
     withdrawn = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -258,6 +263,17 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.tournament}"
+
+    @property
+    def rating_shown(self) -> str:
+        """The rating at the start as the leaderboard shows a rating (``1623``, ``1500?``
+        for a provisional one); "" before the start. An entry seeded before its RD was kept
+        (migration 0005) shows no mark."""
+        if self.rating is None:
+            return ""
+        if self.rd is None:
+            return f"{self.rating:.0f}"
+        return display(Rating(self.rating, self.rd))
 
 
 class TournamentMatch(models.Model):

@@ -23,6 +23,8 @@ from django.utils import timezone
 from games import services as game_services
 from games import tally
 from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Match, PlayerRating, Variant
+from games.ratings import Rating
+from games.ratings.store import as_of
 
 from . import brackets, emails
 from .brackets import MAX_SWISS_ROUNDS, Bracket, Format, MatchSlot
@@ -264,7 +266,7 @@ def _start(tournament: Tournament, *, now: datetime | None = None) -> None:
     entries = seeded_entries(tournament)
     for seed, entry in enumerate(entries, 1):
         entry.seed = seed
-    Entry.objects.bulk_update(entries, ["seed", "rating"])
+    Entry.objects.bulk_update(entries, ["seed", "rating", "rd"])
     players = [entry.user_id for entry in entries]
     draw = Draw.create(tournament.format, players, **_draw_options(tournament, len(players)))
     tournament.status = Tournament.Status.RUNNING
@@ -288,16 +290,20 @@ def _draw_options(tournament: Tournament, players: int) -> dict[str, int]:
 def seeded_entries(tournament: Tournament) -> list[Entry]:
     """The entries best first, by rating in the tournament's variant (unrated: 1500); ties
     are broken by a shuffle seeded by the tournament, so the seeding can be reproduced.
-    Sets each entry's ``rating`` (not saved)."""
+    Sets each entry's ``rating`` and its ``rd`` as of now (not saved), which its page
+    shows, marked "?" if provisional as the leaderboard marks it."""
     entries = list(tournament.entries.select_related("user").order_by("user_id"))
-    ratings = dict(
-        PlayerRating.objects.filter(
+    now = timezone.now()
+    ratings = {
+        row.user_id: as_of(row, now)
+        for row in PlayerRating.objects.filter(
             variant=tournament.variant, user__in=[entry.user_id for entry in entries]
-        ).values_list("user_id", "rating")
-    )
+        )
+    }
     random.Random(tournament.shuffle_seed).shuffle(entries)
     for entry in entries:
-        entry.rating = ratings.get(entry.user_id, UNRATED)
+        rating = ratings.get(entry.user_id, Rating(UNRATED))
+        entry.rating, entry.rd = rating.rating, rating.rd
     entries.sort(key=lambda entry: -entry.rating)  # stable: the shuffle breaks ties
     return entries
 

@@ -989,7 +989,9 @@ def test_the_players_table_gives_the_ratings_they_were_seeded_by_as_such(client,
     # The ratings the seeding read are kept with the entries; the players' ratings move on
     # with every rated match, so the table says which it shows.
     players = make_users(2)
-    PlayerRating.objects.create(user=players[0], variant="american", rating=1712.4)
+    PlayerRating.objects.create(
+        user=players[0], variant="american", rating=1712.4, rd=60, rated_at=timezone.now()
+    )
     cup = started_tournament(alice, players, format=Format.ROUND_ROBIN)
     PlayerRating.objects.filter(user=players[0]).update(rating=1650)
 
@@ -997,3 +999,34 @@ def test_the_players_table_gives_the_ratings_they_were_seeded_by_as_such(client,
 
     assert '<th scope="col" class="num">Rating at the start</th>' in page
     assert '<td class="num">1712</td>' in page and "1650" not in page
+
+
+def test_the_players_table_marks_a_provisional_rating_as_the_leaderboard_does(client, alice):
+    # The RD as it stood at the start, grown for time idle (games.ratings.store.as_of): an
+    # established rating left for years is provisional again, and an unrated player's 1500
+    # is as provisional as can be.
+    established, idle, new, unrated = make_users(4)
+    now = timezone.now()
+    for player, rated_at, rd in [
+        (established, now, 60),
+        (idle, now - timedelta(days=3650), 60),
+        (new, now, 200),
+    ]:
+        PlayerRating.objects.create(
+            user=player, variant="american", rating=1600, rd=rd, rated_at=rated_at
+        )
+    cup = started_tournament(alice, [established, idle, new, unrated], format=Format.SWISS)
+
+    page = client.get(cup.get_absolute_url()).text
+    table = page[page.index("<h2>Players</h2>") :]
+    shown = dict(
+        re.findall(r"<bdi>(p\d+)</bdi></a>.*?</td>\s*<td class=\"num\">([^<]*)</td>", table)
+    )
+
+    assert shown == {
+        established.username: "1600",
+        idle.username: "1600?",
+        new.username: "1600?",
+        unrated.username: "1500?",
+    }
+    assert 'A "?" marks a provisional rating' in page
