@@ -96,11 +96,20 @@ def test_the_focus_stays_on_resign_when_the_opponents_move_arrives(
     assert _focus(page)["inLive"], _focus(page)
 
 
+@pytest.mark.parametrize(
+    "link",
+    [
+        "#history a.replay-link",
+        # The note's link to "writing a play", which the typed box of the board the poll
+        # brings links to as well, inside its closed <details>.
+        "#history .history-note a",
+    ],
+)
 def test_the_focus_stays_on_a_history_link_when_the_opponents_move_arrives(
-    page: Page, live_server, match
+    page: Page, live_server, match, link
 ):
     _open_waiting_page(page, live_server, match)
-    replay = page.locator("#history a.replay-link").first
+    replay = page.locator(link).first
     href = replay.get_attribute("href")
     _tab_to(page, replay)
 

@@ -33,7 +33,18 @@
     event.target instanceof Element && event.target.closest("#messages") !== null;
 
   const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
-  const shown = (el) => el.getClientRects().length > 0 && !el.closest("[hidden]");
+  // Inside a closed <details> (but for its own summary) a control is out of reach, though
+  // Chromium still lays it out: the typed box's "More on writing a play", when the focus
+  // was on the history's link to the same place.
+  function inClosedDetails(el) {
+    const CLOSED = "details:not([open])";
+    for (let d = el.closest(CLOSED); d; d = d.parentElement && d.parentElement.closest(CLOSED)) {
+      if (!(el.tagName === "SUMMARY" && el.parentElement === d)) return true;
+    }
+    return false;
+  }
+  const shown = (el) =>
+    el.getClientRects().length > 0 && !el.closest("[hidden]") && !inClosedDetails(el);
   // What names a control across a redraw, which makes every element anew: its id, else
   // where it leads (a link), else its name and value, else its text.
   function keyOf(el) {
