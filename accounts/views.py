@@ -522,7 +522,7 @@ SPENT_KEY_FORMS = "spent_api_key_forms"
 @require_http_methods(["GET", "POST"])
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     """Revoke one of the player's API keys: GET asks first (the programs using the key stop
-    at once, and a revoked key cannot be had back), POST revokes it."""
+    at once, and a revoked key cannot be restored), POST revokes it."""
     token = ApiToken.objects.filter(pk=token_id, user=request.user).first()
     if token is None:
         # Most often revoked a moment ago (the form sent twice, or its page kept open): say

@@ -808,18 +808,19 @@ def _example_plays(position: Position, dice: list[int], named_double: bool) -> l
 
 
 def _hint(board: dict[str, Any]) -> str:
-    """The line above the play so far: what the player entering a play can do next."""
+    """The line above the play so far: what the player entering a play can do next, in
+    words for a tap, a click or the keyboard's Enter alike."""
     if board["selected"] is not None:
-        return f"Now click a highlighted point to move {board['selected_name']}."
+        return f"Now choose a highlighted point to move {board['selected_name']}."
     if board["must_submit"] and not board["steps"]:
         return "None of your checkers can move with this roll: submit to pass the turn."
     if board["must_submit"]:
         return "Submit your play, or undo a move."
     if board["can_submit"]:
-        return "Submit your play, or click a checker to move next."
+        return "Submit your play, or choose a checker to move next."
     if board["steps"]:
-        return "Click a checker to move next."
-    return "Click a checker to move, then where it goes."
+        return "Choose a checker to move next."
+    return "Choose a checker to move, then where it goes."
 
 
 def _news(

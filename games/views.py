@@ -190,6 +190,8 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
                 return redirect(challenge.match)  # a bot accepted at once
             if challenge.private:
                 messages.success(request, "Send the invite link to your friend.")
+            elif challenge.opponent_id is None:
+                messages.success(request, "Challenge posted in the lobby: anyone may accept it.")
             else:
                 messages.success(request, "Challenge sent.")
             return redirect(challenge)

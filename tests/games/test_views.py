@@ -292,6 +292,19 @@ def test_it_creates_a_challenge_and_the_opponent_accepts_it(client, alice, bob):
     assert response["Location"] == challenge.match.get_absolute_url()
 
 
+@pytest.mark.parametrize(
+    ("opponent", "said"),
+    [("bob", "Challenge sent."), ("", "Challenge posted in the lobby: anyone may accept it.")],
+)
+def test_the_challenge_made_says_where_it_went(client, alice, bob, opponent, said):
+    client.force_login(alice)
+
+    data = {"opponent": opponent, "variant": "american", "points": 1, "days_per_move": 2}
+    response = client.post(reverse("challenge_new"), data, follow=True)
+
+    assert [str(message) for message in response.context["messages"]] == [said]
+
+
 def test_a_name_typed_in_another_case_finds_the_player(client, alice, bob):
     client.force_login(alice)
 
