@@ -415,6 +415,8 @@ def board_context(
         ),
         "off_dest": OFF in dests,
         "in_selected": selected == IN,
+        # Outlined as a point a checker may move from is: the tray's checkers can enter.
+        "in_source": IN in sources and selected != IN,
         "bar_selected": selected == BAR,
         "named_blot": named_blot_notice(position, color, names) if live else "",
         "blots_to_name": _blots_to_name(match, partial, side) if playing else [],

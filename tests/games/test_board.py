@@ -364,6 +364,21 @@ def test_the_only_source_is_selected_at_once(alice, bob):
     assert {p.own for p in board["points"] if p.dest} == {22, 19}
 
 
+def test_the_waiting_tray_is_outlined_while_its_checkers_may_enter(alice, bob, client):
+    # As each point a checker may move from is: here alice may enter or move on.
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[4, 1])
+    match = play(match, bob, "in/24 in/21", dice=[6, 5])
+    client.force_login(alice)
+
+    board = board_context(match, viewer=alice, steps=[])
+    selected = board_context(match, viewer=alice, steps=[], selected=IN)
+    page = client.get(match.get_absolute_url()).text
+
+    assert board["selected"] is None and board["in_source"]
+    assert not selected["in_source"] and selected["in_selected"]
+    assert page.count("tray-source") == 1
+
+
 def test_carried_steps_are_drawn_and_make_a_play_to_submit(alice, bob):
     match = start(alice, bob, [5, 2, 6, 3])
 
