@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from accounts.models import ApiToken
 from games import services
 from games.models import Match
 
@@ -31,6 +32,26 @@ def test_the_invite_link_is_copied_with_its_button(browser: Browser, live_server
     link = page.locator("#invite-url").input_value()
     assert link.endswith(challenge.invite_path())
     assert page.evaluate("navigator.clipboard.readText()") == link
+    context.close()
+
+
+def test_a_new_api_key_is_copied_with_its_button(browser: Browser, live_server, match):
+    # A key is shown once, and selecting all of it in a narrow field is fiddly on a phone.
+    context = browser.new_context(viewport=PHONE)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    page = context.new_page()
+    log_in(page, live_server.url, match.white.username, PASSWORD)
+    page.goto(live_server.url + "/accounts/settings/")
+    page.get_by_label("Name of the new key").fill("my bot")
+    page.locator("#id_key_password").fill(PASSWORD)
+    page.get_by_role("button", name="Create a key").click()
+
+    page.get_by_role("button", name="Copy the key").click()
+
+    expect(page.locator("button[data-copy]")).to_have_accessible_name("Copied the key")
+    key = page.locator("#api-key").input_value()
+    assert key and page.evaluate("navigator.clipboard.readText()") == key
+    assert ApiToken.user_for_key(key) == match.white
     context.close()
 
 
