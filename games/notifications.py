@@ -936,6 +936,9 @@ def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
     rated one that ended before both players moved, which the email says). Both emails
     in one INSERT: a match ends once, under its row's lock, so neither key exists yet."""
     changes = {change.user_id: change for change in rating_changes}
+    # A tournament's match says so, as its turn emails did: what it meant is on the
+    # tournament's page (the tournament's own email follows if it moved anyone on).
+    stage = _stage_of(match)
     _queue_new(
         Email(
             user,
@@ -951,6 +954,8 @@ def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
                 "rating": changes.get(user.pk),
                 "unplayed_unrated": UNPLAYED_UNRATED,
                 "url": absolute_url(match.get_absolute_url()),
+                "stage": stage,
+                "stage_url": absolute_url(stage.tournament.get_absolute_url()) if stage else "",
             },
         )
         for user in (match.white, match.black)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
 
@@ -255,6 +256,25 @@ def test_it_emails_the_result_of_a_match_before_the_tournament_news_it_brings(
         two.email: [f"Match #{final.pk} against {one} is over", over],
         alice.email: [over],
     }
+    # The result names the tournament and the round it was, as its turn emails did.
+    [result] = [m for m in mail.outbox if m.to == [one.email] and "Match #" in m.subject]
+    assert (
+        f"A match of {tournament.name} (Final):"
+        f" {settings.SITE_URL}{tournament.get_absolute_url()}\n" in result.body
+    )
+
+
+def test_the_result_of_a_match_outside_tournaments_names_none(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    match = game_services.start_match(
+        white=alice, black=bob, variant="american", points=1, days_per_move=2
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.resign(match.pk, user=bob)
+
+    [result] = [m for m in mail.outbox if m.to == [alice.email] and "is over" in m.subject]
+    assert "A match of" not in result.body
 
 
 @pytest.mark.parametrize("organiser_plays", [False, True])
