@@ -577,9 +577,14 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     # with it: after a 409 the board has moved on (new dice), and a play typed for the old
     # one must not be one Enter away.
     refused = status == 400
+    typed = request.POST.get("play", "").strip()
+    if refused and error and typed and not blot_refused and _clicked_steps(request):
+        # Its reason is about the turn's start (no checker on a point the board now shows
+        # one on, say): the box does not go on from the moves clicked.
+        error = f"{error} {TYPED_FROM_THE_START}"
     drawn = {
         "error": error,
-        "typed_play": request.POST.get("play", "").strip() if refused else "",
+        "typed_play": typed if refused else "",
         "typed_blot": request.POST.get("name_blot", "").strip() if refused else "",
         "blot_refused": blot_refused,
         # The box's own button sends its name (the board's buttons and Enter, none).
@@ -599,6 +604,13 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     # box keeps what the player typed.
     template = "games/match.html#live" if request.htmx else "games/match.html"
     return render(request, template, context, status=status)
+
+
+#: Said after the reason a typed play was refused when moves had been clicked on the board.
+TYPED_FROM_THE_START = (
+    "The box takes your whole play from the start of the turn, without the moves clicked"
+    " on the board."
+)
 
 
 def _clicked_steps(request: HttpRequest) -> list[tuple[int, int]]:

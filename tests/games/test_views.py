@@ -761,6 +761,21 @@ def test_a_refused_turn_keeps_the_moves_clicked_so_far(client, alice, match, typ
     assert 'name="steps" value="26-22"' in response.text
 
 
+def test_a_play_typed_over_clicked_moves_is_refused_as_from_the_turns_start(client, alice, match):
+    # in/22 clicked, then 22/16 typed: the box's play starts where the turn did, where
+    # the 22-point is empty, though the board shows the checker clicked there.
+    client.force_login(alice)
+    data = {"segment": 1, "steps": "26-22", "play": "22/16", "typed": "1"}
+
+    response = client.post(reverse("match_turn", args=[match.pk]), data, **HTMX)
+    alone = client.post(reverse("match_turn", args=[match.pk]), {**data, "steps": ""}, **HTMX)
+
+    said = "The box takes your whole play from the start of the turn"
+    assert response.status_code == alone.status_code == 400
+    assert "no checker on your 22-point" in response.text and said in response.text
+    assert "no checker on your 22-point" in alone.text and said not in alone.text
+
+
 def test_a_refused_turn_with_moves_the_engine_refuses_draws_the_board_without_them(
     client, alice, match
 ):
