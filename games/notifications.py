@@ -531,10 +531,13 @@ def turn_passed(
     # The first turn of a tournament's match (its segments stored from the first, the
     # opening roll, on) tells its round's start too: the start's own email goes to the other
     # player only (games.tournaments.emails.match_ready), so the player to move gets one,
-    # not two. So does the turn after a bot's first (from the second segment on): the
-    # start's email skips a bot's opponent, whom the bot's turn, played at once, reaches.
+    # not two. So does the turn after a bot's first (stored after the opening rolls alone,
+    # one or more: a tie is rolled again): the start's email skips a bot's opponent, whom
+    # the bot's turn, played at once, reaches.
     first = recorded[0].number if recorded else None
-    started = stage is not None and (first == 1 or (first == 2 and opponent.is_bot))
+    started = stage is not None and (
+        first == 1 or (first is not None and opponent.is_bot and _after_openings(match, first))
+    )
     if started:
         subject = (
             f"{stage}: your match against {opponent} has started, your turn (match #{match.pk})"
@@ -606,6 +609,16 @@ def _turn_email_text(
             "url": absolute_url(match.get_absolute_url()),
             "deadline": datetime.fromisoformat(deadline) if deadline else None,
         },
+    )
+
+
+def _after_openings(match: Match, number: int) -> bool:
+    """Whether segment ``number`` of ``match`` comes right after its opening rolls (one
+    query: asked only of a bot's turn in a tournament)."""
+    return not (
+        Segment.objects.filter(match=match, number__lt=number)
+        .exclude(kind=Segment.Kind.OPENING)
+        .exists()
     )
 
 

@@ -873,18 +873,19 @@ def test_it_emails_a_walkover_once_when_its_round_is_opened_twice(
     assert len(active_matches(tournament)) == 1
 
 
-@pytest.mark.parametrize("bot_opens", [True, False])
+@pytest.mark.parametrize(("bot_opens", "ties"), [(True, 0), (False, 0), (True, 2), (False, 1)])
 def test_a_tournament_match_a_bot_opens_tells_its_start_once(
-    alice, bob, monkeypatch, django_capture_on_commit_callbacks, bot_opens
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks, bot_opens, ties
 ):
     bot = game_services.bot_users()[0]
     start_match = game_services.start_match
 
     def opened_by(**options):
-        # Who wins the opening roll (5 against 2), then their first roll, 6-3.
+        # Who wins the opening roll (5 against 2), after ``ties`` tied ones rolled again,
+        # each a segment of its own; then their first roll, 6-3.
         white_opens = (options["white"] == bot) == bot_opens
         opening = (5, 2, 6, 3) if white_opens else (2, 5, 6, 3)
-        return start_match(dice=ScriptedDice(list(opening)), **options)
+        return start_match(dice=ScriptedDice([4, 4] * ties + list(opening)), **options)
 
     monkeypatch.setattr(game_services, "start_match", opened_by)
     tournament = open_tournament(alice, min_players=2, name="Cup")
