@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import cache
@@ -36,8 +37,8 @@ from games.engine.game import (
     SegmentKind,
     SegmentPlayed,
 )
-from games.engine.moves import partial_play
-from games.engine.notation import parse_play
+from games.engine.moves import Play, partial_play
+from games.engine.notation import format_point, parse_play
 
 from . import away, blocks, notifications
 from .dice import SeededDice, new_seed
@@ -694,14 +695,36 @@ def already_played(match_id: int, *, user: User, action: TurnAction) -> bool:
     named_double = done.kind == Segment.Kind.NAMED_DOUBLE
     try:
         if action.steps is not None:  # clicked on the board
-            play = partial_play(
-                position, done.dice, list(action.steps), named_double=named_double
-            ).complete
+            play = clicked_play(position, done.dice, action.steps, named_double=named_double)
         else:
             play = parse_play(position, done.dice, action.play or "", named_double=named_double)
     except EngineError:
         return False
     return play is not None and format_play(play) == done.play
+
+
+def clicked_play(
+    position: Position,
+    dice: Sequence[int],
+    steps: Sequence[tuple[int, int]],
+    *,
+    named_double: bool = False,
+) -> Play | None:
+    """The legal play ``steps`` clicked on the board complete (``(source, dest)`` in the
+    mover's numbering, one die each), with each checker moved by the die the player moved
+    it by: read as their notation is (parse_play), not as the move generator happened to
+    find the same play first (``bar/23 23/22*`` for a 1-2 clicked ``bar/24 24/22*``).
+    None if they are not a whole play yet; raises EngineError if they start none."""
+    complete = partial_play(position, dice, list(steps), named_double=named_double).complete
+    if complete is None:
+        return None
+    written = " ".join(f"{format_point(source)}/{format_point(dest)}" for source, dest in steps)
+    try:
+        return parse_play(position, dice, written, plays=[complete])
+    except EngineError:
+        # Not expected (the steps reach this play, one die each): the play stands as the
+        # generator found it rather than a turn refused.
+        return complete
 
 
 def _check_turn(match: Match, user: User, segment: int) -> None:
@@ -729,15 +752,15 @@ def _apply(game: Game, action: TurnAction) -> None:
     if game.phase is Phase.NAME_DOUBLE:
         raise IllegalTurn("name a double first (1-1 to 6-6)")
     if action.steps is not None:
-        partial = partial_play(
+        play = clicked_play(
             game.position,
             game.dice or (),
-            list(action.steps),
+            action.steps,
             named_double=game.kind is SegmentKind.NAMED_DOUBLE,
         )
-        if partial.complete is None:
+        if play is None:
             raise IllegalTurn("that play is not finished: use all the dice you can")
-        game.play(partial.complete, name_blot=action.name_blot)
+        game.play(play, name_blot=action.name_blot)
         return
     if action.play is None:
         raise IllegalTurn("send a play in notation, e.g. 13/7 8/7")

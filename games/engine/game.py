@@ -221,7 +221,9 @@ class Game:
     # -- actions ----------------------------------------------------------------------
 
     def play(self, play: Play | str, *, name_blot: int | None = None) -> SegmentPlayed:
-        """Play the current segment: a :class:`Play` from :meth:`legal_plays` or notation.
+        """Play the current segment: a :class:`Play` from :meth:`legal_plays` (or one from
+        :func:`~games.engine.notation.parse_play`, its steps in the player's order) or
+        notation.
 
         ``name_blot`` is a greek player's own point naming one of their blots at the end of
         the turn (R8.1). Raises :class:`IllegalPlayError` with a readable reason.
@@ -292,7 +294,9 @@ class Game:
             return parse_play(self.position, self.dice or (0, 0), play, plays=plays)
         for candidate in plays:
             if candidate == play:
-                return candidate
+                # The same play (R5.4), as given: parse_play's keeps the dice the player
+                # moved each checker by, which the history shows.
+                return play
         raise IllegalPlayError("that play is not legal with these dice")
 
     def _named(self, after: Position, mover: Color, own: int) -> Position:

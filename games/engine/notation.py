@@ -344,10 +344,12 @@ def _quote(text: str, limit: int = 20) -> str:
 
 
 class _Outcome(NamedTuple):
-    """One complete replay: the board reached and the dice used, in the order played."""
+    """One complete replay: the board reached, the dice used and the steps made, in the
+    order played."""
 
     key: tuple[int, ...]
     dice: tuple[int, ...]
+    steps: tuple[Step, ...]
 
 
 class _Failure(NamedTuple):
@@ -385,7 +387,7 @@ class _Replay:
         self.failure: _Failure | None = None
 
     def run(self, moves: Sequence[_Move]) -> _Replay:
-        self._search(moves, 0, self.pool, (), _outside(self.board))
+        self._search(moves, 0, self.pool, (), (), _outside(self.board))
         return self
 
     def _search(
@@ -394,10 +396,11 @@ class _Replay:
         index: int,
         remaining: tuple[int, ...],
         used: tuple[int, ...],
+        made: tuple[Step, ...],
         outside: int,
     ) -> None:
         if index == len(moves):
-            self.outcomes.append(_Outcome(tuple(self.board), used))
+            self.outcomes.append(_Outcome(tuple(self.board), used, made))
             return
         move = moves[index]
         problem = self._source_problem(move)
@@ -411,7 +414,13 @@ class _Replay:
         for chain in chains:
             applied, after, reason = self._play_chain(move, chain, outside)
             if reason is None:
-                self._search(moves, index + 1, _without(remaining, chain), used + chain, after)
+                steps = tuple(
+                    Step(source, dest, die, hit)
+                    for (source, dest, hit), die in zip(applied, chain, strict=True)
+                )
+                self._search(
+                    moves, index + 1, _without(remaining, chain), used + chain, made + steps, after
+                )
             else:
                 reasons.append(reason)
             for source, dest, hit in reversed(applied):
@@ -634,11 +643,25 @@ def parse_play(
         found = list({o.key: by_key[o.key] for o in replay.outcomes if o.key in by_key}.values())
         if len(found) == 1:
             _check_hits(written, found[0])
-            return found[0]
+            return _as_written(found[0], replay.outcomes)
         if found:
             raise _ambiguous(text, label, found)
         replays.append(replay)
     raise IllegalPlayError(_explain(position, pair, plays, replays, named_double, bool(moves)))
+
+
+def _as_written(play: Play, outcomes: list[_Outcome]) -> Play:
+    """``play`` with its steps in the order the player wrote them (the first replay that
+    reached it): the same play (R5.4), but the history shows the player's own moves, not
+    another order of them that the move generator happened to find first (``bar/24 24/22*``
+    for a 1-2, not ``bar/23 23/22*``). Each step of a replay is one the generator makes, in
+    that order, so the order is a legal one. Kept as generated should the reading use other
+    dice (a checker borne off with a higher die): the play's dice are what count."""
+    steps = next(o.steps for o in outcomes if o.key == play._key)
+    dice = sorted(step.die for step in steps)
+    if steps == play.steps or dice != sorted(step.die for step in play.steps):
+        return play
+    return Play(play.position, play.dice, steps, play._key, play._result)
 
 
 def _check_hits(written: Sequence[_Move], play: Play) -> None:

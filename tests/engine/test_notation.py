@@ -22,7 +22,7 @@ from games.engine import (
     own_point,
 )
 from games.engine.game import Game, GameState, Phase, ScriptedDice, SegmentKind
-from games.engine.notation import format_point, parse_play, read_steps
+from games.engine.notation import format_point, format_steps, parse_play, read_steps
 
 from .helpers import make as board
 
@@ -87,6 +87,37 @@ def test_parse_plain_steps_return_the_legal_play():
 
     assert play == expected
     assert play in legal_plays(MIDGAME, (6, 3))
+
+
+@pytest.mark.parametrize(
+    ("written", "kept"),
+    [
+        # Each checker moved by the die the player moved it by: the same play (R5.4) as
+        # the move generator's in/19 19/16, but not the moves the player made.
+        ("in/22 22/16", "in/22 22/16"),
+        ("in/19 19/16", "in/19 19/16"),
+        ("22/16 in/22", "in/22 22/16"),  # notation's fixed order, the dice as written
+        ("in/16", "in/19 19/16"),  # a combined move: the larger die first
+    ],
+)
+def test_parse_keeps_the_dice_each_checker_was_moved_by(written, kept):
+    start = Position.initial("american")
+    generated = {format_play(play) for play in legal_plays(start, (6, 3))}
+
+    play = parse_play(start, (6, 3), written)
+
+    assert format_play(play) == kept
+    assert play in legal_plays(start, (6, 3))  # the same play
+    assert "in/19 19/16" in generated and "in/22 22/16" not in generated
+    assert play.result == parse_play(start, (6, 3), "in/19 19/16").result
+
+
+def test_a_game_keeps_the_players_own_moves_of_a_play():
+    game = Game("american", ScriptedDice([5, 2, 6, 3, 1, 1]))
+
+    played = game.play("in/22 22/16")
+
+    assert format_steps(played.steps) == "in/22 22/16"
 
 
 def test_parse_hit_marker_is_optional():

@@ -256,14 +256,14 @@ def test_two_checkers_onto_a_hit_blot_are_told_as_one_move_and_one_hit(alice, bo
 
 def test_entering_from_the_bar_and_from_waiting_are_told_apart(alice, bob):
     match = black_to_move(alice, bob, [3, 5], [0] * 24, bar=1)
-    # Stored as bar/20 in/22: either checker on either point is the same play (R5.4).
+    # Either checker on either point is the same play (R5.4): stored as bob wrote it.
     match = play(match, bob, "bar/22 in/20", dice=[4, 2])
 
     board = board_context(match, viewer=alice, steps=[])
 
     assert board["news"] == (
-        "bob rolled 5-3 and entered a checker from the bar on your 5-point "
-        "and entered a checker on your 3-point."
+        "bob rolled 5-3 and entered a checker from the bar on your 3-point "
+        "and entered a checker on your 5-point."
     )
 
 

@@ -108,6 +108,24 @@ def test_clicked_steps_are_accepted_like_notation(alice, bob):
     assert Segment.objects.get(match=match, number=2).play in {"in/22 22/16", "in/19 19/16"}
 
 
+@pytest.mark.parametrize(
+    ("steps", "stored"),
+    [(((26, 22), (22, 16)), "in/22 22/16"), (((26, 19), (19, 16)), "in/19 19/16")],
+)
+def test_a_play_is_stored_as_the_player_moved_its_checkers(alice, bob, steps, stored):
+    # The same play either way (R5.4), but the history shows the moves the player made,
+    # clicked or typed, not the ones the move generator found first; and the same play
+    # sent again is known for what it is (not refused as stale).
+    for sent in (TurnAction(segment=1, steps=steps), TurnAction(segment=1, play=stored)):
+        Match.objects.all().delete()
+        match = _match(alice, bob, ScriptedDice([5, 2, 6, 3]))
+
+        services.submit_segment(match.pk, user=alice, action=sent)
+
+        assert Segment.objects.get(match=match, number=2).play == stored
+        assert services.already_played(match.pk, user=alice, action=sent)
+
+
 def test_a_dance_is_played_and_recorded_automatically(alice, bob):
     # White holds all of Black's entry points (absolute 1-6): any Black roll dances.
     match = _match(alice, bob, ScriptedDice([5, 2, 6, 5]))
