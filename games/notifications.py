@@ -957,7 +957,8 @@ def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
             user,
             Notification.Kind.FINISHED,
             f"finished:{match.pk}:{user.pk}",
-            f"Match #{match.pk} against {match.opponent_of(user)} is over",
+            f"Match #{match.pk} against {match.opponent_of(user)} is over"
+            + (f" ({stage})" if stage else ""),
             "games/email/finished.txt",
             {
                 "match": match,

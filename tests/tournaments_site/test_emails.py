@@ -16,6 +16,7 @@ from games.models import Match, Notification
 from games.tournaments import emails, services
 from games.tournaments.brackets import BYE, Format
 from games.tournaments.models import Tournament
+from games.tournaments.services import stage_of
 
 from .helpers import (
     active_matches,
@@ -37,8 +38,14 @@ def _tournament_mail(since: int = 0) -> list[tuple[str, str]]:
     return sorted(
         (message.to[0], message.subject)
         for message in mail.outbox[since:]
-        if "cup" in message.subject and not message.subject.startswith("Your turn")
+        if "cup" in message.subject and not message.subject.startswith(("Your turn", "Match #"))
     )
+
+
+def _result(match: Match, player) -> str:
+    """The subject of ``player``'s email of ``match``'s result, which names the tournament
+    and its round as the match's turn emails do."""
+    return f"Match #{match.pk} against {match.opponent_of(player)} is over ({stage_of(match)})"
 
 
 def _mail_by_recipient(since: int) -> dict[str, list[str]]:
@@ -84,7 +91,7 @@ def test_it_emails_each_player_of_every_match_once_as_each_round_is_paired(
     second_round = active_matches(tournament)
     assert len(second_round) == 2
     results = {
-        player.email: f"Match #{match.pk} against {match.opponent_of(player)} is over"
+        player.email: _result(match, player)
         for match in first_round
         for player in (match.white, match.black)
     }
@@ -252,8 +259,8 @@ def test_it_emails_the_result_of_a_match_before_the_tournament_news_it_brings(
 
     over = f"{tournament.name} is over: {one} won"
     assert _mail_by_recipient(0) == {
-        one.email: [f"Match #{final.pk} against {two} is over", over],
-        two.email: [f"Match #{final.pk} against {one} is over", over],
+        one.email: [f"Match #{final.pk} against {two} is over ({tournament.name}, Final)", over],
+        two.email: [f"Match #{final.pk} against {one} is over ({tournament.name}, Final)", over],
         alice.email: [over],
     }
     # The result names the tournament and the round it was, as its turn emails did.
@@ -274,6 +281,7 @@ def test_the_result_of_a_match_outside_tournaments_names_none(
         game_services.resign(match.pk, user=bob)
 
     [result] = [m for m in mail.outbox if m.to == [alice.email] and "is over" in m.subject]
+    assert result.subject == f"Match #{match.pk} against {bob} is over"
     assert "A match of" not in result.body
 
 
@@ -571,11 +579,10 @@ def test_a_walkover_that_ends_the_tournament_is_its_winners_one_email_of_the_end
     stage = "Final" if format == Format.SINGLE_ELIMINATION else "Round 3"
     walkover = _walkover_subject(tournament, stage, leaver)
     over = f"{tournament.name} is over: {winner} won"
-    result = f"Match #{last.pk} against {{}} is over"
     # One email of the end each: the champion's is their walkover's.
     assert {to: sorted(subjects) for to, subjects in _mail_by_recipient(sent).items()} == {
-        winner.email: sorted([result.format(last_loser), walkover]),
-        last_loser.email: sorted([result.format(winner), over]),
+        winner.email: sorted([_result(last, winner), walkover]),
+        last_loser.email: sorted([_result(last, last_loser), over]),
         **{
             player.email: [over]
             for player in [alice, *players]
@@ -776,11 +783,10 @@ def test_it_tells_a_player_who_lost_on_time_that_they_are_out_of_the_tournament(
         assert game_services.award_timeout(match.pk, now=match.deadline + timedelta(seconds=1))
 
     subject = f"{tournament.name}: you are withdrawn after losing match #{match.pk} on time"
-    result = f"Match #{match.pk} against {{}} is over"
     # The match's result to both, then the withdrawal to its loser; nobody else is told.
     assert _mail_by_recipient(0) == {
-        sleeper.email: [result.format(opponent), subject],
-        opponent.email: [result.format(sleeper)],
+        sleeper.email: [_result(match, sleeper), subject],
+        opponent.email: [_result(match, opponent)],
     }
     body = _body(sleeper.email, subject)
     assert f"You lost match #{match.pk} against {opponent} on time" in body
@@ -804,8 +810,8 @@ def test_it_tells_an_elimination_player_who_lost_on_time_only_of_the_match(
     # A loss like any other: no email that they are withdrawn, or that their later matches
     # go to their opponents.
     assert _mail_by_recipient(0) == {
-        sleeper.email: [f"Match #{match.pk} against {opponent} is over"],
-        opponent.email: [f"Match #{match.pk} against {sleeper} is over"],
+        sleeper.email: [_result(match, sleeper)],
+        opponent.email: [_result(match, opponent)],
     }
     assert not Notification.objects.filter(key__contains=":withdrawn:").exists()
 
