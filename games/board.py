@@ -644,23 +644,39 @@ def _dice_faces(dice: list[int], steps: list[tuple[int, int]]) -> list[dict[str,
 
 
 def _doubles(position: Position, *, naming: bool) -> dict[str, Any]:
-    """The doubles the mover may name after a 1-2 and, when R8.2 applies (greek: a blot
-    named against the mover must be hit if a double can), the sentence that says why."""
+    """The doubles the mover may name after a 1-2, each with what it can play when that
+    is less than its four moves (the board shows where checkers can go: a double that
+    cannot move at all is no less plain), and, when R8.2 applies (greek: a blot named
+    against the mover must be hit if a double can), the sentence that says why."""
     if not naming:
-        return {"doubles": [], "doubles_note": ""}
+        return {"doubles": [], "double_choices": [], "doubles_note": ""}
     doubles = allowed_doubles(position)
+    choices = [(double, _double_moves(position, double)) for double in doubles]
     # All six are allowed when none can hit a named blot, and also when every one can.
     if len(doubles) == 6 and not (
         position.obligation is not None and named_double_can_hit(position, doubles[0])
     ):
-        return {"doubles": doubles, "doubles_note": ""}
+        return {"doubles": doubles, "double_choices": choices, "doubles_note": ""}
     point = own_point(position.turn, position.obligation or 0)
     return {
         "doubles": doubles,
+        "double_choices": choices,
         "doubles_note": (
             f"Only a double that can hit the named blot on your {point}-point may be named."
         ),
     }
+
+
+def _double_moves(position: Position, double: int) -> str:
+    """How much of ``double`` named now can be played, when not all four moves: "no move",
+    "1 move", "2 of 4 moves"; "" for all four (or a play that wins, R5.5)."""
+    plays = legal_plays(position, (double, double), named_double=True)
+    most = max((4 if play.wins else len(play.steps) for play in plays), default=0)
+    if most == 4:
+        return ""
+    if most == 0:
+        return "no move"
+    return f"{most} of 4 moves" if most > 1 else "1 of 4 moves"
 
 
 def _acey_deucey_danced(match: Match) -> bool:

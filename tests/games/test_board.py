@@ -595,6 +595,33 @@ def test_after_a_1_2_only_doubles_that_hit_a_named_blot_are_offered(alice, bob):
     assert board["announcement"].startswith("You played your 1-2. Name a double: 1-1, 2-2, 4-4.")
 
 
+def test_each_double_to_name_says_when_it_cannot_play_all_four_moves(client, alice, bob):
+    # White's last checker on her 24-point; black holds the 18- and 12-points. 1-1 and
+    # 5-5 (24/19/14/9/4) run clear; 6-6 is stopped at once, 3-3 after one move (21, then
+    # 18), 2-2 and 4-4 after two (22, 20, then 18; 20, 16, then 12).
+    match = start(alice, bob, [5, 2, 6, 3], variant="greek")
+    points = [0] * 24
+    points[23], points[17], points[11], points[0] = 1, -2, -2, -11
+    set_position(match, "white", points, variant="greek", off={"white": 14, "black": 0})
+    match.phase, match.dice, match.segment_kind = "name_double", None, "acey_deucey"
+    match.save()
+    client.force_login(alice)
+
+    board = board_context(match, viewer=alice, steps=[])
+    page = " ".join(client.get(match.get_absolute_url()).text.split())
+
+    assert board["double_choices"] == [
+        (1, ""),
+        (2, "2 of 4 moves"),
+        (3, "1 of 4 moves"),
+        (4, "2 of 4 moves"),
+        (5, ""),
+        (6, "no move"),
+    ]
+    assert '6-6 <span class="double-moves">(no move)</span></button>' in page
+    assert 'class="button double-button">5-5</button>' in page
+
+
 def test_after_a_1_2_with_no_blot_to_hit_every_double_is_offered(client, alice, bob):
     match = start(alice, bob, [5, 2, 6, 3], variant="greek")
     match.phase, match.dice, match.segment_kind = "name_double", None, "acey_deucey"
