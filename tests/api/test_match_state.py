@@ -13,6 +13,29 @@ from .conftest import play_on, post_json, start
 pytestmark = pytest.mark.django_db
 
 
+def test_a_greek_state_says_which_blots_each_play_lets_its_player_name(alice_api, alice, bob):
+    # Alice plays 6-3 from her fifteen checkers on her 24-point: two checkers out (blots on
+    # her 21- and 18-points) or one carried to 15 (a blot there). A bot needs to know which
+    # blots it may name (R8.1) without moving the checkers itself.
+    match = start(alice, bob, [5, 2, 6, 3], variant="greek")
+
+    state = alice_api.get(reverse("api_match", args=[match.pk])).json()
+
+    blots = state["blots_to_name"]
+    assert set(blots) == set(state["legal_plays"])
+    assert blots["24/21 24/18"] == [18, 21]
+    assert sorted(blots.values()) == [[15], [18, 21]]
+
+
+def test_only_a_greek_play_that_ends_the_turn_lets_a_blot_be_named(alice_api, alice, bob):
+    # A 1-2's segment does not end a greek turn (a double is named next): nothing to name.
+    acey_deucey = start(alice, bob, [5, 2, 1, 2], variant="greek")
+
+    state = alice_api.get(reverse("api_match", args=[acey_deucey.pk])).json()
+
+    assert state["legal_plays"] and state["blots_to_name"] is None
+
+
 def test_it_shows_the_state_of_a_match(alice_api, match):
     response = alice_api.get(reverse("api_match", args=[match.pk]))
 
@@ -30,6 +53,7 @@ def test_it_shows_the_state_of_a_match(alice_api, match):
         "winner": None,
         "to_move": "alice",
         "phase": "play",
+        "blots_to_name": None,
         "allowed_doubles": None,
         "ending": None,
         "game": 1,
