@@ -1,8 +1,13 @@
-"""Wording shared by the apps' pages."""
+"""Wording shared by the apps' pages and emails."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.utils.text import capfirst
+
+#: LEFT-TO-RIGHT MARK: a strong left-to-right letter that shows nothing.
+LRM = "\u200e"
 
 
 def sentence(reason: object) -> str:
@@ -15,3 +20,27 @@ def sentence(reason: object) -> str:
         text = capfirst(text)
     # Some reasons end on their own ("... from/to…", a quoted example ending in "?").
     return text if text.endswith((".", "!", "?", "…")) else f"{text}."
+
+
+def left_to_right(text: str) -> str:
+    """``text`` (an email's subject or plain-text body) with a left-to-right mark before
+    each line whose first letter is right-to-left. A mail program sets a line's direction
+    by its first letter, so a line opening with a Hebrew or Arabic name ("דוד כהן
+    challenges you to Acey-Deucey") ran right to left, the English after the name; pages
+    isolate names in ``<bdi>``, which plain text has not. Lines opening with a
+    left-to-right letter, nearly all, are left as they are."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if _first_strong(line) in ("R", "AL"):
+            lines[index] = LRM + line
+    return "\n".join(lines)
+
+
+def _first_strong(line: str) -> str:
+    """The bidirectional class of the first letter of ``line`` with a direction of its
+    own (L, R or AL), or "" for none (digits, punctuation, spaces only)."""
+    for char in line:
+        kind = unicodedata.bidirectional(char)
+        if kind in ("L", "R", "AL"):
+            return kind
+    return ""

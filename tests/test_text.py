@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aceysite.text import sentence
+from aceysite.text import LRM, left_to_right, sentence
 
 
 @pytest.mark.parametrize(
@@ -19,3 +19,19 @@ from aceysite.text import sentence
 )
 def test_a_reason_becomes_a_sentence_and_notation_keeps_its_case(reason, shown):
     assert sentence(reason) == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "sent"),
+    [
+        ("alice challenges you", "alice challenges you"),
+        ("سارة won", LRM + "سارة won"),
+        ("Match #4 against سارة is over", "Match #4 against سارة is over"),
+        # The first letter decides, past digits and punctuation; each line on its own.
+        ("#12: שרה moved\nHello", "\u200e#12: שרה moved\nHello"),
+        ("Hello,\n\nשרה כהן wrote:\n", "Hello,\n\n\u200eשרה כהן wrote:\n"),
+        ("", ""),
+    ],
+)
+def test_a_line_whose_first_letter_is_right_to_left_gets_a_left_to_right_mark(text, sent):
+    assert left_to_right(text) == sent

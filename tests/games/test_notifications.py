@@ -164,6 +164,23 @@ def test_challenge_email_describes_the_match_and_links_to_the_challenge(
     assert f"Accept or decline: {SITE_URL}/challenges/{challenge.pk}/" in message.body
 
 
+def test_a_line_opening_with_a_right_to_left_name_is_kept_left_to_right(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    # A mail program takes a line's direction from its first letter: "שרה כהן challenges
+    # you to Acey-Deucey" ran right to left, the English after the name. Pages isolate
+    # names in <bdi>; plain text gets a left-to-right mark, where the line needs one only.
+    alice.display_name = "שרה כהן"
+    alice.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.create_challenge(alice, opponent=bob, variant="greek", points=3)
+
+    [message] = _mails_to(bob)
+    assert message.subject == "\u200eשרה כהן challenges you to Acey-Deucey"
+    assert message.body.startswith("Hello bob,")  # no mark where none is needed
+    assert "\u200eשרה כהן" in message.body
+
+
 def test_challenge_email_says_whether_the_match_is_rated(
     alice, bob, charlie, django_capture_on_commit_callbacks
 ):
