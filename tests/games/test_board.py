@@ -130,6 +130,18 @@ def test_a_spectators_caption_names_both_players(client, alice, bob):
     caption = page.split('<figcaption class="board-caption">', 1)[1].split("</figcaption>", 1)[0]
     assert "<span>Bar: <bdi>alice</bdi> 0, <bdi>bob</bdi> 0</span>" in caption
     assert "you" not in caption
+    # Said for the eye as the board's title says it to a screen reader.
+    assert "Seen from white's side: points numbered as white counts them." in caption
+
+
+def test_a_players_caption_does_not_say_whose_side_it_is_seen_from(client, alice, bob):
+    match = start(alice, bob, [5, 2, 6, 3])
+    client.force_login(bob)
+
+    page = client.get(match.get_absolute_url()).text
+
+    caption = page.split('<figcaption class="board-caption">', 1)[1].split("</figcaption>", 1)[0]
+    assert "Seen from" not in caption  # their own side, numbered as they count
 
 
 def test_the_announcement_says_what_the_other_player_last_played(alice, bob, charlie):
