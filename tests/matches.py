@@ -38,10 +38,13 @@ def take_turn(match: Match, user, dice: list[int] | None = None, **action) -> Ma
 def each_moves(match: Match) -> Match:
     """Both players of ``match`` move, each playing the first legal play of their turn's
     segments (or naming the first double allowed), on the match's own dice: a result after
-    that is rated (games.ratings.store.played_by_both), one before it is not. Returns the
-    match as the service saved it."""
+    that is rated (games.ratings.store.played_by_both), one before it is not. Each plays a
+    whole turn: the player to move at the start is to move again at the end (a 1-2 is
+    followed by its double, and an american one by its extra roll). Returns the match as
+    the service saved it."""
+    first = match.to_move_id
     moved = set()
-    while len(moved) < 2:
+    while len(moved) < 2 or match.to_move_id != first:
         game = services.load_game(match)
         user = match.to_move
         if game.phase is Phase.NAME_DOUBLE:
