@@ -35,7 +35,7 @@ from accounts.services import player_named, username_holder
 from aceysite.sql import Table, fetch_one, fits_key, select_list
 
 from . import away, blocks, chat, idempotency, services
-from .engine import Color, Play, format_play, own_point
+from .engine import format_play
 from .engine.game import Phase
 from .forms import MAX_WHOLE_NUMBER, whole_number
 from .models import (
@@ -488,22 +488,12 @@ def match_state(match: Match, *, since: int = 0, fresh: list[Segment] | None = N
         if game.may_name_blot:
             # Which blots each play would let a greek player name (R8.1), in their own
             # numbers: else a bot must move the checkers itself to know.
-            mover = game.position.turn
             state["blots_to_name"] = {
-                text: _blots_left(play, mover) for text, play in zip(texts, plays, strict=True)
+                text: play.blots_left() for text, play in zip(texts, plays, strict=True)
             }
         if game.phase is Phase.NAME_DOUBLE:
             state["allowed_doubles"] = game.allowed_doubles()
     return state
-
-
-def _blots_left(play: Play, mover: Color) -> list[int]:
-    """The mover's blots after ``play``, which they may name, in their own point numbers,
-    lowest first: none if the play ends the game (nothing to name) or the turn goes on."""
-    after = play.result
-    if after.is_game_over or after.turn == mover:
-        return []
-    return sorted(own_point(mover, point) for point in after.blots(mover))
 
 
 _PLAYED_KINDS = {Segment.Kind.ROLL, Segment.Kind.ACEY_DEUCEY, Segment.Kind.NAMED_DOUBLE}

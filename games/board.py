@@ -419,7 +419,7 @@ def board_context(
         "in_source": IN in sources and selected != IN,
         "bar_selected": selected == BAR,
         "named_blot": named_blot_notice(position, color, names) if live else "",
-        "blots_to_name": _blots_to_name(match, partial, side) if playing else [],
+        "blots_to_name": _blots_to_name(match, partial) if playing else [],
         "example_plays": _example_plays(position, match.dice, named_double) if playing else [],
         "replay": replay,
         "replayed": _segment_text(replayed, names) if replayed else "",
@@ -800,13 +800,13 @@ def named_blot_notice(position: Position, viewer: str | None, names: dict[str, s
     )
 
 
-def _blots_to_name(match: Match, partial: PartialPlay | None, side: str) -> list[int]:
+def _blots_to_name(match: Match, partial: PartialPlay | None) -> list[int]:
     """The viewer's blots after the clicked play, when this greek segment ends the turn."""
     if match.variant != "greek" or match.segment_kind == SegmentKind.ACEY_DEUCEY:
         return []
-    if partial is None or partial.complete is None or partial.complete.wins:
+    if partial is None or partial.complete is None:
         return []
-    return sorted(own_point(side, p) for p in partial.complete.result.blots(side))
+    return partial.complete.blots_left()
 
 
 def _blot_field(match: Match, blots: list[int], steps: list[tuple[int, int]]) -> str:

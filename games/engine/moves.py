@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from .errors import IllegalActionError, IllegalPlayError
-from .position import CHECKERS, WHITE, Color, Pair, Position, opponent
+from .position import CHECKERS, WHITE, Color, Pair, Position, opponent, own_point
 
 #: Step sources and destinations besides points 1-24, in the mover's numbering.
 OFF = 0
@@ -85,6 +85,16 @@ class Play:
     def wins(self) -> bool:
         """Does this play bear off the mover's last checker (R5.5, R7.7)?"""
         return self._key[_MY_OFF] == CHECKERS
+
+    def blots_left(self) -> list[int]:
+        """The mover's blots after this play, in their own point numbers, lowest first:
+        those a greek player may name at the end of the turn (R8.1). None for a play that
+        wins the game (nothing is left to name) or after which the turn goes on (a 1-2's
+        segment, whose double comes next)."""
+        after = self.result
+        if self.wins or after.turn == self.mover:
+            return []
+        return sorted(own_point(self.mover, point) for point in after.blots(self.mover))
 
     def hits_point(self, own: int) -> bool:
         """Does any step hit on the mover's own point ``own``?"""
