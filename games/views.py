@@ -578,7 +578,8 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     # one must not be one Enter away.
     refused = status == 400
     typed = request.POST.get("play", "").strip()
-    if refused and error and typed and not blot_refused and _clicked_steps(request):
+    clicked = _clicked_steps(request) if refused else []
+    if error and typed and not blot_refused and clicked:
         # Its reason is about the turn's start (no checker on a point the board now shows
         # one on, say): the box does not go on from the moves clicked.
         error = f"{error} {TYPED_FROM_THE_START}"
@@ -594,9 +595,7 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         # The moves clicked so far come back too (a typed play refused over them, say),
         # for the player to go on from, as a reload brings them back.
-        context = _match_context(
-            request, match, steps=_clicked_steps(request) if refused else [], **drawn
-        )
+        context = _match_context(request, match, steps=clicked, **drawn)
     except (ValueError, EngineError):  # they were what the engine refused
         context = _match_context(request, match, **drawn)
     # HTMX swaps error responses too (see base.html), so the reason is shown in place.
