@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
-from games.ratings import Rating
+from games.ratings import Rating, is_provisional
 from games.ratings.store import display
 
 from .brackets import MAX_SWISS_ROUNDS, Format, Swiss, default_swiss_rounds
@@ -274,6 +274,15 @@ class Entry(models.Model):
         if self.rd is None:
             return f"{self.rating:.0f}"
         return display(Rating(self.rating, self.rd))
+
+    @property
+    def shows_provisional(self) -> bool:
+        """Whether :attr:`rating_shown` is marked provisional: the "?" wants a word."""
+        return (
+            self.rating is not None
+            and self.rd is not None
+            and is_provisional(Rating(self.rating, self.rd))
+        )
 
 
 class TournamentMatch(models.Model):

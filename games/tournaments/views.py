@@ -131,7 +131,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "bots": _bots_to_add(tournament, entries) if is_organiser else [],
         "can_remove_bots": is_organiser and tournament.is_open,
         # A "?" in the players table is explained beneath it, once.
-        "provisional_shown": any("?" in entry.rating_shown for entry in entries),
+        "provisional_shown": any(entry.shows_provisional for entry in entries),
     }
     if draw is not None:
         context.update(_draw_context(tournament, draw, entries))
