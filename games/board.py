@@ -1080,7 +1080,7 @@ def _announcement(match: Match, board: dict[str, Any]) -> str:
         # is not in the last turn a screen reader user may have heard.
         forfeit = board["forfeit"]
         how = f"{forfeit['loser']} {forfeit['lost']}; " if forfeit else ""
-        over = f"The match is over: {how}{match.winner} won, {match.result_score}."
+        over = f"The match is over: {how}{match.winner} won {match.result_words}."
         # The last turn first, when not told yet: the other player's, which bore off
         # their last checker (or a bot's, segment by segment), ended the match.
         return " ".join(part for part in (board["news"], over) if part)

@@ -493,6 +493,17 @@ class Match(models.Model):
         return f"{self.score_white}\u2013{self.score_black}"
 
     @property
+    def result_words(self) -> str:
+        """How a finished match was won, said after "<winner> won": "15\u20139 (borne off)",
+        or "by resignation (final score 4\u20137)". A match resigned or run out of time on
+        ends wherever its score stood, the game in progress's points given to the winner
+        (R9), and that score said first read as the result ("won 4\u20137", "won
+        15\u201315", as a draw), so the ending comes first."""
+        if self.ending == self.Ending.BORNE_OFF:
+            return f"{self.result_score} ({self.get_ending_display()})"
+        return f"by {self.get_ending_display()} (final score {self.result_score})"
+
+    @property
     def loser_color(self) -> str | None:
         """The colour of the player who lost a decided match, however it ended (borne off,
         resigned, run out of time); None while nobody has won."""

@@ -47,7 +47,9 @@ def test_a_resigned_match_ends_its_history_with_the_resignation(client, alice, b
     page = client.get(match.get_absolute_url()).text
 
     won = '<strong class="result"><bdi>alice</bdi> won</strong>'
-    assert banner(page).startswith(f'{won} <span class="muted">(resignation, ')
+    match.refresh_from_db()
+    final = f"(final score {match.result_score})"  # with the game's points (R9), alice's
+    assert banner(page) == f'{won} <span class="muted">by resignation {final}</span>'
     assert history_end(page) == f"<bdi>bob</bdi> resigned the match: {banner(page)}."
     # After the last turn, below the list of turns.
     assert page.index("</ol>", page.index('id="history-h"')) < page.index("history-end")
@@ -61,7 +63,8 @@ def test_a_match_lost_on_time_ends_its_history_with_the_timeout(client, alice, b
     page = client.get(match.get_absolute_url()).text
 
     won = '<strong class="result"><bdi>bob</bdi> won</strong>'
-    assert banner(page).startswith(f'{won} <span class="muted">(timeout, ')
+    final = f"(final score {match.result_score})"
+    assert banner(page) == f'{won} <span class="muted">by timeout {final}</span>'
     assert history_end(page) == f"<bdi>alice</bdi> ran out of time: {banner(page)}."
 
 
@@ -75,7 +78,7 @@ def test_the_line_closes_the_last_game_of_a_longer_match_for_anyone(client, alic
     assert match.result_score == "16\u20133"
     assert history_end(page) == (
         '<bdi>alice</bdi> ran out of time: <strong class="result"><bdi>bob</bdi> won</strong>'
-        ' <span class="muted">(timeout, 16\u20133)</span>.'
+        ' <span class="muted">by timeout (final score 16\u20133)</span>.'
     )
     assert page.index('<h3 class="history-game-title">Game 3: bob won') < page.index("history-end")
 
@@ -87,7 +90,7 @@ def test_a_match_borne_off_ends_with_its_last_play_alone(client, alice, bob):
     page = client.get(match.get_absolute_url()).text
 
     assert match.ending == Match.Ending.BORNE_OFF and not match.is_active
-    assert "(borne off, " in banner(page)
+    assert f'<span class="muted">{match.result_score} (borne off)</span>' in banner(page)
     assert "1/off" in page
     assert history_end(page) is None
 
@@ -109,7 +112,8 @@ def test_the_screen_reader_hears_how_a_finished_match_ended(alice, bob):
     board = board_context(match, viewer=alice, steps=[])
 
     assert board["announcement"] == (
-        f"The match is over: bob resigned the match; alice won, {match.result_score}."
+        f"The match is over: bob resigned the match; alice won by resignation"
+        f" (final score {match.result_score})."
     )
 
 
@@ -119,5 +123,6 @@ def test_a_match_lost_on_time_is_announced_as_such(alice, bob):
     board = board_context(match, viewer=bob, steps=[])
 
     assert board["announcement"] == (
-        f"The match is over: alice ran out of time; bob won, {match.result_score}."
+        f"The match is over: alice ran out of time; bob won by timeout"
+        f" (final score {match.result_score})."
     )

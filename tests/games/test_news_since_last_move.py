@@ -370,12 +370,12 @@ def test_the_end_of_the_match_is_told_after_the_turn_that_ended_it(alice, bob):
     assert to_bob == (
         "alice rolled 1-2 and bore off a checker from your 23-point and a checker from your"
         " 24-point. alice named 6-6 and bore off two checkers from your 19-point. The match"
-        f" is over: alice won, {match.result_score}."
+        f" is over: alice won {match.result_score} (borne off)."
     )
     # Her 1-2 and her naming she made herself; the play made for her ended the match.
     assert to_alice == (
         "You named 6-6 and your only play was made for you: you bore off two checkers from"
-        f" your 6-point. The match is over: alice won, {match.result_score}."
+        f" your 6-point. The match is over: alice won {match.result_score} (borne off)."
     )
 
 
@@ -399,7 +399,7 @@ def test_a_game_before_the_last_is_told_with_the_score_after_it_not_the_final_on
     assert not match.is_active and match.score == {"white": 30, "black": 0}
     assert board["announcement"] == (
         "Game 1: alice won 15 points (borne off). alice rolled 6-5 and bore off two checkers"
-        f" from your 24-point. The match is over: alice won, {match.result_score}."
+        f" from your 24-point. The match is over: alice won {match.result_score} (borne off)."
     )
 
 

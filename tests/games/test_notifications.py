@@ -334,9 +334,9 @@ def test_finished_email_gives_each_player_the_winner_and_score(
     [to_alice] = _mails_to(alice)
     [to_bob] = _mails_to(bob)
     assert to_alice.subject == f"Match #{match.pk} against bob is over"
-    assert f"is over: bob won {score} (resignation)" in to_alice.body
+    assert f"is over: bob won by resignation (final score {score})." in to_alice.body
     assert to_bob.subject == f"Match #{match.pk} against alice is over"
-    assert f"is over: you won {score} (resignation)" in to_bob.body
+    assert f"is over: you won by resignation (final score {score})." in to_bob.body
 
 
 def test_reminder_email_gives_the_deadline_and_a_link(

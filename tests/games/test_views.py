@@ -168,7 +168,8 @@ def test_the_dashboard_gives_a_finished_matchs_score_winner_first(client, alice,
 
     page = client.get(reverse("dashboard")).text
 
-    assert f"<bdi>bob</bdi> won {match.score_black}\u2013{match.score_white} (resignation)" in page
+    score = f"{match.score_black}\u2013{match.score_white}"
+    assert f"<bdi>bob</bdi> won by resignation (final score {score})" in page
     assert match.score_black > match.score_white
 
 
@@ -253,7 +254,9 @@ def test_a_finished_match_gives_the_winners_score_first(client, alice, bob, matc
 
     page = client.get(match.get_absolute_url()).text
 
-    score = re.search(r'bob</bdi> won</strong> <span class="muted">\([^,]+, (\d+)\W(\d+)\)', page)
+    score = re.search(
+        r'bob</bdi> won</strong> <span class="muted">[^(]+\(final score (\d+)\W(\d+)\)', page
+    )
     assert score.groups() == ("15", "0")  # not 0-15, white's score first
 
 
