@@ -346,6 +346,16 @@ class ProfileForm(forms.ModelForm):
             raise ValidationError(
                 f"{SHOWS_NOTHING} Or leave it empty to go by your username.", code="shows_nothing"
             )
+        # Checked here, not left to the model's own check after this one: that counts the
+        # tidied name, so a name typed within the limit whose characters fold into several
+        # ("\ufdfa", one character, is 18 written out) was refused as longer than typed.
+        limit = User._meta.get_field("display_name").max_length
+        if len(display_name) > limit:
+            raise ValidationError(
+                f"Use at most {limit} characters. Written out as pages show it, this name has"
+                f" {len(display_name)}: some characters stand for several (\ufb01 for fi).",
+                code="max_length",
+            )
         changed = display_name != tidy_name(self.instance.display_name)
         if changed and scripts_mixed(display_name):
             raise ValidationError(ONE_ALPHABET, code="scripts_mixed")

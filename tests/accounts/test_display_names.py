@@ -232,3 +232,21 @@ def test_sign_up_refuses_a_username_that_mixes_alphabets(client, alice):
     assert response.status_code == 200
     assert "Write each word of your name in one alphabet." in response.text
     assert not type(alice).objects.filter(email="new@example.com").exists()
+
+
+def test_a_name_that_folds_longer_than_the_limit_is_refused_with_its_written_out_length(
+    client, alice
+):
+    response = _set_display_name(client, alice, "\ufb01" * 31)  # 31 typed, "fi" each
+
+    assert response.status_code == 200
+    assert "Use at most 60 characters. Written out as pages show it, this name has 62" in (
+        response.text
+    )
+    assert "(it has 62)" not in response.text  # the model's own message, not said twice
+    alice.refresh_from_db()
+    assert alice.display_name == ""
+
+
+def test_a_name_that_folds_to_the_limit_is_saved(client, alice):
+    assert _saved_name(client, alice, "\ufb01" * 30) == "fi" * 30
