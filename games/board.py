@@ -26,6 +26,7 @@ from games.engine import (
     Position,
     Step,
     allowed_doubles,
+    can_hit_named_blot,
     dice_as_written,
     format_dice,
     format_play,
@@ -418,7 +419,11 @@ def board_context(
         # Outlined as a point a checker may move from is: the tray's checkers can enter.
         "in_source": IN in sources and selected != IN,
         "bar_selected": selected == BAR,
-        "named_blot": named_blot_notice(position, color, names) if live else "",
+        "named_blot": (
+            named_blot_notice(position, color, names, can_hit=_can_hit(match, position, dice))
+            if live
+            else ""
+        ),
         "blots_to_name": _blots_to_name(match, partial) if playing else [],
         "example_plays": _example_plays(position, match.dice, named_double) if playing else [],
         "replay": replay,
@@ -767,6 +772,17 @@ def _dice_label(text: str, faces: list[dict[str, Any]]) -> str:
     return f"Dice: {text}, {used[0]} used"
 
 
+def _can_hit(match: Match, position: Position, dice: list[int] | None) -> bool | None:
+    """Whether the turn to play can hit a blot named against its mover (R8.2): asked of
+    the dice rolled, or of the doubles a 1-2 may name; None when no naming binds, or no
+    dice are known."""
+    if position.obligation is None:
+        return None
+    if match.phase == "name_double":
+        return can_hit_named_blot(position, None)
+    return can_hit_named_blot(position, dice) if dice else None
+
+
 def _step_choice(step: Step, steps: list[tuple[int, int]]) -> dict[str, Any]:
     """A clickable single move: its label and the carried steps once it is made."""
     text = f"{format_point(step.source)}/{format_point(step.dest)}{'*' if step.hit else ''}"
@@ -779,25 +795,45 @@ def _step_choice(step: Step, steps: list[tuple[int, int]]) -> dict[str, Any]:
     }
 
 
-def named_blot_notice(position: Position, viewer: str | None, names: dict[str, str]) -> str:
-    """R8 in words for this viewer: who must hit which checker, on whose numbering."""
+def named_blot_notice(
+    position: Position, viewer: str | None, names: dict[str, str], *, can_hit: bool | None = None
+) -> str:
+    """R8 in words for this viewer: who must hit which checker, on whose numbering.
+    ``can_hit`` says whether this turn's dice can hit it (:func:`can_hit_named_blot`):
+    when they cannot, the naming lapses (R8.3) and the notice says so rather than "must
+    hit"; None, not known, gives the rule with "if they can"."""
     blot = position.obligation
     if blot is None:
         return ""
     mover = position.turn
     namer = opponent(mover)
+    when = {None: " if you can", True: " this turn"}.get(can_hit, "")
     if viewer == mover:
         point = own_point(mover, blot)
-        return f"You must hit the blot on your {point}-point if you can: {names[namer]} named it."
+        if can_hit is False:
+            return (
+                f"{names[namer]} named their blot on your {point}-point, but no play this turn"
+                " can hit it: play as you like."
+            )
+        return f"You must hit the blot on your {point}-point{when}: {names[namer]} named it."
+    when = when.replace("you", "they")
     if viewer == namer:
         point = own_point(namer, blot)
-        return f"Your opponent must hit your blot on your {point}-point if they can: you named it."
+        if can_hit is False:
+            return (
+                f"You named your blot on your {point}-point, but no play of your opponent's"
+                " turn can hit it."
+            )
+        return f"Your opponent must hit your blot on your {point}-point{when}: you named it."
     # A spectator's board is numbered from White's side, the absolute numbers (as its
     # description says): the point as written there, not as the player to hit it counts it.
-    return (
-        f"{names[mover]} must hit {names[namer]}'s blot on the {blot}-point (numbered from"
-        " white's side, as on this board) if they can."
-    )
+    where = f"the {blot}-point (numbered from white's side, as on this board)"
+    if can_hit is False:
+        return (
+            f"{names[namer]} named their blot on {where}, but no play of {names[mover]}'s turn"
+            " can hit it."
+        )
+    return f"{names[mover]} must hit {names[namer]}'s blot on {where}{when}."
 
 
 def _blots_to_name(match: Match, partial: PartialPlay | None) -> list[int]:

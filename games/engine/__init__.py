@@ -21,6 +21,7 @@ from .moves import (
     Play,
     Step,
     allowed_doubles,
+    can_hit_named_blot,
     legal_plays,
     named_double_can_hit,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "WrittenStep",
     "absolute_point",
     "allowed_doubles",
+    "can_hit_named_blot",
     "dice_as_written",
     "format_dice",
     "format_play",

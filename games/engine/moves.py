@@ -138,22 +138,25 @@ def legal_plays(
     >>> len(legal_plays(start, (6, 3)))  # in/22 22/16 reaches the same as in/19 19/16
     2
     """
-    a, b = _check_dice(dice)
-    board = _mover_board(position)
-    if a == b:
-        found = _double_plays(board, a)
-    else:
-        found = _roll_plays(board, a, b)
-    plays = [
-        Play(position, (a, b), tuple(Step(*s) for s in steps), key) for key, steps in found.items()
-    ]
+    plays = _unrestricted_plays(position, dice)
     target = position.obligation
     if target is not None:
-        plays = _compulsory_hit(position, (a, b), plays, target)
+        plays = _hitting(position, plays, target) or plays  # R8.3: else it lapses
     if named_double:
         for play in plays:
-            play._result = _result_position(position, (a, b), play._key, play.steps, named=True)
+            play._result = _result_position(position, play.dice, play._key, play.steps, named=True)
     return plays
+
+
+def _unrestricted_plays(position: Position, dice: Sequence[int]) -> list[Play]:
+    """:func:`legal_plays` before R8 (and with the mover's turn decided as for a rolled
+    segment)."""
+    a, b = _check_dice(dice)
+    board = _mover_board(position)
+    found = _double_plays(board, a) if a == b else _roll_plays(board, a, b)
+    return [
+        Play(position, (a, b), tuple(Step(*s) for s in steps), key) for key, steps in found.items()
+    ]
 
 
 def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
@@ -373,17 +376,32 @@ def _result_position(
 # -- R8 compulsory hit ---------------------------------------------------------------------
 
 
-def _compulsory_hit(
-    position: Position, dice: tuple[int, int], plays: list[Play], target: int
-) -> list[Play]:
-    """Keep the plays that hit the named blot on absolute ``target``, if any can (R8.2-3).
+def can_hit_named_blot(position: Position, dice: Sequence[int] | None) -> bool:
+    """Can the mover's turn, from this segment on, hit the blot named against them (R8.2)?
+
+    ``dice`` are the segment's, or None for a double still to be named after a 1-2. False
+    when no naming binds the mover; when it is False the naming lapses (R8.3) and every
+    play legal without it is allowed, which a player told only "hit it if you can" could
+    not tell from the board.
+    """
+    target = position.obligation
+    if target is None:
+        return False
+    if dice is None:
+        return any(named_double_can_hit(position, d) for d in range(1, 7))
+    return bool(_hitting(position, _unrestricted_plays(position, dice), target))
+
+
+def _hitting(position: Position, plays: list[Play], target: int) -> list[Play]:
+    """The ``plays`` that hit the named blot on absolute ``target`` (R8.2), a 1-2's also
+    when its named double can still hit.
 
     The blot was hit exactly when its point no longer holds an opposing checker in the
     result (opposing checkers only leave a point by being hit).
     """
     own = target if position.turn == WHITE else 25 - target
     hitting = [p for p in plays if p._key[own] != -1]
-    if set(dice) == {1, 2}:
+    if plays and set(plays[0].dice) == {1, 2}:
         # R8.2: a 1-2 play also satisfies the obligation when the named double can still
         # hit; a play that bears off the last checker has no continuation.
         hitting += [
@@ -393,7 +411,7 @@ def _compulsory_hit(
             and not p.wins
             and any(_double_hits(list(p._key), d, own) for d in range(1, 7))
         ]
-    return hitting or plays
+    return hitting
 
 
 def allowed_doubles(position: Position) -> list[int]:

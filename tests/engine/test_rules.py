@@ -9,6 +9,7 @@ from games.engine import (
     IllegalPlayError,
     InvalidPositionError,
     Position,
+    can_hit_named_blot,
     format_play,
     legal_plays,
 )
@@ -463,6 +464,33 @@ def test_r8_obligation_lapses_when_no_play_hits():
     unrestricted = notations(position._replace(named_blot=None), (6, 5))
 
     assert notations(position, (6, 5)) == unrestricted == {"20/14 14/9"}
+
+
+def test_r8_can_hit_named_blot_tells_whether_the_obligation_binds_or_lapses():
+    binds = make("greek", white={15: 1, 20: 2, 6: 12}, black={9: 1, 1: 14}, named_blot=9)
+    lapses = make("greek", white={20: 1, 6: 14}, black={2: 1, 1: 14}, named_blot=2)
+
+    assert can_hit_named_blot(binds, (6, 5))  # 15/9*
+    assert not can_hit_named_blot(binds, (4, 3))  # 15/11 11/8: 9 is passed, not landed on
+    assert not can_hit_named_blot(lapses, (6, 5))
+    assert not can_hit_named_blot(binds._replace(named_blot=None), (6, 5))  # none named
+
+
+def test_r8_can_hit_named_blot_looks_through_a_1_2_to_its_named_double():
+    # Out of reach of the 1-2 itself; 20/19 (or 20/18) leaves a double that reaches 10.
+    position = make("greek", white={20: 1, 6: 5, 5: 5, 4: 4}, black={10: 1}, named_blot=10)
+    out_of_reach = make("greek", white={6: 5, 5: 5, 4: 5}, black={22: 1, 1: 14}, named_blot=22)
+
+    assert can_hit_named_blot(position, (1, 2))
+    assert not can_hit_named_blot(out_of_reach, (1, 2))
+
+
+def test_r8_can_hit_named_blot_after_a_1_2_asks_of_the_doubles_to_name():
+    position = make("greek", white={19: 1, 6: 5, 5: 5, 4: 4}, black={10: 1}, named_blot=10)
+    out_of_reach = make("greek", white={6: 5, 5: 5, 4: 5}, black={22: 1, 1: 14}, named_blot=22)
+
+    assert can_hit_named_blot(position, None)  # 3-3: 19/16/13/10*
+    assert not can_hit_named_blot(out_of_reach, None)
 
 
 def test_r8_named_point_that_is_not_a_blot_creates_no_obligation():

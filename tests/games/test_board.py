@@ -327,7 +327,10 @@ def test_a_named_blot_is_told_on_the_listeners_numbering(alice, bob, charlie):
         "bob rolled 6-3 and moved from your 1-point to your 4-point and from your 1-point to "
         "your 7-point. bob named their blot on your 4-point, which you must hit if you can."
     )
-    assert board["named_blot"].startswith("You must hit the blot on your 4-point")  # agrees
+    # Agrees, and tells that alice's 4-2 cannot reach it.
+    assert board["named_blot"] == (
+        "bob named their blot on your 4-point, but no play this turn can hit it: play as you like."
+    )
     assert watching["news"] == (
         "bob rolled 6-3 and played 24/21 24/18, named the blot on their 21-point."
     )
@@ -432,32 +435,81 @@ def test_the_player_to_move_sees_example_plays_to_type(alice, bob):
     assert board["example_plays"]
 
 
+def _rolled(match: Match, dice: list[int]) -> Match:
+    match.dice = dice
+    match.save()
+    return match
+
+
 def test_the_mover_is_told_to_hit_the_named_blot_on_their_numbering(alice, bob):
-    match = greek_with_named_blot(alice, bob)
+    match = _rolled(greek_with_named_blot(alice, bob), [4, 1])  # 24/20*
 
     board = board_context(match, viewer=alice, steps=[])
 
-    assert board["named_blot"].startswith("You must hit the blot on your 20-point if you can")
+    assert board["named_blot"] == "You must hit the blot on your 20-point this turn: bob named it."
 
 
 def test_the_namer_is_told_their_opponent_must_hit_it(alice, bob):
-    match = greek_with_named_blot(alice, bob)
+    match = _rolled(greek_with_named_blot(alice, bob), [4, 1])
 
     board = board_context(match, viewer=bob, steps=[])
 
-    assert board["named_blot"].startswith(
-        "Your opponent must hit your blot on your 5-point if they can"
+    assert board["named_blot"] == (
+        "Your opponent must hit your blot on your 5-point this turn: you named it."
     )
 
 
 def test_a_spectator_is_told_who_must_hit_what(alice, bob, charlie):
-    match = greek_with_named_blot(alice, bob)
+    match = _rolled(greek_with_named_blot(alice, bob), [4, 1])
 
     board = board_context(match, viewer=charlie, steps=[])
 
     assert board["named_blot"] == (
         "alice must hit bob's blot on the 20-point (numbered from white's side, as on this"
-        " board) if they can."
+        " board) this turn."
+    )
+
+
+def test_r8_a_named_blot_this_roll_cannot_reach_is_told_as_lapsing(alice, bob, charlie):
+    match = greek_with_named_blot(alice, bob)  # alice's 6-3 from 24 and 10: 20 is 4 away
+
+    told = {
+        who: board_context(match, viewer=user, steps=[])["named_blot"]
+        for who, user in (("mover", alice), ("namer", bob), ("spectator", charlie))
+    }
+
+    assert told == {
+        "mover": "bob named their blot on your 20-point, but no play this turn can hit it:"
+        " play as you like.",
+        "namer": "You named your blot on your 5-point, but no play of your opponent's turn can"
+        " hit it.",
+        "spectator": "bob named their blot on the 20-point (numbered from white's side, as on"
+        " this board), but no play of alice's turn can hit it.",
+    }
+
+
+def test_r8_a_1_2_is_told_to_hit_when_only_its_named_double_can(alice, bob):
+    points = [0] * 24
+    points[19] = 1  # white's 20-point: 20/19 then 3-3 reach the blot, the 1-2 alone cannot
+    points[5] = points[4] = 5
+    points[3] = 4
+    points[9] = -1  # bob's blot on absolute 10, named
+    points[0] = -14
+    match = greek_with_named_blot(alice, bob)
+    match = _rolled(set_position(match, "white", points, variant="greek", named_blot=10), [1, 2])
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["named_blot"] == "You must hit the blot on your 10-point this turn: bob named it."
+
+
+def test_the_rule_is_told_as_such_when_no_dice_are_known():
+    position = Position.initial("greek").with_turn("white")
+    position = position._replace(points=(0,) * 19 + (-1,) + (0,) * 3 + (14,), named_blot=20)
+    names = {"white": "alice", "black": "bob"}
+
+    assert named_blot_notice(position, "white", names) == (
+        "You must hit the blot on your 20-point if you can: bob named it."
     )
 
 
@@ -476,11 +528,11 @@ def test_r8_a_spectator_is_told_of_a_blot_named_by_white_on_the_boards_numbering
     page = client.get(match.get_absolute_url()).text  # anonymous: a spectator too
 
     assert by_own(board)[5].count == 1  # alice's blot, drawn on the board's 5-point
-    assert board["named_blot"] == (
-        "bob must hit alice's blot on the 5-point (numbered from white's side, as on this"
-        " board) if they can."
+    assert board["named_blot"] == (  # bob's 6-3 from absolute 1 cannot reach 5
+        "alice named their blot on the 5-point (numbered from white's side, as on this"
+        " board), but no play of bob's turn can hit it."
     )
-    assert "alice&#x27;s blot on the 5-point (numbered from white&#x27;s side" in page
+    assert "their blot on the 5-point (numbered from white&#x27;s side" in page
 
 
 def test_a_named_point_without_a_blot_says_nothing():
@@ -565,7 +617,7 @@ def test_a_greek_player_may_name_a_blot_left_by_the_clicked_play(alice, bob):
 
 
 def test_the_match_page_shows_the_named_blot_and_the_blots_to_name(client, alice, bob):
-    match = greek_with_named_blot(alice, bob)
+    match = greek_with_named_blot(alice, bob)  # alice's 6-3 cannot reach it
     client.force_login(alice)
 
     page = client.get(match.get_absolute_url())
@@ -573,7 +625,7 @@ def test_the_match_page_shows_the_named_blot_and_the_blots_to_name(client, alice
         reverse("match_click", args=[match.pk]), {"steps": "24-18 18-15"}, HTTP_HX_REQUEST="true"
     )
 
-    assert "You must hit the blot on your 20-point if you can" in page.text
+    assert "bob named their blot on your 20-point, but no play this turn can hit it" in page.text
     assert '<option value="15">Your 15-point</option>' in clicked.text
     assert 'id="announce" hx-swap-oob="innerHTML">Your play is complete' in clicked.text
 
