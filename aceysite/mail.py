@@ -10,7 +10,7 @@ from email.message import EmailMessage as MimeMessage
 from django.core.mail import EmailMessage
 from django.core.mail.backends.console import EmailBackend
 
-from .text import left_to_right
+from .text import left_to_right, subject_line
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ def send_now(kind: str, subject: str, body: str, to: str) -> None:
 
     Raises what the mail backend raises (an OSError, smtplib's errors included); the
     caller logs that, knowing what failing means for its page."""
-    EmailMessage(left_to_right(subject), left_to_right(body), None, [to]).send()
+    EmailMessage(subject_line(subject), left_to_right(body), None, [to]).send()
     log.info("account email (%s) sent", kind)
 
 

@@ -36,6 +36,15 @@ def left_to_right(text: str) -> str:
     return "\n".join(lines)
 
 
+def subject_line(text: str) -> str:
+    """``text`` as an email's subject: on one line (each run of spaces, tabs and line
+    breaks one space: a header may not hold a line break, and the email package refuses
+    to send one that does) and read left to right (:func:`left_to_right`). Names in a
+    subject are tidied when saved; this keeps a name saved before that, or any text, from
+    stopping an email."""
+    return left_to_right(" ".join(text.split()))
+
+
 def _first_strong(line: str) -> str:
     """The bidirectional class of the first letter of ``line`` with a direction of its
     own (L, R or AL), or "" for none (digits, punctuation, spaces only)."""

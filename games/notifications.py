@@ -53,7 +53,7 @@ from aceysite.sql import (
     table_and_columns,
     update_row,
 )
-from aceysite.text import left_to_right
+from aceysite.text import left_to_right, subject_line
 from games.engine import Position, absolute_point, format_dice, variant_named
 
 from . import blocks
@@ -1048,7 +1048,7 @@ def send_notification(notification_id: int, *, retry_in: int = 0, swept: bool = 
         text, headers = _with_unsubscribe(notification, body)
         kept = body
     message = EmailMultiAlternatives(
-        subject=left_to_right(notification.subject),
+        subject=subject_line(notification.subject),
         body=left_to_right(text),
         to=[notification.user.email],
         headers={

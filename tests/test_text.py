@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aceysite.text import LRM, left_to_right, sentence
+from aceysite.text import LRM, left_to_right, sentence, subject_line
 
 
 @pytest.mark.parametrize(
@@ -35,3 +35,18 @@ def test_a_reason_becomes_a_sentence_and_notation_keeps_its_case(reason, shown):
 )
 def test_a_line_whose_first_letter_is_right_to_left_gets_a_left_to_right_mark(text, sent):
     assert left_to_right(text) == sent
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        (
+            "Your turn (Evil\r\nBcc: x@evil.example, Final)",
+            "Your turn (Evil Bcc: x@evil.example, Final)",
+        ),
+        ("a\u2028b\tc  d\x85e", "a b c d e"),
+        ("שרה כהן\nchallenges you", LRM + "שרה כהן challenges you"),
+    ],
+)
+def test_a_subject_is_one_line_read_left_to_right(text, subject):
+    assert subject_line(text) == subject

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
+from accounts.models import shows_nothing, tidy_name
 from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
 
 from .brackets import MAX_SWISS_ROUNDS
@@ -81,6 +82,18 @@ class TournamentForm(forms.Form):
         # A typed date and time is read in the current timezone: the organiser's own.
         zone = timezone.get_current_timezone_name()
         self.fields["signup_deadline"].help_text = f"In your timezone, {zone} (see Settings)."
+
+    def clean_name(self) -> str:
+        # Tidied as a display name is: the name goes into email subjects, where a line
+        # break (posted, as no text box types one) made every email naming the tournament
+        # fail to send, and onto pages, where invisible characters could make it pass for
+        # another tournament.
+        name = tidy_name(self.cleaned_data["name"])
+        if shows_nothing(name):
+            raise forms.ValidationError(
+                "That name shows nothing: write it with letters that show.", code="shows_nothing"
+            )
+        return name
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -102,6 +102,26 @@ def test_it_emails_each_player_of_every_match_once_as_each_round_is_paired(
     }
 
 
+def test_a_name_saved_with_a_line_break_still_has_its_emails_sent_on_one_line(
+    alice, django_capture_on_commit_callbacks
+):
+    # Saved before the form tidied names: the email package refuses a subject with a line
+    # break, and every email naming the tournament failed (its opponents lost on time).
+    players = make_users(2)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = started_tournament(
+            alice, players, format=Format.SINGLE_ELIMINATION, name="Evil\r\nBcc: x@evil.example"
+        )
+
+    [match] = active_matches(tournament)
+    sent = sorted(_mail_by_recipient(0).items())
+    assert sent == sorted(
+        (to, [subject.replace("\r\n", " ")])
+        for to, subject in _start_mail(tournament, match, "Final").items()
+    )
+    assert not Notification.objects.filter(sent_at=None, cancelled_at=None).exists()
+
+
 def test_it_tells_the_player_to_move_first_that_the_match_has_started_in_their_turn_email(
     alice, django_capture_on_commit_callbacks
 ):

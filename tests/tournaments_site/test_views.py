@@ -195,6 +195,31 @@ def test_it_creates_a_tournament_from_the_form(client, alice):
     assert tournament.start_mode == Tournament.StartMode.MANUAL
 
 
+def _create(client, name: str):
+    deadline = (timezone.now() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    data = {"name": name, "format": "single_elimination", "variant": "american", "points": "3"}
+    data |= {"days_per_move": "3", "min_players": "2", "max_players": "8", "start_mode": "manual"}
+    return client.post(reverse("tournament_new"), data | {"signup_deadline": deadline})
+
+
+def test_it_saves_a_name_on_one_line_without_invisible_characters(client, alice):
+    client.force_login(alice)
+
+    _create(client, "Evil\r\nBcc: x@evil.example\u200b\r\n  cup ")
+
+    # A line break in a name made every email naming the tournament fail to send.
+    assert Tournament.objects.get().name == "Evil Bcc: x@evil.example cup"
+
+
+def test_it_refuses_a_name_that_shows_nothing(client, alice):
+    client.force_login(alice)
+
+    response = _create(client, "\u3164\u200b")
+
+    assert "That name shows nothing: write it with letters that show." in response.text
+    assert not Tournament.objects.exists()
+
+
 def test_it_shows_the_form_again_with_the_reasons(client, alice):
     client.force_login(alice)
 
