@@ -131,6 +131,20 @@ class StaleSegment(TurnError):
     status = 409
 
 
+class TimeRanOut(StaleSegment):
+    """A turn or a resignation sent after the match's move deadline passed, before the
+    sweep (every ACEY_SWEEP_SECONDS, or later when beat is down) came to it. The deadline's
+    passing lost the match for the player to move (R9): what was sent is refused (409) and
+    the match ended on time there and then, as the sweep would have ended it; the turn's
+    player, or the opponent resigning a match already won, is told so."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the time for this move ran out before this was sent: the match is over, lost"
+            " on time by the player to move (R9)"
+        )
+
+
 class ChallengeGone(StaleSegment):
     """An accept of a challenge that, while it waited for the challenge's lock, became one
     the player may no longer know of (another player took it from the lobby): answered as
@@ -601,6 +615,10 @@ def submit_segment(
     except IntegrityError:
         # The unique (match, number) constraint caught a racing duplicate.
         raise StaleSegment("this segment has already been played") from None
+    except TimeRanOut:
+        # In a transaction of its own: the turn's, refused, has rolled back.
+        award_timeout(match_id)
+        raise
     if stored is not None:
         stored += recorded
     return match
@@ -741,6 +759,9 @@ def _check_turn(match: Match, user: User, segment: int) -> None:
     if user.is_away():
         # Their clocks stand still; playing on would give them clocks nobody else has.
         raise StillAway
+    if match.deadline is not None and match.deadline < timezone.now():
+        # The sweep has not come to it yet: a turn sent now would undo a loss on time.
+        raise TimeRanOut
 
 
 def _apply(game: Game, action: TurnAction) -> None:
@@ -1054,16 +1075,25 @@ def queue_stuck_bot_turns(*, older_than: timedelta = timedelta(minutes=3)) -> in
 
 
 def resign(match_id: int, *, user: User) -> Match:
-    """``user`` resigns the whole match (R9)."""
+    """``user`` resigns the whole match (R9); :class:`TimeRanOut` if the deadline of the
+    move it waits for has passed (the opponent of the player to move would resign a match
+    they have won)."""
     with transaction.atomic():
         match = _locked_to_end(match_id)
         if not match.is_player(user):
             raise NotAllowed("you are not playing in this match")
         if not match.is_active:
             raise StaleSegment("the match is already over")
-        loser = match.color_of(user)
-        assert loser is not None
-        _forfeit(match, loser=loser, ending=Match.Ending.RESIGNATION)
+        timed_out = match.deadline is not None and match.deadline < timezone.now()
+        if timed_out and match.to_move is not None:
+            # Ended as the sweep would have, and committed before the refusal is raised.
+            _forfeit(match, loser=match.color_of(match.to_move), ending=Match.Ending.TIMEOUT)
+        else:
+            loser = match.color_of(user)
+            assert loser is not None
+            _forfeit(match, loser=loser, ending=Match.Ending.RESIGNATION)
+    if match.ending == Match.Ending.TIMEOUT:
+        raise TimeRanOut
     return match
 
 

@@ -563,13 +563,15 @@ def match_turn(request: HttpRequest, match_id: int) -> HttpResponse:
         action = form.action()
         try:
             match = services.submit_segment(match.pk, user=request.user, action=action)
+        except services.TimeRanOut as failure:
+            error, status = sentence(failure), failure.status
         except services.StaleSegment:
             status = 409
         except TurnError as failure:
             error, status = sentence(failure), failure.status
             blot_refused = isinstance(failure, services.IllegalBlot)
         match = _get_match(match.pk)
-        if status == 409:
+        if status == 409 and error is None:
             error = _stale_reason(match, request.user, action)
     if not request.htmx and not error:
         return redirect(match)

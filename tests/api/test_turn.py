@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Match, Segment
 from tests.matches import set_position
@@ -300,3 +302,21 @@ def test_a_turn_for_a_finished_match_says_the_match_is_over(alice_api, bob_api, 
     assert response.status_code == 409
     assert response.json()["status"] == "finished"  # not a number to send again
     assert "over" in response.json()["error"]
+
+
+def test_r9_a_turn_sent_after_its_deadline_loses_on_time(alice_api, match):
+    past = timezone.now() - timedelta(minutes=1)  # the sweep has not come to it yet
+    Match.objects.filter(pk=match.pk).update(deadline=past)
+
+    response = _turn(alice_api, match, {"segment": 1, "play": "in/22 in/19"})
+
+    assert response.status_code == 409
+    assert response.json() == {
+        "error": "the time for this move ran out before this was sent: the match is over, lost"
+        " on time by the player to move (R9)",
+        "segment": 1,
+        "already_played": False,
+        "status": "finished",
+    }
+    match.refresh_from_db()
+    assert (match.ending, match.winner.username) == ("timeout", "bob")

@@ -181,7 +181,7 @@ def test_a_finished_matchs_last_game_is_listed_in_full_with_its_result(client, a
     assert f'<h3 class="history-game-title">{heading}</h3>' in latest_game(page.text)
     # The header says how the match ended in the same words as the game summary.
     score = f"{match.score_black}\u2013{match.score_white}"  # bob's, the winner's, first
-    assert f"({match.get_ending_display()}, {score})" in page.text
+    assert f"by {match.get_ending_display()} (final score {score})" in page.text
     assert match.get_ending_display() == "resignation"
 
 

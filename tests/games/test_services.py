@@ -169,6 +169,49 @@ def test_a_passed_deadline_awards_the_match_to_the_opponent(alice, bob):
     assert services.award_timeout(match.pk, now=later) is False
 
 
+def _past_its_deadline(match: Match) -> Match:
+    """The deadline passed a moment ago, and the sweep has not come to it yet."""
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    match.refresh_from_db()
+    return match
+
+
+def test_r9_a_turn_sent_after_the_deadline_is_refused_and_loses_on_time(alice, bob):
+    match = _past_its_deadline(_match(alice, bob, ScriptedDice([5, 2, 6, 3])))  # alice's 6-3
+
+    with pytest.raises(services.TimeRanOut, match="lost on time by the player to move"):
+        services.submit_segment(
+            match.pk, user=alice, action=TurnAction(segment=match.segment_count, play="in/22 in/19")
+        )
+
+    match.refresh_from_db()
+    assert match.winner == bob and match.ending == Match.Ending.TIMEOUT
+    assert match.segment_count == Segment.objects.filter(match=match).count()  # none stored
+    assert not Segment.objects.filter(match=match, player="white").exists()
+    assert Notification.objects.filter(match=match, kind="finished").count() == 2
+
+
+def test_r9_the_opponent_resigning_after_the_deadline_has_won_on_time(alice, bob):
+    match = _past_its_deadline(_match(alice, bob, ScriptedDice([5, 2, 6, 3])))  # alice to move
+
+    with pytest.raises(services.TimeRanOut):
+        services.resign(match.pk, user=bob)
+
+    match.refresh_from_db()
+    assert match.winner == bob and match.ending == Match.Ending.TIMEOUT
+
+
+def test_a_turn_sent_before_the_deadline_is_played(alice, bob):
+    match = _match(alice, bob, ScriptedDice([5, 2, 6, 3]))
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(seconds=5))
+
+    match = services.submit_segment(
+        match.pk, user=alice, action=TurnAction(segment=match.segment_count, play="in/22 in/19")
+    )
+
+    assert match.is_active and match.to_move == bob
+
+
 def test_the_sweep_sends_one_reminder_at_80_percent(alice, bob, django_capture_on_commit_callbacks):
     match = _match(alice, bob, ScriptedDice([5, 2, 6, 3]))
     at_85_percent = timezone.now() + timedelta(days=1.7)

@@ -121,6 +121,21 @@ def test_it_rejects_a_stale_segment_with_409(client, alice, match):
     assert response.status_code == 409
 
 
+def test_a_turn_sent_after_its_deadline_says_the_match_was_lost_on_time(client, alice, match):
+    client.force_login(alice)
+    past = timezone.now() - timedelta(minutes=1)  # the sweep has not come to it yet
+    Match.objects.filter(pk=match.pk).update(deadline=past)
+
+    response = client.post(
+        reverse("match_turn", args=[match.pk]), {"segment": 1, "play": "in/22 in/19"}, **HTMX
+    )
+
+    assert response.status_code == 409
+    assert "The time for this move ran out before this was sent" in response.text
+    assert '<strong class="result"><bdi>bob</bdi> won</strong>' in response.text
+    assert not Segment.objects.filter(match=match, player="white").exists()
+
+
 def test_a_turn_sent_twice_from_the_board_says_it_was_played_once(client, alice, match):
     client.force_login(alice)
     turn = {"segment": 1, "steps": "26-22 26-19"}  # clicked on the board: in/22 in/19
