@@ -50,7 +50,10 @@ class ChallengeForm(forms.Form):
     private = forms.BooleanField(
         required=False,
         label="Private invite link",
-        help_text="No opponent and not in the lobby: send the link to a friend.",
+        help_text=(
+            "No opponent and not in the lobby: send the link to a friend. The match, as every"
+            " match, is open to watch."
+        ),
     )
     variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.AMERICAN)
     points = forms.TypedChoiceField(

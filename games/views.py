@@ -251,8 +251,9 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     context = {
         "challenge": challenge,
         "via_invite": True,
-        # The link, passed on, may reach anyone: whom a private challenge is played with is
-        # its players' to know, and their match is not for others to open.
+        # The link, passed on, may reach anyone: it does not lead them to who accepted it or
+        # to the match (which is open to watch, as every match is: the form says so, and
+        # both players' profiles list it), only says the challenge was taken.
         "outsider": not player,
         "refusal": _acceptance_refusal(request, challenge),
         "challenge_days": CHALLENGE_DAYS,
