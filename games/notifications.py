@@ -601,6 +601,8 @@ def _turn_email_text(
             # A tournament's match says so: a loss may end the player's tournament.
             "stage": facts["stage"],
             "started": facts["started"],
+            # The challenge it began with, accepted: this email tells the challenger so.
+            "accepted": facts.get("accepted", ""),
             "history": _history(match, color, told, score=score),
             "dice": format_dice(facts["dice"]) if facts["dice"] else "",
             "dance_left": facts["dance_left"],
@@ -875,21 +877,47 @@ def challenge_received(challenge: Challenge) -> None:
 
 
 def challenge_accepted(challenge: Challenge) -> None:
-    assert challenge.match is not None and challenge.opponent is not None
+    """Tell the challenger their challenge (or rematch offer) was accepted, and whose move
+    it is; call it in the transaction that starts the match, after its first turn is told.
+
+    One email, as a tournament's start is: a challenger who moves first and gets turn
+    emails has theirs say it (its subject and first line, changed here) instead of a second
+    email; one on the daily digest gets this one, saying their move is due, as the digest
+    may come after a one-day clock runs out."""
+    match = challenge.match
+    assert match is not None and challenge.opponent is not None
     if challenge.opponent.is_bot:
         # A bot accepts as the challenge is made, in the challenger's own request: the
         # match page is already in front of them.
         return
+    challenger = challenge.challenger
+    offer = (
+        f"rematch offer (match #{challenge.rematch_of_id})"
+        if challenge.rematch_of_id
+        else ("challenge")
+    )
+    their_move = match.to_move_id == challenger.pk
+    if their_move and _gets_game_email(challenger, Notification.Kind.TURN):
+        told = Notification.objects.filter(key=turn_key(match.pk, match.segment_count))
+        for turn in told:  # one: stored by this transaction, not sent before it commits
+            turn.subject = (
+                f"{challenge.opponent} accepted your {offer}: your turn (match #{match.pk})"
+            )
+            turn.facts = {**(turn.facts or {}), "accepted": offer}
+            turn.save(update_fields=["subject", "facts"])
+        if told:
+            return
     _queue(
-        challenge.challenger,
+        challenger,
         Notification.Kind.ACCEPTED,
         f"accepted:{challenge.pk}",
-        f"{challenge.opponent} accepted your challenge",
+        f"{challenge.opponent} accepted your {offer}",
         "games/email/accepted.txt",
         {
             "challenge": challenge,
-            "match": challenge.match,
-            "url": absolute_url(challenge.match.get_absolute_url()),
+            "match": match,
+            "your_move": their_move,
+            "url": absolute_url(match.get_absolute_url()),
         },
     )
 

@@ -220,16 +220,86 @@ def test_challenge_email_says_until_when_it_is_open_in_the_opponents_time_zone(
     assert f".\nOpen until {expires.day} {expires:%b %Y}: then it expires.\n\n" in message.body
 
 
-def test_accepted_email_tells_the_challenger_and_links_to_the_match(
-    alice, bob, django_capture_on_commit_callbacks
+def _accepted(challenge, bob, monkeypatch, capture, *, challenger_first: bool) -> Match:
+    """``bob`` accepts ``challenge``; its challenger plays white (the colours' shuffle left
+    out) and moves first or not, by the opening roll."""
+    monkeypatch.setattr("random.SystemRandom.shuffle", lambda self, players: None)
+    opening = [5, 2] if challenger_first else [2, 5]
+    with capture(execute=True):
+        return services.accept_challenge(
+            challenge.pk, user=bob, dice=ScriptedDice([*opening, 6, 3, 4, 1])
+        )
+
+
+def test_accepted_email_says_the_opponent_moves_first_and_links_to_the_match(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks
 ):
     challenge = services.create_challenge(alice, opponent=bob)
-    with django_capture_on_commit_callbacks(execute=True):
-        match = services.accept_challenge(challenge.pk, user=bob, dice=ScriptedDice([5, 2, 6, 3]))
 
-    accepted = [m for m in _mails_to(alice) if "accepted" in m.subject]
-    assert [m.subject for m in accepted] == ["bob accepted your challenge"]
-    assert f"Open the match: {SITE_URL}/matches/{match.pk}/" in accepted[0].body
+    match = _accepted(
+        challenge, bob, monkeypatch, django_capture_on_commit_callbacks, challenger_first=False
+    )
+
+    [accepted] = _mails_to(alice)
+    assert accepted.subject == "bob accepted your challenge"
+    assert f"Match #{match.pk} has begun: bob moves first.\n" in accepted.body
+    assert f"Open the match: {SITE_URL}/matches/{match.pk}/" in accepted.body
+
+
+def test_a_challenger_who_moves_first_gets_one_email_their_turns_saying_it_was_accepted(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    challenge = services.create_challenge(alice, opponent=bob)
+
+    match = _accepted(
+        challenge, bob, monkeypatch, django_capture_on_commit_callbacks, challenger_first=True
+    )
+
+    [turn] = _mails_to(alice)
+    assert turn.subject == f"bob accepted your challenge: your turn (match #{match.pk})"
+    assert turn.body.startswith(
+        f"Hello alice,\n\nbob accepted your challenge: match #{match.pk} (American (US Navy),"
+        " 1 point, 2 days per move) has begun, and it is your turn.\n"
+    )
+    assert "Your dice: 6-3" in turn.body
+    assert not Notification.objects.filter(kind=Notification.Kind.ACCEPTED).exists()
+
+
+def test_a_challenger_on_the_digest_who_moves_first_is_told_by_when(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    alice.email_preference = alice.EmailPreference.DIGEST
+    alice.save()
+    challenge = services.create_challenge(alice, opponent=bob, days_per_move=1)
+
+    match = _accepted(
+        challenge, bob, monkeypatch, django_capture_on_commit_callbacks, challenger_first=True
+    )
+
+    [accepted] = _mails_to(alice)
+    assert accepted.subject == "bob accepted your challenge"
+    due = match.deadline.astimezone(ZoneInfo(alice.timezone or "UTC"))
+    assert (
+        f"Match #{match.pk} has begun: you move first, by {due:%a} {due.day} {due:%b %Y, %H:%M}"
+        in (accepted.body)
+    )
+
+
+def test_an_accepted_rematch_is_told_as_one(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    played = services.resign(_start(alice, bob).pk, user=bob)
+    offer = services.offer_rematch(played, user=alice)
+    mail.outbox = []
+
+    match = _accepted(
+        offer, bob, monkeypatch, django_capture_on_commit_callbacks, challenger_first=True
+    )
+
+    [turn] = _mails_to(alice)
+    assert turn.subject == (
+        f"bob accepted your rematch offer (match #{played.pk}): your turn (match #{match.pk})"
+    )
 
 
 def test_no_accepted_email_for_a_match_started_against_a_bot(
