@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING
 
 from games import services
+from games.dice import roll_pair
 from games.engine import format_play
 from games.engine.game import Phase, ScriptedDice
 
@@ -89,3 +91,15 @@ def set_position(
     }
     match.save()
     return match
+
+
+def accepter_moves_first(monkeypatch) -> None:
+    """Have the next challenge accepted start with its challenger as white and black (the
+    player who accepts) winning the opening roll: the colours' shuffle left out, and the
+    match's seed one whose first roll is higher for black. Its challenger then gets an
+    email of the accept of its own (one who moves first is told in their turn's email)."""
+    black_opens = next(
+        seed for seed in (f"{n:064x}" for n in range(1, 100)) if operator.lt(*roll_pair(seed, 1))
+    )
+    monkeypatch.setattr("random.SystemRandom.shuffle", lambda self, players: None)
+    monkeypatch.setattr("games.services.new_seed", lambda: black_opens)

@@ -5,16 +5,15 @@ beat's sweeps make good), while a bug in the same places still logs its tracebac
 from __future__ import annotations
 
 import logging
-import operator
 
 import pytest
 from django.urls import reverse
 
 from aceysite.celery import queue_after_commit
 from games import services
-from games.dice import roll_pair
 from games.models import Notification
 from games.tasks import task_send_notification
+from tests.matches import accepter_moves_first
 from tests.publishing import tasks_published
 
 pytestmark = pytest.mark.django_db
@@ -38,14 +37,7 @@ def test_logins_and_an_accept_log_one_line_for_each_call_redis_failed(
     client, alice, bob, redis_down, caplog, monkeypatch, django_capture_on_commit_callbacks
 ):
     challenge = services.create_challenge(bob, opponent=alice, points=3)
-    # alice, who accepts, moves first (bob white, black opening with the higher die): bob
-    # is told of the accept by an email of its own (a challenger moving first is told in
-    # their first turn's email instead).
-    monkeypatch.setattr("random.SystemRandom.shuffle", lambda self, players: None)
-    black_opens = next(
-        seed for seed in (f"{n:064x}" for n in range(1, 100)) if operator.lt(*roll_pair(seed, 1))
-    )
-    monkeypatch.setattr("games.services.new_seed", lambda: black_opens)
+    accepter_moves_first(monkeypatch)  # bob, the challenger, gets an email of the accept
     emails_before = set(Notification.objects.values_list("pk", flat=True))
     caplog.set_level(logging.INFO)
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from kombu.exceptions import OperationalError
 
 from games import services
+from tests.matches import accepter_moves_first
 
 ADMIN = "ops@example.com"
 
@@ -49,9 +50,10 @@ def broker_down(monkeypatch):
 # transaction=True: the callbacks run on a real commit.
 @pytest.mark.django_db(transaction=True)
 def test_tasks_not_queued_while_the_broker_is_down_are_logged_as_warnings_and_not_emailed(
-    admins, broker_down, alice, bob, caplog
+    admins, broker_down, alice, bob, caplog, monkeypatch
 ):
     challenge = services.create_challenge(bob, variant="american", points=1, days_per_move=2)
+    accepter_moves_first(monkeypatch)  # two emails: alice's turn, and bob's of the accept
     browser = Client(raise_request_exception=False)
     browser.force_login(alice)
 
