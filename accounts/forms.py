@@ -56,8 +56,11 @@ class SignupForm(UserCreationForm):
         fields = ("username", "email", "timezone")
 
     def clean_timezone(self) -> str:
-        """The browser's zone if it is one we know, else UTC (never a reason to refuse)."""
+        """The browser's zone if it is one we know, by the name the settings offer (a
+        browser may give a legacy alias: Chromium's "Asia/Calcutta" is Asia/Kolkata), else
+        UTC (never a reason to refuse)."""
         zone = self.cleaned_data.get("timezone") or ""
+        zone = zone_links().get(zone, zone)
         return zone if known_zone(zone) is not None and zone not in NOT_PLACES else "UTC"
 
     def clean_username(self) -> str:
@@ -246,6 +249,23 @@ def place_zones() -> frozenset[str] | None:
             if line and not line.startswith("#"):
                 names.add(line.split("\t")[2])
     return frozenset(names)
+
+
+@cache
+def zone_links() -> dict[str, str]:
+    """The tz database's legacy names for places, each with the place's zone it stands for
+    ("Asia/Calcutta": "Asia/Kolkata", "US/Eastern": "America/New_York"), read from its
+    compiled source beside the tables (tzdata.zi: a line "L <zone> <alias>" a link); only
+    those whose zone the settings offer. Empty where there is no source to read."""
+    tables, places = _zone_tables(), place_zones()
+    if tables is None or places is None or not tables.joinpath("tzdata.zi").is_file():
+        return {}
+    links = {}
+    for line in tables.joinpath("tzdata.zi").read_text(encoding="utf-8").splitlines():
+        kind, *names = line.split()
+        if kind == "L" and len(names) == 2 and names[0] in places:
+            links[names[1]] = names[0]
+    return links
 
 
 @cache

@@ -9,7 +9,7 @@ import zoneinfo
 import pytest
 from django.urls import reverse
 
-from accounts.forms import ProfileForm, place_zones, timezone_choices
+from accounts.forms import ProfileForm, place_zones, timezone_choices, zone_links
 from accounts.models import User
 
 from .test_settings import profile_data
@@ -68,9 +68,24 @@ def no_zone_tables(monkeypatch, tmp_path):
     monkeypatch.setattr("importlib.resources.files", lambda name: tmp_path)
     place_zones.cache_clear()
     timezone_choices.cache_clear()
+    zone_links.cache_clear()
     yield
     place_zones.cache_clear()
     timezone_choices.cache_clear()
+    zone_links.cache_clear()
+
+
+def test_it_knows_the_legacy_names_of_the_places_it_offers():
+    links = zone_links()
+
+    assert links["Asia/Calcutta"] == "Asia/Kolkata"
+    assert links["GB"] == "Europe/London"
+    assert set(links.values()) <= set(dict(timezone_choices()))
+
+
+@pytest.mark.usefixtures("no_zone_tables")
+def test_without_the_zone_tables_it_knows_no_legacy_name():
+    assert zone_links() == {}
 
 
 @pytest.mark.usefixtures("no_zone_tables")
