@@ -178,6 +178,18 @@ def test_the_dashboard_lobby_and_challenge_say_an_opponent_is_away(client, alice
     assert "<bdi>alice</bdi> is taking time away until" in page
 
 
+def test_the_challenge_page_tells_the_player_away_of_their_own_time_away(client, alice, bob):
+    challenge = services.create_challenge(bob, opponent=alice, variant="american", points=3)
+    away.go_away(alice, until=timezone.now() + timedelta(days=3))
+    client.force_login(alice)
+
+    page = client.get(reverse("challenge", args=[challenge.pk])).text
+
+    assert "You are taking time away until" in page
+    assert "your clock stands still until then." in page
+    assert "<bdi>alice</bdi> is taking time away" not in page
+
+
 def test_a_refused_absence_takes_the_player_to_the_reason(client, alice, settings):
     settings.AWAY_DAYS_PER_YEAR = 3
     back_on = timezone.localdate(timezone=zoneinfo.ZoneInfo("UTC")) + timedelta(days=5)
