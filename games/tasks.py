@@ -55,13 +55,21 @@ def task_resend_unsent() -> int:
     return len(ids)
 
 
+#: The hours of a player's morning in which their digest may go out, from DIGEST_HOUR.
+DIGEST_HOURS = 3
+
+
 @shared_task
 def task_daily_digest(now: str | None = None) -> int:
     """Beat, every hour: the digest email for each player who chose it (and has confirmed
     their address: games.notifications._queue) and whose own clock
-    (their timezone) says settings.DIGEST_HOUR or later, once per day of theirs (the
-    email's key holds that day); returns how many players were due. ``now``: an ISO
-    datetime standing for the present (tests)."""
+    (their timezone) is in the DIGEST_HOURS from settings.DIGEST_HOUR (8:00 to 10:59 by
+    default), once per day of theirs (the email's key holds that day); returns how many players were
+    due. ``now``: an ISO datetime standing for the present (tests).
+
+    Those hours after it catch a run beat missed (a restart, an hour down); no later, as
+    a player with nothing waiting at 8 would otherwise get their "morning" email in the
+    evening, when a move came in the afternoon (the settings promise it each morning)."""
     from accounts.models import User
 
     moment = datetime.fromisoformat(now) if now else timezone.now()
@@ -73,7 +81,7 @@ def task_daily_digest(now: str | None = None) -> int:
     due = []
     for user in users.iterator():
         local = moment.astimezone(user.zone or UTC)
-        if local.hour >= settings.DIGEST_HOUR:
+        if settings.DIGEST_HOUR <= local.hour < settings.DIGEST_HOUR + DIGEST_HOURS:
             due.append((user, local.date().isoformat()))
     # Those whose digest of their day is written already are skipped in one query: the
     # task runs every hour, and each player gets one a day.

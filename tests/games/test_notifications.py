@@ -32,9 +32,9 @@ def site_url(settings):
     settings.SITE_URL = SITE_URL
 
 
-def _start(white, black, dice=WHITE_OPENS) -> Match:
+def _start(white, black, dice=WHITE_OPENS, **options) -> Match:
     """White opens with the last two dice (6-3 by default)."""
-    return opened_by_white(white, black, dice=dice)
+    return opened_by_white(white, black, dice=dice, **options)
 
 
 def _mails_to(user) -> list[mail.EmailMessage]:
@@ -407,6 +407,18 @@ def test_finished_email_gives_each_player_the_winner_and_score(
     assert f"is over: bob won by resignation (final score {score})." in to_alice.body
     assert to_bob.subject == f"Match #{match.pk} against alice is over"
     assert f"is over: you won by resignation (final score {score})." in to_bob.body
+
+
+@pytest.mark.parametrize("rated", [True, False])
+def test_finished_email_says_a_casual_match_changed_no_rating(
+    alice, bob, django_capture_on_commit_callbacks, rated
+):
+    match = _start(alice, bob, rated=rated)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resign(match.pk, user=alice)
+
+    [to_alice] = _mails_to(alice)
+    assert ("A casual match: no rating changes." in to_alice.body) == (not rated)
 
 
 def test_reminder_email_gives_the_deadline_and_a_link(
@@ -855,7 +867,9 @@ def test_a_sender_claims_an_email_for_the_configured_time(
         ("UTC", "2031-01-02T07:59:00+00:00", False),  # before 8 in the morning
         ("UTC", "2031-01-02T08:00:00+00:00", True),
         ("Asia/Tokyo", "2031-01-01T23:00:00+00:00", True),  # 08:00 on the 2nd in Tokyo
-        ("Asia/Tokyo", "2031-01-02T08:00:00+00:00", True),  # 17:00 in Tokyo
+        ("UTC", "2031-01-02T10:59:00+00:00", True),  # a run missed, or a match come since
+        ("UTC", "2031-01-02T11:00:00+00:00", False),  # not the morning any more
+        ("Asia/Tokyo", "2031-01-02T08:00:00+00:00", False),  # 17:00 in Tokyo
         ("America/New_York", "2031-01-02T08:00:00+00:00", False),  # 03:00 in New York
     ],
 )
@@ -872,6 +886,23 @@ def test_the_digest_comes_at_eight_in_the_players_own_morning(
         tasks.task_daily_digest(now=utc)
 
     assert Notification.objects.filter(user=alice, kind="digest").exists() == sent
+
+
+def test_a_match_come_to_wait_in_the_afternoon_waits_for_the_next_morning(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    alice.email_preference = alice.EmailPreference.DIGEST
+    alice.save()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for hour in range(24):
+            if hour == 13:
+                _start(alice, bob)  # a match comes to wait for her in the afternoon
+            tasks.task_daily_digest(now=f"2031-01-02T{hour:02}:00:00+00:00")
+        tasks.task_daily_digest(now="2031-01-03T08:00:00+00:00")
+
+    keys = list(Notification.objects.filter(kind="digest").values_list("key", flat=True))
+    assert keys == [f"digest:{alice.pk}:2031-01-03"]  # not at 14:00 on the 2nd
 
 
 def test_the_hourly_digest_run_sends_one_digest_a_day(
