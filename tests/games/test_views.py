@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+import zoneinfo
 from datetime import timedelta
 
 import pytest
@@ -981,6 +982,26 @@ def test_the_dashboard_tells_the_reader_it_is_their_move_not_who_they_are(
     assert "Alice W.</bdi> to move" not in mine
     assert "· <bdi>Alice W.</bdi> to move, due in <time" in theirs
     assert "Your move" not in theirs
+
+
+def test_the_dashboard_and_match_page_give_the_deadline_itself_in_the_readers_zone(
+    client, alice, bob, match
+):
+    alice.timezone = "Asia/Tokyo"
+    alice.save()
+    # 8 days 23 hours away: "1 week, 1 day" alone would put it nearly a day early.
+    deadline = timezone.now().replace(microsecond=0) + timedelta(days=8, hours=23)
+    Match.objects.filter(pk=match.pk).update(deadline=deadline)
+    client.force_login(alice)
+
+    card = client.get(reverse("dashboard")).text
+    page = client.get(match.get_absolute_url()).text
+
+    local = deadline.astimezone(zoneinfo.ZoneInfo("Asia/Tokyo"))
+    shown = f'<time datetime="{local.isoformat()}">{local:%a} {local.day} {local:%b, %H:%M}</time>'
+    left = "1\xa0week, 1\xa0day"  # as Django's timeuntil writes it
+    assert f"{left}</time> (by {shown})" in card
+    assert f"{left} left</time>, until {shown}</p>" in page
 
 
 def test_the_dashboard_tells_a_reader_away_that_they_are(client, alice, match):
