@@ -6,7 +6,8 @@ import logging
 import smtplib
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -19,7 +20,7 @@ from django.db import transaction
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.csp import CSP
@@ -98,9 +99,28 @@ def _safe_next(request: HttpRequest, url: str) -> str:
     return url if allowed else ""
 
 
+#: Why the login page came before a page a link in an email leads to, by the page's URL
+#: name: the link opened logged out showed a login page and nothing of what it was for.
+LOGIN_REASONS = {
+    "email_change_confirm": (
+        "Log in to confirm your new email address: the link from the email goes on to it"
+        " once you have."
+    ),
+}
+
+
 class LoginView(auth_views.LoginView):
     form_class = ThrottledAuthenticationForm
     redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        try:
+            name = resolve(urlsplit(context.get("next") or "").path).url_name
+        except Resolver404:
+            name = None
+        context["login_reason"] = LOGIN_REASONS.get(name or "", "")
+        return context
 
     def form_valid(self, form: Form) -> HttpResponse:
         response = super().form_valid(form)

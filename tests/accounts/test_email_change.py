@@ -137,6 +137,18 @@ def test_it_sends_anonymous_visitors_to_log_in_first(client, alice):
     assert alice.email == "alice@example.com"
 
 
+def test_the_login_page_a_link_opened_logged_out_leads_to_says_what_it_is_for(client, alice):
+    token = services.email_change_token(alice, new_email="alice@new.example")
+
+    page = client.get(confirm_url(token), follow=True)
+    plain = client.get(reverse("login"))
+
+    reason = "Log in to confirm your new email address"
+    assert page.redirect_chain[-1][0].startswith(reverse("login"))
+    assert reason in page.text
+    assert reason not in plain.text
+
+
 def test_an_address_another_account_uses_is_answered_as_any_other(client, alice, bob, settings):
     # Else the form would tell any player which addresses have accounts here.
     settings.SITE_URL = "https://acey.example"
