@@ -1004,6 +1004,18 @@ def test_the_dashboard_and_match_page_give_the_deadline_itself_in_the_readers_zo
     assert f"{left} left</time>, until {shown}</p>" in page
 
 
+def test_the_scoreboard_calls_the_player_you_without_their_name_again(client, alice, match):
+    alice.display_name = "Alexandra Konstantinopoulou-Smith"  # a long name, said once
+    alice.save()
+    client.force_login(alice)
+
+    page = client.get(match.get_absolute_url()).text
+
+    scoreboard = page.split('<div class="scoreboard">', 1)[1].split('<div class="turnbar">', 1)[0]
+    assert 'You <span class="muted">(white)</span>' in scoreboard
+    assert "Konstantinopoulou" not in scoreboard
+
+
 def test_the_dashboard_tells_a_reader_away_that_they_are(client, alice, match):
     away.go_away(alice, until=timezone.now() + timedelta(days=3))
     client.force_login(alice)
