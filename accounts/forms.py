@@ -285,8 +285,8 @@ def timezone_choices() -> list[tuple[str, str]]:
 #: The game emails each choice but "none" sends, besides the turn emails or the digest
 #: (games.notifications: a digest replaces turn emails only).
 OTHER_GAME_EMAILS = (
-    "deadline reminders, challenges to you and the answers to yours, match results and"
-    " tournament news"
+    "deadline reminders, challenges to you and the answers to yours, an opponent's time"
+    " away, match results and tournament news"
 )
 
 

@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from aceysite.sql import Table, fetch_one
 
+from . import notifications
 from .models import Absence, Match
 
 if TYPE_CHECKING:
@@ -131,6 +132,7 @@ def go_away(user: User, *, until: datetime, now: datetime | None = None) -> Abse
         player.away_until = until
         player.save(update_fields=["away_until"])
         absence = Absence.objects.create(user=player, starts_at=now, ends_at=until)
+        notifications.opponent_away(player, matches, until=until, key=str(absence.pk))
     user.away_until = until
     return absence
 

@@ -676,6 +676,7 @@ class Notification(models.Model):
         FINISHED = "finished", "match finished"
         DIGEST = "digest", "daily digest"
         TOURNAMENT = "tournament", "tournament news"
+        AWAY = "away", "opponent away"
         # Not a game email: an account's (accounts.services.send_email_confirmation).
         CONFIRM_ADDRESS = "confirm", "address confirmation"
 

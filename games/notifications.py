@@ -972,6 +972,38 @@ def challenge_expired(challenge: Challenge, *, days: int) -> None:
     )
 
 
+def opponent_away(player: User, matches: list[Match], *, until: datetime, key: str) -> None:
+    """Tell each opponent of ``player`` in ``matches`` (their matches in play) that they
+    are taking time away until ``until``: one email an opponent, whatever the number of
+    matches they share; none to a bot. Their clocks stand still meanwhile, so a player
+    told only on the site, playing by email, would wait on a move not coming. ``key``:
+    the absence's, so that each opponent hears of it once. Call it in the transaction
+    that records the absence."""
+    shared: dict[int, list[Match]] = {}
+    for match in matches:
+        opponent_id = match.black_id if match.white_id == player.pk else match.white_id
+        shared.setdefault(opponent_id, []).append(match)
+    for together in shared.values():
+        opponent = together[0].opponent_of(player)
+        if opponent.is_bot:
+            continue
+        _queue(
+            opponent,
+            Notification.Kind.AWAY,
+            f"away:{key}:{opponent.pk}",
+            f"{player} is taking time away",
+            "games/email/away.txt",
+            {
+                "player": player,
+                "until": until,
+                "matches": [
+                    (match, absolute_url(match.get_absolute_url()), match.to_move_id == player.pk)
+                    for match in together
+                ],
+            },
+        )
+
+
 def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
     """Tell both players that ``match`` is over, and how their ratings moved:
     ``rating_changes``, as rating it stored them (none for an unrated match, nor for a

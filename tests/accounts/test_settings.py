@@ -66,7 +66,8 @@ def test_each_email_choice_says_what_it_sends(client, alice):
     assert "No game emails at all, not even challenges" in page
     assert (
         "Game emails besides turn emails: deadline reminders, challenges to you and the answers to"
-        " yours, match results and tournament news. Emails about your account (password"
+        " yours, an opponent's time away, match results and tournament news. Emails about"
+        " your account (password"
         " resets, changes of address, security notices) come whatever you choose."
     ) in page
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.core import mail
 from django.utils import timezone
 
 from games import away, services
@@ -324,3 +325,31 @@ def test_a_turn_passing_to_a_player_who_is_away_is_reminded_after_their_return(a
 
     assert services.sweep_deadlines(now=back)["reminders"] == 0
     assert services.sweep_deadlines(now=back + timedelta(hours=19, minutes=12))["reminders"] == 1
+
+
+def test_each_opponent_is_emailed_once_of_the_time_away_with_their_matches(
+    alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    waits_for_alice = opened_by_white(alice, bob)
+    bobs_move = opened_by_white(bob, alice)
+    charlies_move = opened_by_white(charlie, alice)
+    club_bot = next(user for user in services.bot_users() if user.username == "club-bot")
+    opened_by_white(alice, club_bot)
+    until = datetime(2031, 1, 9, 12, tzinfo=UTC)
+    mail.outbox = []
+
+    with django_capture_on_commit_callbacks(execute=True):
+        away.go_away(alice, until=until, now=until - timedelta(days=3))
+
+    sent = {message.to[0]: message for message in mail.outbox}
+    assert set(sent) == {bob.email, charlie.email}  # one each; the bot none
+    to_bob = sent[bob.email]
+    assert to_bob.subject == "alice is taking time away"
+    assert "alice is taking time away until Thu 9 Jan 2031, 12:00 UTC." in to_bob.body
+    assert f"Match #{waits_for_alice.pk}: it waits for alice's move until their return." in (
+        to_bob.body
+    )
+    due = f"{bobs_move.deadline:%a} {bobs_move.deadline.day} {bobs_move.deadline:%b %Y, %H:%M}"
+    assert f"Match #{bobs_move.pk}: your move, due by {due} UTC; then it waits" in to_bob.body
+    assert f"Match #{charlies_move.pk}: your move" in sent[charlie.email].body
+    assert f"#{waits_for_alice.pk}" not in sent[charlie.email].body
