@@ -950,6 +950,10 @@ class _Elimination(Tournament):
     def standings(self) -> list[Standing]:
         """Champion first, then players still in, then the others by how far they got;
         players who went out at the same stage share a rank. Ties are listed by seed.
+        Players who withdrew come below all the others (by how far they got among
+        themselves), as in a Swiss or a round robin, and as the emails warning of a loss
+        on time say: one who withdrew at once, a bye and then a walkover behind them,
+        shared the place of a semi-finalist beaten at the board, above those out before.
         """
         records = self._records()
         champion = self.champion
@@ -964,12 +968,13 @@ class _Elimination(Tournament):
             side: slot for slot in self._slots.values() for side in slot.players if _is_player(side)
         }
 
-        def progress(player: int) -> tuple[int, int]:
+        def progress(player: int) -> tuple[int, int, int]:
+            stayed = int(player not in self._withdrawn)
             if player == champion:
-                return (2, 0)
+                return (stayed, 2, 0)
             if player in still_in:
-                return (1, 0)
-            return (0, self._stage(last_match[player]))
+                return (stayed, 1, 0)
+            return (stayed, 0, self._stage(last_match[player]))
 
         order = sorted(self.players, key=progress, reverse=True)  # stable: seeds stay in order
         standings = []

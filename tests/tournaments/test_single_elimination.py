@@ -97,6 +97,26 @@ def test_standings_rank_by_how_far_players_got():
     assert (standings[0].wins, standings[0].losses, standings[0].played) == (3, 0, 3)
 
 
+def test_a_player_who_withdrew_is_placed_below_all_who_did_not():
+    # Five players: 1, 2 and 3 have byes, 4 and 5 play. 1 withdraws at once: their
+    # semi-final is a walkover, which put them level with 2's opponent, beaten at the
+    # board, and above 4, out in round 1.
+    tournament = SingleElimination([1, 2, 3, 4, 5])
+    tournament.withdraw(1)
+    for slot_id, winner in [("W1-2", 4), ("W2-2", 2), ("W3-1", 2)]:
+        tournament.report(slot_id, winner)
+
+    standings = tournament.standings()
+
+    assert [(s.rank, s.player, s.withdrawn) for s in standings] == [
+        (1, 2, False),
+        (2, 4, False),
+        (3, 3, False),
+        (4, 5, False),
+        (5, 1, True),
+    ]
+
+
 def test_standings_before_the_end_put_players_still_in_first():
     tournament = SingleElimination([1, 2, 3, 4])
 
