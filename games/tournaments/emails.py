@@ -130,10 +130,13 @@ def walkover(
     stage: str,
     opponent: User,
     next_match: Match | None,
+    match_to_come: bool = True,
 ) -> None:
     """``user`` won the draw's slot ``slot_id`` (in round ``stage``) by walkover: ``opponent``
     had withdrawn, and no match was played. ``next_match``: the match this started for them,
-    if any. Call it after the tournament's status is settled (over or not)."""
+    if any; ``match_to_come``: they have a match to play later (a round robin's last
+    walkover leaves none, and no next match is to be promised). Call it after the
+    tournament's status is settled (over or not)."""
     finished = tournament.is_finished
     _queue(
         user,
@@ -152,6 +155,7 @@ def walkover(
             "next_match": next_match,
             "next_opponent": next_match.opponent_of(user) if next_match else None,
             "next_url": absolute_url(next_match.get_absolute_url()) if next_match else "",
+            "match_to_come": match_to_come,
             "url": absolute_url(tournament.get_absolute_url()),
         },
     )

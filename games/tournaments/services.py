@@ -548,6 +548,7 @@ def _email_new_walkovers(
             stage=round_title(draw, slot.bracket, slot.round),
             opponent=entries[slot.loser].user,  # type: ignore[index]
             next_match=started.get(entry.user_id),
+            match_to_come=_match_to_come(draw, entry.user_id),
         )
         emailed.add(entry.user_id)
     return emailed

@@ -754,6 +754,10 @@ def test_it_emails_each_round_robin_walkover_to_its_winner_once(
     body = _body(three.email, _walkover_subject(tournament, "Round 2", one))
     assert "A walkover counts as a win in the standings." in body
     assert "We will email you when your next match starts" in body
+    # Two's walkover is in the last round: no match is left to promise.
+    last = _body(two.email, _walkover_subject(tournament, "Round 3", one))
+    assert "You have no match left to play. We will email you when the tournament is over." in last
+    assert "next match" not in last
     # Round 1 was played (resigned): four hears of it as a finished match.
     assert Notification.objects.filter(key=f"finished:{resigned.pk}:{four.pk}").exists()
     assert _no_walkover_notification_for(four)
