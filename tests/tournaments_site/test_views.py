@@ -319,6 +319,24 @@ def test_the_organiser_is_told_how_many_more_players_it_needs_to_start(
     assert "Start early" in enough and "You can start it" not in enough
 
 
+def test_a_manual_tournament_short_of_players_once_sign_up_closed_says_what_to_do(client, alice):
+    tournament = open_tournament(alice, min_players=4)
+    Entry.objects.create(tournament=tournament, user=make_users(1)[0])
+    Tournament.objects.filter(pk=tournament.pk).update(
+        signup_deadline=timezone.now() - timedelta(minutes=1)
+    )
+    client.force_login(alice)
+
+    page = " ".join(client.get(tournament.get_absolute_url()).text.split())
+
+    # Not "once 3 more players sign up": nobody can any more.
+    assert (
+        "Sign-up has closed 3 players short of the 4 it needs to start: enter bots below to"
+        " make up the number, or cancel it."
+    ) in page
+    assert "It will not start, and everyone signed up is told by email." in page
+
+
 @pytest.mark.parametrize(
     ("least", "most", "said"), [(4, 4, "4 players."), (2, 8, "2 to 8 players.")]
 )
