@@ -271,6 +271,16 @@ class RoundView:
 class BracketView:
     title: str
     rounds: list[RoundView]
+    note: str = ""  # what the bracket's rounds alone do not say
+
+
+#: Why a double elimination's grand final may have a second match, which its players and
+#: emails otherwise met unexplained.
+GRAND_FINAL_NOTE = (
+    "The winners bracket's finalist has lost no match, the losers bracket's one match. If"
+    " the losers bracket's finalist wins the grand final, each has lost once, and a deciding"
+    " match is played."
+)
 
 
 def _draw_context(tournament: Tournament, draw: Draw, entries: list[Entry]) -> dict[str, Any]:
@@ -298,7 +308,9 @@ def _draw_context(tournament: Tournament, draw: Draw, entries: list[Entry]) -> d
         brackets = [BracketView("Winners bracket", rounds_of(Bracket.WINNERS))]
         if tournament.format == Format.DOUBLE_ELIMINATION:
             brackets.append(BracketView("Losers bracket", rounds_of(Bracket.LOSERS)))
-            brackets.append(BracketView("Grand final", rounds_of(Bracket.GRAND_FINAL)))
+            brackets.append(
+                BracketView("Grand final", rounds_of(Bracket.GRAND_FINAL), GRAND_FINAL_NOTE)
+            )
         else:
             brackets[0] = BracketView("Bracket", brackets[0].rounds)
         # Two players' double elimination has no losers bracket: no empty box for it.

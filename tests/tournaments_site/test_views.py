@@ -704,6 +704,9 @@ def test_it_draws_both_brackets_of_a_double_elimination(client, alice):
     ]
     assert positions == sorted(positions)
     assert "Losers round 1" in text
+    # The grand final's possible second match, explained beneath its heading.
+    note = "If the losers bracket&#x27;s finalist wins the grand final, each has lost once"
+    assert text.index("Grand final</h2>") < text.index(note)
 
 
 def test_a_two_player_double_elimination_draws_no_empty_losers_bracket(client, alice):
