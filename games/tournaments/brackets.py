@@ -1228,15 +1228,31 @@ class RoundRobin(_RoundBased):
             if played and records[winner].wins == records[loser].wins:  # type: ignore[index]
                 head_to_head[winner] += 1  # type: ignore[index]
 
+        # Points break ties only as counted in the matches between players who did not
+        # withdraw: a player who withdrew gave some opponents a walkover (0-0) and the one
+        # who beat them on time the game's points (15-0, R9, when they never moved), and
+        # the order of the rounds, not the play, decided which got which.
+        points = {player: [0, 0] for player in self.players}
+        for slot in self._slots.values():
+            first, second = slot.players
+            if not slot.is_decided or not (_is_player(first) and _is_player(second)):
+                continue
+            if first in self._withdrawn or second in self._withdrawn:
+                continue
+            won, lost = slot.points or (0, 0)
+            points[first][0] += won  # type: ignore[index]
+            points[first][1] += lost  # type: ignore[index]
+            points[second][0] += lost  # type: ignore[index]
+            points[second][1] += won  # type: ignore[index]
+
         def key(player: int) -> tuple[int, ...]:
-            record = records[player]
-            difference = record.points_for - record.points_against
+            points_for, points_against = points[player]
             return (
                 player in self._withdrawn,
-                -record.wins,
+                -records[player].wins,
                 -head_to_head[player],
-                -difference,
-                -record.points_for,
+                points_against - points_for,
+                -points_for,
                 self._seed[player],
             )
 

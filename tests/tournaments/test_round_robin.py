@@ -79,6 +79,24 @@ def test_points_difference_breaks_a_circular_tie():
     assert [(s.played, s.byes) for s in standings] == [(2, 1), (2, 1), (2, 1)]
 
 
+def test_points_against_a_player_who_withdrew_break_no_tie():
+    tournament = RoundRobin([1, 2, 3, 4])
+    # Rounds: 1v4 2v3 / 1v3 4v2 / 1v2 3v4. 3 loses to 2 on time, never having moved
+    # (15-0), and withdraws: 1 and 4 then beat 3 by walkover (0-0).
+    tournament.report("R1-1", 1, points=(5, 3))
+    tournament.report("R1-2", 2, points=(15, 0), loser_withdraws=True)
+    play_round(tournament, {"R2-2": (4, (5, 4))})
+    play_round(tournament, {"R3-1": (2, (4, 5))})
+
+    standings = tournament.standings()
+
+    # 1, 2 and 4 won two each, and one each of the matches between them. Counting the 15-0,
+    # 2 would be first; between the three alone, 1 is (+1 to 0 and -1).
+    assert [(s.player, s.wins) for s in standings] == [(1, 2), (2, 2), (4, 2), (3, 0)]
+    assert tournament.champion == 1
+    assert (standings[1].points_for, standings[1].points_against) == (24, 9)  # all shown
+
+
 def test_a_withdrawn_players_later_matches_are_walkovers_as_their_rounds_open():
     tournament = RoundRobin([1, 2, 3, 4])
     tournament.report("R1-1", 1)
