@@ -1,5 +1,5 @@
 """Error reports (the pages of DEBUG, and the emails to ADMINS) without the passwords in
-the service URLs the site is configured with."""
+the service URLs the site is configured with, the tokens of emailed links, or cookies."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import re
 from typing import Any
 
 from django.template.defaultfilters import pprint
-from django.views.debug import SafeExceptionReporterFilter
+from django.views.debug import ExceptionReporter, SafeExceptionReporterFilter
+
+from .log_filters import redact
 
 # A URL's scheme and network location: the location ends at the first "/", "?" or "#", and
 # here at a quote or space too, so that a URL quoted in a repr() ends with its quote.
@@ -61,11 +63,43 @@ class HideUrlPasswords(SafeExceptionReporterFilter):
             return mask_url_passwords(cleansed)
         return cleansed
 
+    def get_safe_request_meta(self, request: Any) -> dict[str, Any]:
+        """Django's, with the tokens of emailed links (PATH_INFO, RAW_URI, the Referer)
+        redacted as the logs have them: a reset link in a report was a way into the
+        account for whoever reads the operators' mailbox."""
+        return {
+            name: redact(value) if isinstance(value, str) else value
+            for name, value in super().get_safe_request_meta(request).items()
+        }
+
+    def get_safe_cookies(self, request: Any) -> dict[str, Any]:
+        """Every cookie's value hidden: Django hides those whose names look secret
+        (sessionid, csrftoken), not the throttle's known_device, which vouches for a
+        browser; no cookie's value helps to read a report."""
+        return dict.fromkeys(getattr(request, "COOKIES", {}), self.cleansed_substitute)
+
     def get_traceback_frame_variables(self, request: Any, tb_frame: Any) -> list[tuple[str, Any]]:
-        """Each frame's variables, those whose repr() holds a URL's password masked."""
+        """Each frame's variables: hidden when their name looks secret (a view's
+        ``token``), as Django hides settings; those whose repr() holds a URL's password
+        or an emailed link's token masked."""
         variables = []
         for name, value in super().get_traceback_frame_variables(request, tb_frame):
+            if self.hidden_settings.search(name):
+                variables.append((name, self.cleansed_substitute))
+                continue
             shown = pprint(value)
-            masked = mask_url_passwords(shown)
+            masked = redact(mask_url_passwords(shown))
             variables.append((name, value if masked == shown else _Masked(masked)))
         return variables
+
+
+class RedactingReporter(ExceptionReporter):
+    """Django's reporter (settings.DEFAULT_EXCEPTION_REPORTER) with every emailed link's
+    token in the report redacted as the logs have them: the report names the request's
+    path in its first line and its URL beneath, which the filter above does not see."""
+
+    def get_traceback_text(self) -> str:
+        return redact(super().get_traceback_text())
+
+    def get_traceback_html(self) -> str:
+        return redact(super().get_traceback_html(), html=True)

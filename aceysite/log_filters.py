@@ -14,16 +14,20 @@ from redis.exceptions import TimeoutError as RedisTimeout
 # Paths whose last segments are secrets: email-change, email-confirmation, email-undo and
 # unsubscribe tokens, password reset links, private invites. A 404 or 403 on such a URL
 # would otherwise log the token.
-_SECRET_PATHS = re.compile(
+_SECRET_STARTS = (
     r"(/accounts/email/confirm/|/accounts/email/verify/|/accounts/email/undo/"
-    r"|/accounts/password/reset/|/unsubscribe/|/invite/)[^\s'\"]+"
+    r"|/accounts/password/reset/|/unsubscribe/|/invite/)"
 )
+_SECRET_PATHS = re.compile(_SECRET_STARTS + r"[^\s'\"]+")
+# In HTML (an error report's page), up to the next tag or entity too.
+_SECRET_PATHS_IN_HTML = re.compile(_SECRET_STARTS + r"[^\s'\"<&]+")
 
 
-def redact(text: str) -> str:
+def redact(text: str, *, html: bool = False) -> str:
     """``text`` with everything after the start of a secret link's path replaced by
-    ``[redacted]``, up to the next space or quote (a log line's path, query and Referer)."""
-    return _SECRET_PATHS.sub(r"\1[redacted]", text)
+    ``[redacted]``, up to the next space or quote (a log line's path, query and Referer),
+    or, in ``html``, the next tag or entity."""
+    return (_SECRET_PATHS_IN_HTML if html else _SECRET_PATHS).sub(r"\1[redacted]", text)
 
 
 class RedactTokens(logging.Filter):

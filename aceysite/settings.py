@@ -339,6 +339,7 @@ ADMINS = envlist("ADMINS", "")
 # (DATABASE_URL, REDIS_URL, ...), which Django's own filter shows since their names do not
 # look secret.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "aceysite.error_reports.HideUrlPasswords"
+DEFAULT_EXCEPTION_REPORTER = "aceysite.error_reports.RedactingReporter"
 
 # Outside DEBUG, assume HTTPS behind a proxy that sets X-Forwarded-Proto.
 SECURE = not DEBUG

@@ -83,3 +83,35 @@ def test_a_callback_failing_otherwise_after_a_commit_is_still_emailed(admins, ca
     (email,) = emails_to_admins()
     assert "a bug in a callback" in email.body
     assert caplog.records[-1].levelno == logging.ERROR
+
+
+@pytest.mark.django_db
+def test_an_error_report_carries_no_emailed_links_token_and_no_cookie(admins, monkeypatch):
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr("accounts.services.pending_email_confirmation", broken)
+    token = "MQ-SECRET-TOKEN-abc"
+    browser = Client(raise_request_exception=False)
+    browser.cookies["known_device"] = "DEVICE-SECRET"
+
+    link = f"/accounts/email/verify/{token}/"
+    response = browser.get(link, headers={"referer": f"https://acey.example{link}"})
+
+    assert response.status_code == 500
+    (report,) = emails_to_admins()
+    assert "RuntimeError" in report.body and "the database went away" in report.body
+    # A reset or confirmation link in the operators' mailbox is a way into the account.
+    assert "SECRET-TOKEN" not in report.subject + report.body
+    assert "DEVICE-SECRET" not in report.body
+    assert "/accounts/email/verify/[redacted]" in report.body
+
+
+def test_the_html_report_keeps_its_tags_around_a_redacted_token():
+    from aceysite.log_filters import redact
+
+    html = '<td>/accounts/password/reset/MQ/SECRET-TOKEN/</td><td class="code">x</td>'
+
+    assert redact(html, html=True) == (
+        '<td>/accounts/password/reset/[redacted]</td><td class="code">x</td>'
+    )
