@@ -21,12 +21,33 @@ UNITS = {"web": "acey-web.service", "worker": "acey-worker.service", "beat": "ac
 
 
 def _example_env() -> dict[str, str]:
+    """The example's variables as systemd's EnvironmentFile reads them (a value's enclosing
+    double quotes dropped)."""
     pairs = {}
     for line in (DEPLOY / "acey.env.example").read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             name, _, value = line.partition("=")
-            pairs[name] = value
+            quoted = len(value) > 1 and value[0] == value[-1] == '"'
+            pairs[name] = value[1:-1] if quoted else value
     return pairs
+
+
+def test_a_shell_reads_the_example_environment_as_systemd_does():
+    # The operator runs check --deploy, createsuperuser and pg_dump with it by hand: a
+    # value a shell cannot read (a name and an address in <>, unquoted) stopped it there,
+    # the variables after it unset.
+    script = 'set -a; . "$1"; set +a; env -0'
+    shown = subprocess.run(
+        ["bash", "-c", script, "bash", str(DEPLOY / "acey.env.example")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": os.environ["PATH"]},
+    )
+    read = dict(item.split("=", 1) for item in shown.stdout.split("\0") if "=" in item)
+
+    assert shown.stderr == ""
+    assert {name: read.get(name) for name in _example_env()} == _example_env()
 
 
 def _unit(name: str) -> list[tuple[str, str]]:
