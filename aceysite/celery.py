@@ -3,7 +3,7 @@ import os
 import threading
 
 from celery import Celery, Task
-from celery.signals import task_postrun, task_prerun
+from celery.signals import beat_init, task_postrun, task_prerun
 from django.db import transaction
 from kombu.exceptions import OperationalError
 
@@ -14,6 +14,18 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 logger = logging.getLogger(__name__)
+
+
+@beat_init.connect
+def log_beat_outages_in_a_line(**kwargs: object) -> None:
+    """Give beat's logger the filter that logs a sweep it could not send to an unreachable
+    broker in one line (aceysite.log_filters.BeatOutage). Here, as beat starts: Celery sets
+    up its processes' logging itself, and settings.LOGGING's filters do not reach it."""
+    from .log_filters import BeatOutage
+
+    beat_logger = logging.getLogger("celery.beat")
+    if not any(isinstance(each, BeatOutage) for each in beat_logger.filters):
+        beat_logger.addFilter(BeatOutage())
 
 
 @task_prerun.connect
