@@ -112,6 +112,10 @@ if not SECRET_KEY:
     if not DEBUG:
         raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "insecure-local-development-key-do-not-use-in-production"
+# The keys SECRET_KEY replaced, comma-separated: what they signed still holds (sessions,
+# password-reset, confirmation and unsubscribe links) while they stay listed. To rotate:
+# the old key here, a new SECRET_KEY, and the old one dropped once its links have expired.
+SECRET_KEY_FALLBACKS = envlist("SECRET_KEY_FALLBACKS", "")
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
