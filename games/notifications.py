@@ -891,11 +891,9 @@ def challenge_accepted(challenge: Challenge) -> None:
         # match page is already in front of them.
         return
     challenger = challenge.challenger
-    offer = (
-        f"rematch offer (match #{challenge.rematch_of_id})"
-        if challenge.rematch_of_id
-        else ("challenge")
-    )
+    offer = "challenge"
+    if challenge.rematch_of_id:
+        offer = f"rematch offer (match #{challenge.rematch_of_id})"
     their_move = match.to_move_id == challenger.pk
     if their_move and _gets_game_email(challenger, Notification.Kind.TURN):
         told = Notification.objects.filter(key=turn_key(match.pk, match.segment_count))
