@@ -470,6 +470,12 @@ class Match(models.Model):
         self.remind_at = max(short, clock_runs_from)
 
     @property
+    def time_is_up(self) -> bool:
+        """Whether the deadline has passed, the sweep (every minute) not yet come to end
+        the match on time: the pages say so, not "0 minutes left"."""
+        return self.is_active and self.deadline is not None and self.deadline <= timezone.now()
+
+    @property
     def time_is_short(self) -> bool:
         """Whether the player to move has less than a fifth of a turn's time left: from when
         their reminder email goes (REMINDER_AT), so that the pages say it when the email

@@ -138,11 +138,10 @@ class TimeRanOut(StaleSegment):
     the match ended on time there and then, as the sweep would have ended it; the turn's
     player, or the opponent resigning a match already won, is told so."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            "the time for this move ran out before this was sent: the match is over, lost"
-            " on time by the player to move (R9)"
-        )
+    def __init__(
+        self, reason: str = "your time for this move had run out: you lost the match on time (R9)"
+    ) -> None:
+        super().__init__(reason)
 
 
 class ChallengeGone(StaleSegment):
@@ -1093,7 +1092,14 @@ def resign(match_id: int, *, user: User) -> Match:
             assert loser is not None
             _forfeit(match, loser=loser, ending=Match.Ending.RESIGNATION)
     if match.ending == Match.Ending.TIMEOUT:
-        raise TimeRanOut
+        if match.winner_id == user.pk:
+            raise TimeRanOut(
+                f"{match.opponent_of(user)}'s time to move had run out before you resigned:"
+                " you won the match on time (R9)"
+            )
+        raise TimeRanOut(
+            "your time to move had run out before you resigned: you lost the match on time (R9)"
+        )
     return match
 
 

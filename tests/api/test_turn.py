@@ -312,8 +312,7 @@ def test_r9_a_turn_sent_after_its_deadline_loses_on_time(alice_api, match):
 
     assert response.status_code == 409
     assert response.json() == {
-        "error": "the time for this move ran out before this was sent: the match is over, lost"
-        " on time by the player to move (R9)",
+        "error": "your time for this move had run out: you lost the match on time (R9)",
         "segment": 1,
         "already_played": False,
         "status": "finished",

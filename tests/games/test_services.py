@@ -179,7 +179,7 @@ def _past_its_deadline(match: Match) -> Match:
 def test_r9_a_turn_sent_after_the_deadline_is_refused_and_loses_on_time(alice, bob):
     match = _past_its_deadline(_match(alice, bob, ScriptedDice([5, 2, 6, 3])))  # alice's 6-3
 
-    with pytest.raises(services.TimeRanOut, match="lost on time by the player to move"):
+    with pytest.raises(services.TimeRanOut, match="you lost the match on time"):
         services.submit_segment(
             match.pk, user=alice, action=TurnAction(segment=match.segment_count, play="in/22 in/19")
         )
@@ -194,7 +194,7 @@ def test_r9_a_turn_sent_after_the_deadline_is_refused_and_loses_on_time(alice, b
 def test_r9_the_opponent_resigning_after_the_deadline_has_won_on_time(alice, bob):
     match = _past_its_deadline(_match(alice, bob, ScriptedDice([5, 2, 6, 3])))  # alice to move
 
-    with pytest.raises(services.TimeRanOut):
+    with pytest.raises(services.TimeRanOut, match="alice's time to move had run out before you"):
         services.resign(match.pk, user=bob)
 
     match.refresh_from_db()

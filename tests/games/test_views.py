@@ -132,7 +132,7 @@ def test_a_turn_sent_after_its_deadline_says_the_match_was_lost_on_time(client, 
     )
 
     assert response.status_code == 409
-    assert "The time for this move ran out before this was sent" in response.text
+    assert "Your time for this move had run out: you lost the match on time (R9)." in response.text
     assert '<strong class="result"><bdi>bob</bdi> won</strong>' in response.text
     assert not Segment.objects.filter(match=match, player="white").exists()
 
@@ -1002,6 +1002,20 @@ def test_the_dashboard_and_match_page_give_the_deadline_itself_in_the_readers_zo
     left = "1\xa0week, 1\xa0day"  # as Django's timeuntil writes it
     assert f"{left}</time> (by {shown})" in card
     assert f"{left} left</time>, until {shown}</p>" in page
+
+
+def test_a_deadline_passed_before_the_sweep_came_says_time_is_up_not_0_minutes_left(
+    client, alice, match
+):
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=30))
+    client.force_login(alice)
+
+    card = client.get(reverse("dashboard")).text
+    page = client.get(match.get_absolute_url()).text
+
+    assert "Your move: time is up" in card and "due in" not in card
+    assert "<strong>Time is up:</strong> the deadline was <time" in page
+    assert "left</time>" not in page
 
 
 def test_the_scoreboard_calls_the_player_you_without_their_name_again(client, alice, match):
