@@ -132,7 +132,14 @@ def go_away(user: User, *, until: datetime, now: datetime | None = None) -> Abse
         player.away_until = until
         player.save(update_fields=["away_until"])
         absence = Absence.objects.create(user=player, starts_at=now, ends_at=until)
-        notifications.opponent_away(player, matches, until=until, key=str(absence.pk))
+        # Not a match whose time ran out before they left: it waits for nobody, lost on time
+        # at the sweep's next turn.
+        going_on = [
+            match
+            for match in matches
+            if not (match.to_move_id == player.pk and match.deadline and match.deadline <= now)
+        ]
+        notifications.opponent_away(player, going_on, until=until, key=str(absence.pk))
     user.away_until = until
     return absence
 

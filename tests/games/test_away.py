@@ -335,17 +335,18 @@ def test_each_opponent_is_emailed_once_of_the_time_away_with_their_matches(
     charlies_move = opened_by_white(charlie, alice)
     club_bot = next(user for user in services.bot_users() if user.username == "club-bot")
     opened_by_white(alice, club_bot)
-    until = datetime(2031, 1, 9, 12, tzinfo=UTC)
+    until = (timezone.now() + timedelta(days=3)).replace(minute=0, second=0, microsecond=0)
     mail.outbox = []
 
     with django_capture_on_commit_callbacks(execute=True):
-        away.go_away(alice, until=until, now=until - timedelta(days=3))
+        away.go_away(alice, until=until)
 
     sent = {message.to[0]: message for message in mail.outbox}
     assert set(sent) == {bob.email, charlie.email}  # one each; the bot none
     to_bob = sent[bob.email]
     assert to_bob.subject == "alice is taking time away"
-    assert "alice is taking time away until Thu 9 Jan 2031, 12:00 UTC." in to_bob.body
+    back = f"{until:%a} {until.day} {until:%b %Y, %H:%M} UTC"
+    assert f"alice is taking time away until {back}." in to_bob.body
     assert f"Match #{waits_for_alice.pk}: it waits for alice's move until their return." in (
         to_bob.body
     )
@@ -353,3 +354,18 @@ def test_each_opponent_is_emailed_once_of_the_time_away_with_their_matches(
     assert f"Match #{bobs_move.pk}: your move, due by {due} UTC; then it waits" in to_bob.body
     assert f"Match #{charlies_move.pk}: your move" in sent[charlie.email].body
     assert f"#{waits_for_alice.pk}" not in sent[charlie.email].body
+
+
+def test_a_match_already_lost_on_time_is_left_out_of_the_opponents_email(
+    alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    lost = opened_by_white(alice, bob)  # alice to move, her deadline passed a moment ago
+    Match.objects.filter(pk=lost.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+    going_on = opened_by_white(charlie, alice)
+    mail.outbox = []
+
+    with django_capture_on_commit_callbacks(execute=True):
+        away.go_away(alice, until=timezone.now() + timedelta(days=3))
+
+    assert [message.to[0] for message in mail.outbox] == [charlie.email]  # bob: none
+    assert f"Match #{going_on.pk}" in mail.outbox[0].body
