@@ -891,9 +891,7 @@ def challenge_accepted(challenge: Challenge) -> None:
         # match page is already in front of them.
         return
     challenger = challenge.challenger
-    offer = "challenge"
-    if challenge.rematch_of_id:
-        offer = f"rematch offer (match #{challenge.rematch_of_id})"
+    offer = "rematch offer" if challenge.rematch_of_id else "challenge"
     their_move = match.to_move_id == challenger.pk
     if their_move and _gets_game_email(challenger, Notification.Kind.TURN):
         told = Notification.objects.filter(key=turn_key(match.pk, match.segment_count))

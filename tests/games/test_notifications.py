@@ -259,7 +259,7 @@ def test_a_challenger_who_moves_first_gets_one_email_their_turns_saying_it_was_a
     assert turn.subject == f"bob accepted your challenge: your turn (match #{match.pk})"
     assert turn.body.startswith(
         f"Hello alice,\n\nbob accepted your challenge: match #{match.pk} (American (US Navy),"
-        " 1 point, 2 days per move) has begun, and it is your turn.\n"
+        " 1 point, 2 days per move, rated) has begun, and it is your turn.\n"
     )
     assert "Your dice: 6-3" in turn.body
     assert not Notification.objects.filter(kind=Notification.Kind.ACCEPTED).exists()
@@ -297,9 +297,7 @@ def test_an_accepted_rematch_is_told_as_one(
     )
 
     [turn] = _mails_to(alice)
-    assert turn.subject == (
-        f"bob accepted your rematch offer (match #{played.pk}): your turn (match #{match.pk})"
-    )
+    assert turn.subject == (f"bob accepted your rematch offer: your turn (match #{match.pk})")
 
 
 def test_no_accepted_email_for_a_match_started_against_a_bot(
