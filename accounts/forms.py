@@ -373,7 +373,8 @@ class ProfileForm(forms.ModelForm):
         if len(display_name) > limit:
             raise ValidationError(
                 f"Use at most {limit} characters. Written out as pages show it, this name has"
-                f" {len(display_name)}: some characters stand for several (\ufb01 for fi).",
+                f" {len(display_name)}: some characters stand for several (\u00bd is written"
+                " 1\u20442).",
                 code="max_length",
             )
         changed = display_name != tidy_name(self.instance.display_name)

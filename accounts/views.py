@@ -103,8 +103,7 @@ def _safe_next(request: HttpRequest, url: str) -> str:
 #: name: the link opened logged out showed a login page and nothing of what it was for.
 LOGIN_REASONS = {
     "email_change_confirm": (
-        "Log in to confirm your new email address: the link from the email goes on to it"
-        " once you have."
+        "Log in to confirm your new email address; the link then takes you on to it."
     ),
 }
 

@@ -49,6 +49,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     open_ones = list(tournaments.filter(status=Tournament.Status.OPEN).order_by("signup_deadline"))
     for tournament in open_ones:
         tournament.to_be_cancelled = tournament.will_be_cancelled(tournament.players)
+        tournament.short_of_players = not tournament.has_enough_players(tournament.players)
     context = {
         "open": open_ones,
         "running": tournaments.filter(status=Tournament.Status.RUNNING).order_by("started_at"),
@@ -127,6 +128,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         # Said where the Sign-up button would be, to those who could otherwise sign up.
         "is_full": may_sign_up and is_full,
         "to_be_cancelled": tournament.will_be_cancelled(len(entries)),
+        "short_of_players": not enough,
         "can_withdraw": my_entry is not None and _can_withdraw(tournament, draw, my_entry),
         "bots": _bots_to_add(tournament, entries) if is_organiser else [],
         "can_remove_bots": is_organiser and tournament.is_open,
@@ -277,9 +279,9 @@ class BracketView:
 #: Why a double elimination's grand final may have a second match, which its players and
 #: emails otherwise met unexplained.
 GRAND_FINAL_NOTE = (
-    "The winners bracket's finalist has lost no match, the losers bracket's one match. If"
-    " the losers bracket's finalist wins the grand final, each has lost once, and a deciding"
-    " match is played."
+    "The winners bracket's finalist has not lost a match; the losers bracket's finalist has"
+    " lost one. If the losers bracket's finalist wins the grand final, each has lost once,"
+    " and a deciding match is played."
 )
 
 

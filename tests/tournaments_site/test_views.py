@@ -335,6 +335,13 @@ def test_a_manual_tournament_short_of_players_once_sign_up_closed_says_what_to_d
         " make up the number, or cancel it."
     ) in page
     assert "It will not start, and everyone signed up is told by email." in page
+    # Its players, and anyone, read the same in its status, not "waiting for the organiser".
+    client.logout()
+    seen = " ".join(client.get(tournament.get_absolute_url()).text.split())
+    assert "the organiser may enter bots to make up the number, or cancel it." in seen
+    assert "waiting for the organiser to start it" not in seen
+    listed = " ".join(client.get(reverse("tournament_list")).text.split())
+    assert "Sign-up closed, too few players: the organiser may enter bots, or cancel it." in listed
 
 
 @pytest.mark.parametrize(
