@@ -420,7 +420,8 @@ def board_context(
         "in_source": IN in sources and selected != IN,
         "bar_selected": selected == BAR,
         "named_blot": (
-            named_blot_notice(position, color, names, can_hit=_can_hit(match, position, dice))
+            _hit_already(position, steps, names)
+            or named_blot_notice(position, color, names, can_hit=_can_hit(match, position, dice))
             if live
             else ""
         ),
@@ -770,6 +771,19 @@ def _dice_label(text: str, faces: list[dict[str, Any]]) -> str:
     if len(faces) == 4:
         return f"Dice: {text}, {len(used)} of 4 used"
     return f"Dice: {text}, {used[0]} used"
+
+
+def _hit_already(position: Position, steps: list[tuple[int, int]], names: dict[str, str]) -> str:
+    """What the named-blot notice says once the steps clicked so far (the mover's own: only
+    they click) have hit the blot named against them: that it is done, rather than "you
+    must hit" above a board that shows it hit. "" otherwise."""
+    blot = position.obligation
+    if blot is None or not steps:
+        return ""
+    own = own_point(position.turn, blot)
+    if not any(step.hit and step.dest == own for step in _as_steps(position, steps)):
+        return ""
+    return f"You have hit the blot on your {own}-point that {names[opponent(position.turn)]} named."
 
 
 def _can_hit(match: Match, position: Position, dice: list[int] | None) -> bool | None:

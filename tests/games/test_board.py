@@ -488,6 +488,18 @@ def test_r8_a_named_blot_this_roll_cannot_reach_is_told_as_lapsing(alice, bob, c
     }
 
 
+def test_r8_the_notice_says_the_blot_is_hit_once_a_clicked_move_hits_it(alice, bob):
+    match = _rolled(greek_with_named_blot(alice, bob), [4, 1])  # 24/20* hits it
+
+    hit = board_context(match, viewer=alice, steps=[(24, 20)])
+    elsewhere = board_context(match, viewer=alice, steps=[(24, 23)])
+
+    assert hit["named_blot"] == "You have hit the blot on your 20-point that bob named."
+    assert elsewhere["named_blot"] == (
+        "You must hit the blot on your 20-point this turn: bob named it."
+    )
+
+
 def test_r8_a_1_2_is_told_to_hit_when_only_its_named_double_can(alice, bob):
     points = [0] * 24
     points[19] = 1  # white's 20-point: 20/19 then 3-3 reach the blot, the 1-2 alone cannot
