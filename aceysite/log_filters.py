@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
+import time
+from typing import ClassVar
 
+from django.conf import settings
+from django.utils.log import AdminEmailHandler
 from kombu.exceptions import OperationalError as BrokerUnreachable
 from redis.exceptions import ConnectionError as RedisUnreachable
 from redis.exceptions import TimeoutError as RedisTimeout
@@ -90,3 +95,31 @@ class BeatOutage(logging.Filter):
             record.exc_info = record.exc_text = None
             record.levelno, record.levelname = logging.WARNING, "WARNING"
         return True
+
+
+class ThrottledAdminEmailHandler(AdminEmailHandler):
+    """Django's handler that emails ADMINS each ERROR, sending one email a kind of error
+    (its logger, and its exception's type, or its message without one) every
+    settings.ADMIN_EMAIL_WINDOW_SECONDS in a process. A database outage failed every
+    request, and emailed each, from the request: ten requests, ten emails. The errors
+    not emailed are still logged, with their tracebacks, by the console handler."""
+
+    _last_sent: ClassVar[dict[tuple[str, str], float]] = {}
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        error = record.exc_info[1] if record.exc_info else None
+        kind = (record.name, type(error).__qualname__ if error is not None else str(record.msg))
+        now = time.monotonic()
+        with self._lock:
+            last = self._last_sent.get(kind)
+            if last is not None and now - last < settings.ADMIN_EMAIL_WINDOW_SECONDS:
+                return
+            self._last_sent[kind] = now
+        super().emit(record)
+
+    @classmethod
+    def forget(cls) -> None:
+        """Forget what was sent: each test starts with no error emailed yet."""
+        with cls._lock:
+            cls._last_sent.clear()

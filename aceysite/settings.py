@@ -339,6 +339,9 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Acey-Deucey <noreply@localhost>"
 SERVER_EMAIL = env("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 # Who gets an email with the traceback of each server error (from SERVER_EMAIL).
 ADMINS = envlist("ADMINS", "")
+# One error email a kind of error (logger and exception type) in this many seconds, per
+# process: an outage fails every request (aceysite.log_filters.ThrottledAdminEmailHandler).
+ADMIN_EMAIL_WINDOW_SECONDS = envint("ACEY_ADMIN_EMAIL_WINDOW_SECONDS", "600")
 # Those emails list the settings and the request: without the passwords in the service URLs
 # (DATABASE_URL, REDIS_URL, ...), which Django's own filter shows since their names do not
 # look secret.
@@ -381,6 +384,7 @@ LOGGING = {
         "redact_tokens": {"()": "aceysite.log_filters.RedactTokens"},
         "as_warning": {"()": "aceysite.log_filters.LogAsWarning"},
         "outages_as_warnings": {"()": "aceysite.log_filters.LogAsWarning", "outages_only": True},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
     },
     "formatters": {
         # gunicorn's own lines' time and level, so that the web process's lines read alike,
@@ -395,12 +399,21 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "filters": ["redact_tokens"],
             "formatter": "timed",
-        }
+        },
+        # Django's mail_admins, one email a kind of error every ADMIN_EMAIL_WINDOW_SECONDS.
+        "mail_admins": {
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+            "class": "aceysite.log_filters.ThrottledAdminEmailHandler",
+        },
     },
     # Django's defaults stand: its "django" logger emails ADMINS each ERROR (mail_admins),
     # server errors above all. Two kinds of ERROR below are logged as warnings instead, so
     # that nobody is emailed for what needs nobody to act, once per request.
     "loggers": {
+        # Django's own logger with the throttled mail_admins in place of Django's (its lines
+        # reach the console through the root, as every logger's do).
+        "django": {"handlers": ["mail_admins"], "level": "INFO"},
         # A request for a host not in ALLOWED_HOSTS (400): scanners send them all day.
         "django.security.DisallowedHost": {"filters": ["as_warning"]},
         # A robust on_commit callback that failed (Django logs it here) for an outage, once

@@ -85,6 +85,16 @@ def alice(django_user_model):
 
 
 @pytest.fixture(autouse=True)
+def no_error_emailed_yet():
+    """The error emails to ADMINS are one a kind of error in a window, per process
+    (aceysite.log_filters.ThrottledAdminEmailHandler): a test starts with none sent, as a
+    process does, not with what an earlier test in the same process sent."""
+    from aceysite.log_filters import ThrottledAdminEmailHandler
+
+    ThrottledAdminEmailHandler.forget()
+
+
+@pytest.fixture(autouse=True)
 def celery_runs_tasks_in_process():
     """Run Celery tasks in the test process, even when CI configures a Redis broker.
 

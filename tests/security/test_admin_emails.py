@@ -115,3 +115,44 @@ def test_the_html_report_keeps_its_tags_around_a_redacted_token():
     assert redact(html, html=True) == (
         '<td>/accounts/password/reset/[redacted]</td><td class="code">x</td>'
     )
+
+
+def _failing_page(monkeypatch, error: type[Exception]) -> Client:
+    """A page that fails with ``error`` on each request (its service broken), and a browser."""
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise error("the database went away")
+
+    monkeypatch.setattr("accounts.services.pending_email_confirmation", broken)
+    return Client(raise_request_exception=False)
+
+
+@pytest.mark.django_db
+def test_an_error_failing_every_request_is_emailed_once_in_its_window(admins, monkeypatch):
+    browser = _failing_page(monkeypatch, RuntimeError)
+
+    for _ in range(10):
+        assert browser.get("/accounts/email/verify/x/").status_code == 500
+    monkeypatch.setattr("accounts.services.pending_email_confirmation", _raise_key_error)
+    assert browser.get("/accounts/email/verify/x/").status_code == 500
+
+    # Ten requests, one email (a database outage fails every request); another kind of
+    # error has its own.
+    first, second = emails_to_admins()
+    assert "\nRuntimeError at /accounts/email/verify/" in first.body
+    assert "\nKeyError at /accounts/email/verify/" in second.body
+
+
+def _raise_key_error(*args: object, **kwargs: object) -> None:
+    raise KeyError("a bug")
+
+
+@pytest.mark.django_db
+def test_the_same_error_is_emailed_again_once_its_window_has_passed(admins, monkeypatch, settings):
+    settings.ADMIN_EMAIL_WINDOW_SECONDS = 0
+    browser = _failing_page(monkeypatch, RuntimeError)
+
+    for _ in range(3):
+        browser.get("/accounts/email/verify/x/")
+
+    assert len(emails_to_admins()) == 3
