@@ -137,7 +137,7 @@ def go_away(user: User, *, until: datetime, now: datetime | None = None) -> Abse
         going_on = [
             match
             for match in matches
-            if not (match.to_move_id == player.pk and match.deadline and match.deadline <= now)
+            if not (match.to_move_id == player.pk and match.deadline_passed(now))
         ]
         notifications.opponent_away(player, going_on, until=until, key=str(absence.pk))
     user.away_until = until

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -469,11 +469,18 @@ class Match(models.Model):
         short = self.deadline - timedelta(days=self.days_per_move) * (1 - REMINDER_AT)
         self.remind_at = max(short, clock_runs_from)
 
+    def deadline_passed(self, now: datetime | None = None) -> bool:
+        """Whether the move's deadline has passed (at ``now``): the player to move has lost
+        the match on time (R9), whether or not the sweep has come to end it yet."""
+        return (
+            self.is_active and self.deadline is not None and self.deadline < (now or timezone.now())
+        )
+
     @property
     def time_is_up(self) -> bool:
-        """Whether the deadline has passed, the sweep (every minute) not yet come to end
-        the match on time: the pages say so, not "0 minutes left"."""
-        return self.is_active and self.deadline is not None and self.deadline <= timezone.now()
+        """The deadline passed, the sweep (every minute) not yet come to end the match on
+        time: the pages say so, not "0 minutes left"."""
+        return self.deadline_passed()
 
     @property
     def time_is_short(self) -> bool:

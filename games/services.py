@@ -758,7 +758,7 @@ def _check_turn(match: Match, user: User, segment: int) -> None:
     if user.is_away():
         # Their clocks stand still; playing on would give them clocks nobody else has.
         raise StillAway
-    if match.deadline is not None and match.deadline < timezone.now():
+    if match.deadline_passed():
         # The sweep has not come to it yet: a turn sent now would undo a loss on time.
         raise TimeRanOut
 
@@ -1083,8 +1083,7 @@ def resign(match_id: int, *, user: User) -> Match:
             raise NotAllowed("you are not playing in this match")
         if not match.is_active:
             raise StaleSegment("the match is already over")
-        timed_out = match.deadline is not None and match.deadline < timezone.now()
-        if timed_out and match.to_move is not None:
+        if match.deadline_passed() and match.to_move is not None:
             # Ended as the sweep would have, and committed before the refusal is raised.
             _forfeit(match, loser=match.color_of(match.to_move), ending=Match.Ending.TIMEOUT)
         else:
@@ -1110,11 +1109,7 @@ def award_timeout(match_id: int, *, now: datetime | None = None) -> bool:
     """
     with transaction.atomic():
         match = _locked_to_end(match_id)
-        if (
-            not match.is_active
-            or match.deadline is None
-            or match.deadline >= (now or timezone.now())
-        ):
+        if not match.deadline_passed(now):
             return False
         loser = match.color_of(match.to_move) if match.to_move else None
         if loser is None:
