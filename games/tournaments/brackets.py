@@ -869,11 +869,13 @@ class Tournament(ABC):
         for slot in list(self._open_slots()):
             self._slots[slot.slot_id] = self._decided_automatically(slot)
 
-    def _records(self) -> dict[int, _Record]:
+    def _records(self, *, leaving_out: Collection[int] = ()) -> dict[int, _Record]:
+        """Each player's record of the decided matches, those against ``leaving_out``
+        left out."""
         records = {player: _Record() for player in self.players}
         for slot in self._slots.values():
             first, second = slot.players
-            if not slot.is_decided:
+            if not slot.is_decided or first in leaving_out or second in leaving_out:
                 continue
             if not (_is_player(first) and _is_player(second)):  # a bye: nobody played
                 # Only to the player it carried on: not to a withdrawn one who met it.
@@ -1232,27 +1234,16 @@ class RoundRobin(_RoundBased):
         # withdraw: a player who withdrew gave some opponents a walkover (0-0) and the one
         # who beat them on time the game's points (15-0, R9, when they never moved), and
         # the order of the rounds, not the play, decided which got which.
-        points = {player: [0, 0] for player in self.players}
-        for slot in self._slots.values():
-            first, second = slot.players
-            if not slot.is_decided or not (_is_player(first) and _is_player(second)):
-                continue
-            if first in self._withdrawn or second in self._withdrawn:
-                continue
-            won, lost = slot.points or (0, 0)
-            points[first][0] += won  # type: ignore[index]
-            points[first][1] += lost  # type: ignore[index]
-            points[second][0] += lost  # type: ignore[index]
-            points[second][1] += won  # type: ignore[index]
+        among_stayers = self._records(leaving_out=set(self._withdrawn))
 
         def key(player: int) -> tuple[int, ...]:
-            points_for, points_against = points[player]
+            points = among_stayers[player]
             return (
                 player in self._withdrawn,
                 -records[player].wins,
                 -head_to_head[player],
-                points_against - points_for,
-                -points_for,
+                points.points_against - points.points_for,
+                -points.points_for,
                 self._seed[player],
             )
 

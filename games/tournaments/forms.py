@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
+from accounts.forms import SHOWS_NOTHING
 from accounts.models import shows_nothing, tidy_name
 from games.models import DAYS_PER_MOVE, MATCH_LENGTHS, Variant
 
@@ -90,9 +91,7 @@ class TournamentForm(forms.Form):
         # another tournament.
         name = tidy_name(self.cleaned_data["name"])
         if shows_nothing(name):
-            raise forms.ValidationError(
-                "That name shows nothing: write it with letters that show.", code="shows_nothing"
-            )
+            raise forms.ValidationError(SHOWS_NOTHING, code="shows_nothing")
         return name
 
     def clean(self) -> dict[str, Any]:
