@@ -36,6 +36,7 @@ from aceysite.text import sentence
 from games import away, blocks, closing
 from games.models import Match, MatchQuerySet, RatingChange
 from games.ratings.profile import head_to_head, rating_chart_svg, variant_records
+from games.tournaments.profile import player_tournaments
 
 from . import services, throttle
 from .forms import (
@@ -660,6 +661,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "page": finished,
         "results": [PlayerMatch.of(match, person, changes.get(match.pk)) for match in finished],
         "current": [PlayerMatch.of(match, person) for match in current],
+        "tournaments": player_tournaments(person),
         # Who of the two has blocked the other (games.blocks): the Block or Unblock
         # button, and no "Challenge" link that would only be refused.
         "blockers": (

@@ -7,6 +7,10 @@ from . import views
 urlpatterns = [
     path("", views.tournament_list, name="tournament_list"),
     path("new/", views.tournament_new, name="tournament_new"),
+    path("finished/", views.ended_tournaments, {"status": "finished"}, name="tournaments_finished"),
+    path(
+        "cancelled/", views.ended_tournaments, {"status": "cancelled"}, name="tournaments_cancelled"
+    ),
     path("<int:tournament_id>/", views.tournament_detail, name="tournament"),
     path("<int:tournament_id>/sign-up/", views.tournament_sign_up, name="tournament_sign_up"),
     path("<int:tournament_id>/withdraw/", views.tournament_withdraw, name="tournament_withdraw"),

@@ -14,7 +14,8 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count
+from django.core.paginator import Paginator
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
@@ -53,15 +54,42 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     context = {
         "open": open_ones,
         "running": tournaments.filter(status=Tournament.Status.RUNNING).order_by("started_at"),
-        "finished": tournaments.filter(status=Tournament.Status.FINISHED).order_by("-finished_at")[
-            :20
-        ],
-        # Cancelling sets finished_at too: the latest first.
-        "cancelled": tournaments.filter(status=Tournament.Status.CANCELLED).order_by(
-            "-finished_at"
-        )[:20],
     }
+    for status in ENDED:
+        # The latest only, and one more to know whether to link to the rest.
+        latest = list(_ended(tournaments, status)[: LATEST_ENDED + 1])
+        context[status] = latest[:LATEST_ENDED]
+        context[f"more_{status}"] = len(latest) > LATEST_ENDED
     return render(request, "tournaments/list.html", context)
+
+
+#: The tournaments that are over, each listed in full on a page of its own
+#: (:func:`ended_tournaments`), the latest few on the list's.
+ENDED = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+LATEST_ENDED = 20
+ENDED_PER_PAGE = 50
+
+
+def _ended(tournaments: QuerySet[Tournament], status: str) -> QuerySet[Tournament]:
+    # Cancelling sets finished_at too: the latest first either way (pk for those ended
+    # together, so that pages do not repeat or skip one).
+    return tournaments.filter(status=status).order_by("-finished_at", "-pk")
+
+
+@require_safe
+def ended_tournaments(request: HttpRequest, status: str) -> HttpResponse:
+    """Every finished (or cancelled) tournament, the latest first, a page at a time;
+    ``?player=<username>`` lists only those the player entered (their profile links here)."""
+    tournaments = Tournament.objects.select_related("organiser", "champion").annotate(
+        players=Count("entries")
+    )
+    player = None
+    if username := request.GET.get("player"):
+        player = get_object_or_404(get_user_model(), username=username)
+        tournaments = tournaments.filter(entries__user=player)
+    page = Paginator(_ended(tournaments, status), ENDED_PER_PAGE).get_page(request.GET.get("page"))
+    context = {"status": status, "player": player, "page": page, "tournaments": list(page)}
+    return render(request, "tournaments/ended.html", context)
 
 
 @login_required

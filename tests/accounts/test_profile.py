@@ -186,8 +186,9 @@ def test_it_uses_a_bounded_number_of_queries(
 
     # session, viewer, person, ratings, record per variant, rating history per variant,
     # head-to-head, the page's count, the page, its rating changes, current matches,
-    # whether the viewer has blocked the person: the same whatever the number of matches.
-    with django_assert_num_queries(12):
+    # whether the viewer has blocked the person, tournaments (current, finished, won): the
+    # same whatever the number of matches (and tournaments: tests/tournaments_site).
+    with django_assert_num_queries(15):
         response = client.get(reverse("profile", args=["alice"]))
 
     assert len(response.context["results"]) == min(count, 25)

@@ -291,6 +291,8 @@ CASES = [
     Case("api_root", "GET", "/api/v1/", every(200)),
     Case("tournament_list", "GET", "/tournaments/", every(200)),
     Case("tournament_new", "GET", "/tournaments/new/", PRIVATE),
+    Case("tournaments_finished", "GET", "/tournaments/finished/?player=alice", every(200)),
+    Case("tournaments_cancelled", "GET", "/tournaments/cancelled/", every(200)),
     Case("tournament", "GET", "/tournaments/{tournament}/", every(200)),
     Case("tournament_sign_up", "POST", "/tournaments/{tournament}/sign-up/", every(302)),
     Case("tournament_withdraw", "POST", "/tournaments/{tournament}/withdraw/", every(302)),
