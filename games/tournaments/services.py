@@ -626,7 +626,8 @@ def _link_of(match: Match, *related: str) -> TournamentMatch | None:
 
 
 def round_title(draw: Draw, bracket: Bracket, number: int) -> str:
-    """A round's name for people: "Round 2", "Semi-finals", "Losers round 3", "Grand final"."""
+    """A round's name for people: "Round 2", "Semi-finals", "Losers round 3", "Grand final";
+    in a double elimination, "Winners round 1" beside "Losers round 1"."""
     if bracket == Bracket.GRAND_FINAL:
         return "Grand final" if number == 1 else "Grand final, deciding match"
     if bracket == Bracket.LOSERS:
@@ -637,6 +638,7 @@ def round_title(draw: Draw, bracket: Bracket, number: int) -> str:
     names = {last: "Final", last - 1: "Semi-finals", last - 2: "Quarter-finals"}
     if draw.format == Format.DOUBLE_ELIMINATION:
         names = {last: "Winners final", last - 1: "Winners semi-finals"}
+        return names.get(number, f"Winners round {number}")
     return names.get(number, f"Round {number}")
 
 

@@ -15,7 +15,8 @@ from games.engine.game import ScriptedDice
 from games.models import Match
 from games.services import TurnAction
 from games.tournaments import services
-from games.tournaments.brackets import Format
+from games.tournaments.brackets import Bracket, Format
+from games.tournaments.brackets import Tournament as Draw
 from games.tournaments.models import Tournament, TournamentMatch
 from tests.matches import opened_by_white
 
@@ -206,3 +207,21 @@ def test_the_reminder_of_a_cancelled_tournaments_match_gives_no_tournament_warni
     ]
     assert "tournament" not in reminder.body
     assert "Winter cup" not in reminder.body
+
+
+@pytest.mark.parametrize(
+    ("format", "titles"),
+    [
+        (Format.SINGLE_ELIMINATION, ["Round 1", "Quarter-finals", "Semi-finals", "Final"]),
+        # Its first rounds named as its later ones are, beside "Losers round 1".
+        (
+            Format.DOUBLE_ELIMINATION,
+            ["Winners round 1", "Winners round 2", "Winners semi-finals", "Winners final"],
+        ),
+    ],
+)
+def test_the_rounds_of_the_winners_bracket_are_named_by_format(format, titles):
+    draw = Draw.create(format, range(1, 17))
+
+    assert [services.round_title(draw, Bracket.WINNERS, n) for n in (1, 2, 3, 4)] == titles
+    assert services.round_title(draw, Bracket.LOSERS, 1) == "Losers round 1"
