@@ -1009,6 +1009,13 @@ def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
     # A tournament's match says so, as its turn emails did: what it meant is on the
     # tournament's page (the tournament's own email follows if it moved anyone on).
     stage = _stage_of(match)
+    # A player's withdrawal from a tournament resigns their match in it: their opponent
+    # should not read that they simply gave up.
+    withdrew = (
+        stage is not None
+        and match.ending == Match.Ending.RESIGNATION
+        and stage.tournament.entries.filter(user_id=_loser_id(match), withdrawn=True).exists()
+    )
     _queue_new(
         Email(
             user,
@@ -1022,6 +1029,8 @@ def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
                 "won": match.winner_id == user.pk,
                 # A player who closes their account resigns their matches as it closes.
                 "opponent_closed": not match.opponent_of(user).is_active,
+                "withdrew": withdrew,
+                "opponent": match.opponent_of(user),
                 "rating": changes.get(user.pk),
                 "unplayed_unrated": UNPLAYED_UNRATED,
                 "url": absolute_url(match.get_absolute_url()),
@@ -1031,6 +1040,10 @@ def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
         )
         for user in (match.white, match.black)
     )
+
+
+def _loser_id(match: Match) -> int:
+    return match.black_id if match.winner_id == match.white_id else match.white_id
 
 
 def digest_key(user_id: int, day: str) -> str:

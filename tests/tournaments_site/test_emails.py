@@ -679,9 +679,27 @@ def test_it_sends_no_walkover_email_for_a_match_a_withdrawal_resigns(
     assert (match.winner, match.ending) == (one, Match.Ending.RESIGNATION)
     assert _walkover_mail() == []
     assert not Notification.objects.filter(key__contains=":walkover:").exists()
-    # finish_match told both players the result.
-    assert Notification.objects.get(user=one, key=f"finished:{match.pk}:{one.pk}")
-    assert Notification.objects.get(user=four, key=f"finished:{match.pk}:{four.pk}")
+    # finish_match told both players the result, and why it was resigned.
+    won = Notification.objects.get(user=one, key=f"finished:{match.pk}:{one.pk}")
+    lost = Notification.objects.get(user=four, key=f"finished:{match.pk}:{four.pk}")
+    assert f"{four} withdrew from {tournament.name}, which resigned this match." in won.body
+    assert f"You withdrew from {tournament.name}, which resigned this match." in lost.body
+
+
+def test_a_resignation_that_is_not_a_withdrawal_says_none(
+    alice, django_capture_on_commit_callbacks
+):
+    one, two, three, four = make_users(4)
+    tournament = seeded_tournament(alice, [one, two, three, four], format=Format.SINGLE_ELIMINATION)
+    match = _slot_match(tournament, "W1-1")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        lose(match, four)
+
+    match.refresh_from_db()
+    assert match.ending == Match.Ending.RESIGNATION
+    won = Notification.objects.get(user=one, key=f"finished:{match.pk}:{one.pk}")
+    assert "withdrew" not in won.body
 
 
 def test_it_emails_a_walkover_in_the_losers_bracket(alice, django_capture_on_commit_callbacks):
