@@ -14,14 +14,21 @@ from django.utils.module_loading import import_string
 
 from aceysite.redis_urls import database_number
 
+#: The names of this machine a Redis URL may use, each the same server as the others.
+_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+
 
 def _redis_database(url: str) -> tuple[str, int, int] | None:
-    """(host, port, database) of a Redis URL, or None for anything else."""
+    """(host, port, database) of a Redis URL, or None for anything else. This machine's
+    names are one host, "localhost": the broker at redis://localhost:6379/0 shares its
+    database with a cache at redis://127.0.0.1:6379/0."""
     parts = urlsplit(url)
     if parts.scheme not in ("redis", "rediss"):
         return None
     number = database_number(parts)
-    return (parts.hostname or "localhost", parts.port or 6379, -1 if number is None else number)
+    host = parts.hostname or "localhost"
+    host = "localhost" if host in _LOOPBACK else host
+    return (host, parts.port or 6379, -1 if number is None else number)
 
 
 @register()

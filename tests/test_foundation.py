@@ -257,6 +257,23 @@ def test_check_refuses_a_broker_sharing_a_redis_database_with_the_cache(settings
     assert broker_apart_from_cache() == []
 
 
+@pytest.mark.parametrize("broker", ["localhost", "[::1]", "LOCALHOST"])
+def test_check_sees_this_machine_under_each_of_its_names(settings, broker):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:6379/2",
+        }
+    }
+    settings.CELERY_BROKER_URL = f"redis://{broker}:6379/2"
+
+    [error] = broker_apart_from_cache()
+    assert "share Redis database 2 on localhost:6379" in error.msg
+
+    settings.CELERY_BROKER_URL = f"redis://{broker}:6380/2"  # another server
+    assert broker_apart_from_cache() == []
+
+
 def test_celery_tasks_are_acknowledged_late():
     assert celery_app.conf.task_acks_late is True
     assert celery_app.conf.task_reject_on_worker_lost is True
