@@ -1122,9 +1122,7 @@ def send_notification(notification_id: int, *, retry_in: int = 0, swept: bool = 
         to=[notification.user.email],
         headers={
             **headers,
-            # The same Message-ID for every attempt: should a sender die between the
-            # server's acceptance and marking the row sent, mail clients drop the resend.
-            "Message-ID": f"<notification.{notification.pk}@{_mail_domain()}>",
+            "Message-ID": message_id(notification),
         },
     )
     attempt = notification.attempts + 1
@@ -1170,6 +1168,17 @@ def _claim(notification_id: int, now: datetime) -> bool:
     until = now + timedelta(seconds=settings.EMAIL_CLAIM_SECONDS)
     stamp = partial(db_value, Notification, "claimed_until")
     return bool(execute(sql, [stamp(until), notification_id, stamp(now)]))
+
+
+def message_id(notification: Notification) -> str:
+    """The Message-ID header of a stored email: the same for every attempt to send it
+    (should a sender die between the server's acceptance and marking the row sent, mail
+    clients drop the resend), and not another email's. Its row's id alone would not do:
+    after a restore from a backup the ids after the backup's are handed out again, and a
+    mail client that kept an email sent before the restore would drop a new one as the
+    same; the time the row was written, to the microsecond, tells them apart."""
+    written = int(notification.created_at.timestamp() * 1_000_000)
+    return f"<notification.{notification.pk}.{written}@{_mail_domain()}>"
 
 
 def _outbox_row(notification_id: int) -> Notification | None:

@@ -838,9 +838,28 @@ def test_every_attempt_of_one_email_carries_the_same_message_id(alice, bob, mail
     notifications.send_notification(notification.pk)
 
     [message] = mailoutbox
-    assert message.extra_headers["Message-ID"] == (
-        f"<notification.{notification.pk}@{notifications._mail_domain()}>"
+    # Made from the row as stored, so any attempt, by any sender, makes the same.
+    stored = Notification.objects.get(pk=notification.pk)
+    assert message.extra_headers["Message-ID"] == notifications.message_id(stored)
+    assert notifications.message_id(stored) == notifications.message_id(notification)
+    assert message.extra_headers["Message-ID"].startswith(f"<notification.{notification.pk}.")
+
+
+def test_an_email_written_after_a_restore_reuses_no_message_id(alice, bob, mailoutbox):
+    """A restore from a backup hands out the ids after the backup's again: an email sent
+    before it and one written after it have the same id, not the same Message-ID."""
+    from games.models import Notification
+
+    before = Notification.objects.create(user=bob, kind="turn", key="a", subject="1", body="1")
+    notifications.send_notification(before.pk)
+    Notification.objects.filter(pk=before.pk).delete()  # the restore
+    after = Notification.objects.create(
+        pk=before.pk, user=bob, kind="turn", key="a", subject="2", body="2"
     )
+    notifications.send_notification(after.pk)
+
+    first, second = (message.extra_headers["Message-ID"] for message in mailoutbox)
+    assert first != second
 
 
 def test_a_sender_claims_an_email_for_the_configured_time(
