@@ -366,7 +366,7 @@ def _closed_because(match: Match, player: User, now: datetime) -> str:
     if not player.shows_messages:
         return "you have turned messages off in your settings"
     if not opponent.is_active:
-        return f"no more messages here: {opponent.username} has closed their account"
+        return f"no more messages here: {opponent.username}'s account is closed"
     if not opponent.shows_messages:
         return f"messages are off here: {opponent} has turned them off"
     if opponent.is_bot:

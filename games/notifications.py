@@ -268,6 +268,8 @@ def _gets_game_email(user: User, kind: str) -> bool:
     """Whether ``user`` is to get a game email of ``kind`` (:func:`_email_fields`)."""
     if not user.email or user.is_bot or user.email_preference == user.EmailPreference.NONE:
         return False
+    if not user.is_active:  # closed, or deactivated by the staff
+        return False
     if user.email_confirmed_at is None:
         return False
     return kind != Notification.Kind.TURN or gets_turn_emails(user)
@@ -1096,17 +1098,23 @@ def send_notification(notification_id: int, *, retry_in: int = 0, swept: bool = 
     # An email queued just before its addressee closed their account (games.closing erased
     # the address), a turn email nobody waits for now, a challenge settled before its
     # offer went out, or a link to confirm an address confirmed meanwhile, is not sent.
-    if notification.user.email and kind == Notification.Kind.TURN:
+    # An account the staff deactivated keeps its address, but hears no more from the site
+    # (its owner cannot log in to act on it).
+    reachable = bool(notification.user.email) and notification.user.is_active
+    if reachable and kind == Notification.Kind.TURN:
         body = _turn_email_as_sent(notification)
-    elif notification.user.email and kind == Notification.Kind.CHALLENGE:
+    elif reachable and kind == Notification.Kind.CHALLENGE:
         body = _challenge_email_as_sent(notification)
-    elif notification.user.email and kind == Notification.Kind.CONFIRM_ADDRESS:
+    elif reachable and kind == Notification.Kind.CONFIRM_ADDRESS:
         body = _confirmation_as_sent(notification.user)
-    if not notification.user.email or body is None:
+    if not reachable or body is None:
         Notification.objects.filter(pk=notification_id).update(
             cancelled_at=timezone.now(), claimed_until=None
         )
-        why = NOT_NEEDED.get(kind, "") if notification.user.email else NO_ADDRESS
+        if reachable:
+            why = NOT_NEEDED.get(kind, "")
+        else:
+            why = INACTIVE if notification.user.email else NO_ADDRESS
         log.info("email %s (%s) not sent, dropped: %s", notification_id, kind, why)
         return False
     if kind == Notification.Kind.CONFIRM_ADDRESS:
@@ -1243,6 +1251,7 @@ NOT_NEEDED = {
     " (or the account closed)",
 }
 NO_ADDRESS = "its addressee has no address now, their account closed"
+INACTIVE = "its addressee's account is deactivated"
 #: An email whose row is gone: closing an account deletes its unsent emails (games.closing),
 #: and beat those sent or dropped long ago (forget_old_emails).
 DELETED = "email %s not sent: deleted (its addressee's account closed, or it was done long ago)"

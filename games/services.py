@@ -526,7 +526,7 @@ def start_match(
         # and then resigns this match.
         active = lock_players(white, black)
         if players_active and not all(active):
-            raise StaleSegment("a player of this challenge has closed their account")
+            raise StaleSegment("the account of a player of this challenge is closed")
         seed = new_seed()
         game = Game(variant, dice or SeededDice(seed))
         match = Match(

@@ -135,7 +135,7 @@ def test_nobody_writes_to_a_closed_account(match, alice, bob):
 
     conversation = chat.conversation(_loaded(match), alice)
     assert conversation is not None and not conversation.can_write
-    with pytest.raises(chat.ChatRefused, match="bob has closed their account"):
+    with pytest.raises(chat.ChatRefused, match="bob's account is closed"):
         chat.post_message(match.pk, user=alice, text="Are you there?")
 
 

@@ -193,7 +193,9 @@ def test_her_challenge_cannot_be_accepted_once_she_has_gone(alice, bob):
     # between that and the challenge being withdrawn is refused.
     closing._deactivate(alice)
 
-    with pytest.raises(services.StaleSegment, match="closed their account"):
+    with pytest.raises(
+        services.StaleSegment, match="account of a player of this challenge is closed"
+    ):
         services.accept_challenge(challenge.pk, user=bob)
 
     assert not Match.objects.involving(bob).exists()
@@ -333,6 +335,26 @@ def test_the_sweep_ends_the_play_of_an_account_the_staff_deactivated(alice, bob)
     alice.refresh_from_db()
     assert alice.email == "alice@example.com"
     assert Match.objects.get(pk=match.pk).winner == bob
+    # Her address kept, but the site writes to it no more: bob hears of the result, she
+    # does not.
+    told = Notification.objects.filter(key__startswith=f"finished:{match.pk}:")
+    assert list(told.values_list("user__username", flat=True)) == ["bob"]
+
+
+def test_email_queued_for_a_player_before_the_staff_deactivated_them_is_not_sent(
+    alice, bob, mailoutbox
+):
+    waiting = Notification.objects.create(
+        user=alice, kind="finished", key="queued-before", subject="Over", body="You won."
+    )
+    alice.is_active = False
+    alice.save()
+
+    assert notifications.send_notification(waiting.pk) is False
+
+    waiting.refresh_from_db()
+    assert waiting.cancelled_at is not None
+    assert mailoutbox == []
 
 
 def test_her_opponent_is_told_why_the_match_ended(alice, bob, charlie):
@@ -344,9 +366,9 @@ def test_her_opponent_is_told_why_the_match_ended(alice, bob, charlie):
 
     [email] = Notification.objects.filter(user=bob, key=f"finished:{playing.pk}:{bob.pk}")
     assert "you won" in email.body
-    assert "Your opponent closed their account on the site" in email.body
+    assert "Your opponent's account on the site is closed" in email.body
     [other] = Notification.objects.filter(user=bob, key=f"finished:{resigned.pk}:{bob.pk}")
-    assert "closed their account" not in other.body
+    assert "account on the site is closed" not in other.body
 
 
 def test_a_tournament_she_is_knocked_out_of_is_not_one_she_leaves(alice, bob):
