@@ -174,6 +174,7 @@ TEMPLATES = [
                 "games.templatetags.timestamps",
                 "games.templatetags.idempotency",
                 "games.templatetags.players",
+                "games.templatetags.ratings",
             ],
         },
     },

@@ -13,9 +13,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from .models import PlayerRating, Variant
-from .ratings import Rating
+from .ratings import Rating, glicko2
 from .ratings.glicko2 import PROVISIONAL_RD
-from .ratings.store import as_of
+from .ratings.store import RATING_PERIOD, as_of
 
 PAGE_SIZE = 50
 
@@ -88,5 +88,15 @@ def leaderboard(request: HttpRequest, variant: str = Variant.AMERICAN) -> HttpRe
             "ranked": ranked,
             "provisional": provisional,
             "threshold": PROVISIONAL_RD,
+            # The system's figures, for the page's account of how a rating is computed:
+            # read from the code that uses them, so the page cannot tell other ones.
+            "system": {
+                "rating": glicko2.DEFAULT_RATING,
+                "rd": glicko2.DEFAULT_RD,
+                "volatility": glicko2.DEFAULT_VOLATILITY,
+                "tau": glicko2.DEFAULT_TAU,
+                "max_rd": glicko2.MAX_RD,
+                "period_days": RATING_PERIOD.days,
+            },
         },
     )

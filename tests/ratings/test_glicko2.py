@@ -23,6 +23,7 @@ from games.ratings.glicko2 import (
     rate_match,
     update,
 )
+from games.templatetags import ratings as rating_filters
 
 PAPER_PLAYER = Rating(1500, 200, 0.06)
 PAPER_RESULTS = (
@@ -40,7 +41,9 @@ ratings = st.builds(
 match_lengths = st.integers(1, 25)
 
 
-@pytest.mark.parametrize("module", [ratings_package, glicko2], ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "module", [ratings_package, glicko2, rating_filters], ids=lambda m: m.__name__
+)
 def test_module_doctests_pass(module):
     # pytest's testpaths collect doctests from games/engine only, so run these here.
     failures, tried = doctest.testmod(module)

@@ -223,3 +223,31 @@ def test_it_says_a_provisional_rating_moves_a_long_way_with_each_match(client):
         "A provisional rating moves a long way with each match, the more so the longer the"
         " match: a single 11-point match can move it by several hundred points." in text
     )
+
+
+@pytest.mark.parametrize(
+    ("rd", "caption", "shown"),
+    # Rounded to the nearest, 110.4 would read "110" beside its "?": established, as the
+    # page says an RD of 110 is.
+    [(110.0, "American established", "110"), (110.4, "American prov", "111")],
+)
+def test_an_rd_is_shown_rounded_up(client, django_user_model, rd, caption, shown):
+    user = django_user_model.objects.create_user("bob", "bob@example.com")
+    PlayerRating.objects.create(user=user, variant="american", rating=1500, rd=rd, matches=4)
+
+    page = client.get(reverse("leaderboard", args=["american"])).text
+    profile = client.get(reverse("profile", args=["bob"])).text
+
+    assert re.search(rf"<td>1500\??</td><td>{shown}</td>", _table(page, caption))
+    assert f"(RD {shown})" in profile
+
+
+def test_the_page_gives_the_figures_a_rating_is_computed_with(client):
+    from games.ratings import glicko2
+
+    text = client.get(reverse("leaderboard", args=["american"])).text
+
+    assert "counts as √N games" in text
+    assert f"the system constant τ is {glicko2.DEFAULT_TAU}" in text
+    assert "a period being 30 days" in text
+    assert f"up to {glicko2.MAX_RD:.0f}" in text
