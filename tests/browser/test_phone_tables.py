@@ -67,7 +67,7 @@ def test_the_dice_and_the_check_of_every_roll_are_on_a_phones_screen(
     assert _off_screen(columns, region) == []
 
 
-def test_the_won_and_lost_of_a_rated_player_are_on_a_phones_screen(page: Page, live_server, match):
+def test_the_whole_record_of_a_rated_player_is_on_a_phones_screen(page: Page, live_server, match):
     # A rated result (both have moved): alice has a rating.
     services.resign(each_moves(match).pk, user=match.black)
     page.set_viewport_size(PHONE)
@@ -75,13 +75,13 @@ def test_the_won_and_lost_of_a_rated_player_are_on_a_phones_screen(page: Page, l
     page.goto(f"{live_server.url}/players/alice/")
     region = page.get_by_role("region", name="Ratings and records")
     table = region.locator("table")
-    won_lost = table.locator("thead tr:nth-child(2) th")  # Rating, Won, Lost, Won, Lost, ...
-    assert won_lost.all_inner_texts()[:5] == ["Rating", "Won", "Lost", "Won", "Lost"]
-    # The row header is the first cell of a body row: Rating, Won, Lost, Won, Lost follow.
-    columns = table.locator("thead tr:nth-child(2) th:nth-child(-n+5), tbody tr > :nth-child(-n+6)")
+    headers = [" ".join(text.split()) for text in table.locator("thead th").all_inner_texts()]
+    pairs = [f"{counted} won\u2013lost" for counted in ("Rated", "All", "Points")]
+    assert headers == ["Variant", "Rating", *pairs]
 
     assert "1662?" in table.inner_text()
-    assert _off_screen(columns, region) == []
+    assert region.evaluate("box => box.scrollWidth <= box.clientWidth")  # no column hidden
+    assert _off_screen(table.locator("th, td"), region) == []
 
 
 def test_a_long_display_name_takes_at_most_two_lines_of_the_history(page: Page, live_server, match):

@@ -185,8 +185,8 @@ def test_the_record_beside_a_rating_counts_rated_matches_only(client, alice, bob
     # Rated 1-0, as the leaderboard counts (PlayerRating); all matches 1-1.
     assert (greek.rated_wins, greek.rated_losses, greek.wins, greek.losses) == (1, 0, 1, 1)
     row = re.search(r"<th scope=\"row\">Greek</th>(.*?)</tr>", response.text).group(1)
-    assert re.findall(r"<td>(\d+)</td>", row)[:4] == ["1", "0", "1", "1"]
-    assert "All matches, rated or not" in response.text
+    assert re.findall(r"<td>(\d+\u2013\d+)</td>", row)[:2] == ["1\u20130", "1\u20131"]
+    assert "Rated won\u2013lost" in response.text and "All won\u2013lost" in response.text
 
 
 def test_the_rating_chart_has_no_script(client, rated_result):
