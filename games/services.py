@@ -715,9 +715,16 @@ def already_played(match_id: int, *, user: User, action: TurnAction) -> bool:
             play = clicked_play(position, done.dice, action.steps, named_double=named_double)
         else:
             play = parse_play(position, done.dice, action.play or "", named_double=named_double)
+        if play is None:
+            return False
+        if format_play(play) == done.play:
+            return True
+        # Written another way: the stored play is kept as its player moved the checkers
+        # ("in/19 19/14"), and a resend may take the other path to the same position
+        # ("in/20 20/14"), the same play (R5.4; Play compares what it reaches).
+        return play == parse_play(position, done.dice, done.play, named_double=named_double)
     except EngineError:
         return False
-    return play is not None and format_play(play) == done.play
 
 
 def clicked_play(

@@ -116,6 +116,7 @@ def test_a_play_is_stored_as_the_player_moved_its_checkers(alice, bob, steps, st
     # The same play either way (R5.4), but the history shows the moves the player made,
     # clicked or typed, not the ones the move generator found first; and the same play
     # sent again is known for what it is (not refused as stale).
+    other_path = "in/19 19/16" if stored == "in/22 22/16" else "in/22 22/16"
     for sent in (TurnAction(segment=1, steps=steps), TurnAction(segment=1, play=stored)):
         Match.objects.all().delete()
         match = _match(alice, bob, ScriptedDice([5, 2, 6, 3]))
@@ -124,6 +125,11 @@ def test_a_play_is_stored_as_the_player_moved_its_checkers(alice, bob, steps, st
 
         assert Segment.objects.get(match=match, number=2).play == stored
         assert services.already_played(match.pk, user=alice, action=sent)
+        # Sent again by the other path to the same point: the same play.
+        again = TurnAction(segment=1, play=other_path)
+        assert services.already_played(match.pk, user=alice, action=again)
+        elsewhere = TurnAction(segment=1, play="in/22 in/19")  # another play of the 6-3
+        assert not services.already_played(match.pk, user=alice, action=elsewhere)
 
 
 def test_a_dance_is_played_and_recorded_automatically(alice, bob):
