@@ -365,8 +365,12 @@ def _has_lone_surrogate(text: str) -> bool:
     return False
 
 
-def _bool(body: JsonObject, name: str) -> bool:
-    value = body.get(name, False)
+def _bool(body: JsonObject, name: str, *, default: bool) -> bool:
+    """The true or false of field ``name``; ``default`` when it is null or left out (as
+    for every field that may be left out: an opponent null is the lobby)."""
+    value = body.get(name)
+    if value is None:
+        return default
     if not isinstance(value, bool):
         raise ApiError(400, f"{name} must be true or false")
     return value
@@ -544,8 +548,8 @@ def challenge_create(request: HttpRequest, body: JsonObject) -> JsonResponse:
     variant = _str(body, "variant", max_length=20, required=True)
     points = _int(body, "points", choices=MATCH_LENGTHS, required=True)
     days_per_move = _int(body, "days_per_move", choices=DAYS_PER_MOVE, required=True)
-    private = _bool(body, "private")
-    rated = body.get("rated") is None or _bool(body, "rated")
+    private = _bool(body, "private", default=False)
+    rated = _bool(body, "rated", default=True)
     opponent = None
     if username is not None:
         # A closed account too, as its name reads: create_challenge refuses it saying it is

@@ -65,6 +65,15 @@ def test_it_challenges_the_lobby_and_by_invite(alice_api):
     assert Challenge.objects.get(pk=private.json()["id"]).private
 
 
+def test_a_null_true_or_false_is_read_as_left_out(alice_api):
+    # As an opponent null is the lobby: null private, not private; null rated, rated.
+    response = _create(alice_api, opponent=None, private=None, rated=None)
+
+    assert response.status_code == 201
+    challenge = Challenge.objects.get(pk=response.json()["id"])
+    assert (challenge.private, challenge.rated) == (False, True)
+
+
 @pytest.mark.parametrize(
     ("data", "reason"),
     [
@@ -80,7 +89,8 @@ def test_it_challenges_the_lobby_and_by_invite(alice_api):
         ({"days_per_move": "2"}, "days_per_move must be one of"),
         ({"variant": "russian"}, "variant"),
         ({"variant": ["greek"]}, "variant"),
-        ({"private": "yes"}, "private"),
+        ({"private": "yes"}, "private must be true or false"),
+        ({"rated": 0}, "rated must be true or false"),
         ({"opponent": 7}, "opponent"),
         ({"colour": "white"}, "unknown field"),
     ],
