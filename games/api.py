@@ -814,7 +814,11 @@ def match_turn(request: HttpRequest, match_id: int, body: JsonObject) -> JsonRes
 def match_resign(request: HttpRequest, match_id: int, body: JsonObject) -> JsonResponse:
     """Resign the whole match (R9)."""
     match = _get_match(match_id)
-    services.resign(match.pk, user=request.user)
+    try:
+        services.resign(match.pk, user=request.user)
+    except services.StaleSegment as stale:
+        # As a turn's 409 says: whether the match is over (it is, whoever resigned late).
+        raise ApiError(409, str(stale), status=_get_match(match.pk).status) from None
     return JsonResponse(match_state(_get_match(match.pk)))
 
 

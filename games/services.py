@@ -761,6 +761,13 @@ def _check_turn(match: Match, user: User, segment: int) -> None:
             f"segment {segment} is not the current one ({match.segment_count}): reload the match"
         )
     if match.to_move_id != user.pk:
+        if match.deadline_passed():
+            # The opponent's time ran out, the sweep not yet come to it: the match is this
+            # player's, as a resignation sent now would find (resign), not a turn to wait.
+            raise TimeRanOut(
+                f"{match.opponent_of(user)}'s time to move had run out: you won the match on"
+                " time (R9)"
+            )
         raise NotAllowed("it is not your turn")
     if user.is_away():
         # Their clocks stand still; playing on would give them clocks nobody else has.

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Match
 
@@ -42,6 +45,23 @@ def test_it_refuses_to_resign_twice(bob_api, match):
 
     assert response.status_code == 409
     assert "over" in response.json()["error"]
+    assert response.json()["status"] == "finished"  # as a turn's 409 says
+
+
+def test_a_resignation_after_the_deadline_is_told_the_match_ended_on_time(bob_api, match):
+    # Bob waits on alice's move, whose time ran out a minute ago; the sweep has not come.
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+
+    response = post_json(bob_api, reverse("api_match_resign", args=[match.pk]))
+
+    assert response.status_code == 409
+    assert response.json() == {
+        "error": "alice's time to move had run out before you resigned: you won the match on"
+        " time (R9)",
+        "status": "finished",
+    }
+    match.refresh_from_db()
+    assert (match.ending, match.winner.username) == ("timeout", "bob")
 
 
 def test_it_takes_no_fields(bob_api, match):

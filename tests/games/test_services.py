@@ -207,6 +207,32 @@ def test_r9_the_opponent_resigning_after_the_deadline_has_won_on_time(alice, bob
     assert match.winner == bob and match.ending == Match.Ending.TIMEOUT
 
 
+def test_r9_a_turn_sent_by_the_player_waiting_after_the_deadline_has_won_on_time(alice, bob):
+    # Not "it is not your turn", the match left waiting for the sweep: it is over, as a
+    # resignation sent now would find.
+    match = _past_its_deadline(_match(alice, bob, ScriptedDice([5, 2, 6, 3])))  # alice to move
+
+    with pytest.raises(services.TimeRanOut, match="alice's time to move had run out: you won"):
+        services.submit_segment(
+            match.pk, user=bob, action=TurnAction(segment=match.segment_count, play="in/22 in/19")
+        )
+
+    match.refresh_from_db()
+    assert match.winner == bob and match.ending == Match.Ending.TIMEOUT
+
+
+def test_a_turn_sent_by_the_player_waiting_before_the_deadline_is_not_theirs(alice, bob):
+    match = _match(alice, bob, ScriptedDice([5, 2, 6, 3]))  # alice to move
+
+    with pytest.raises(services.NotAllowed, match="it is not your turn"):
+        services.submit_segment(
+            match.pk, user=bob, action=TurnAction(segment=match.segment_count, play="in/22 in/19")
+        )
+
+    match.refresh_from_db()
+    assert match.is_active
+
+
 def test_a_turn_sent_before_the_deadline_is_played(alice, bob):
     match = _match(alice, bob, ScriptedDice([5, 2, 6, 3]))
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(seconds=5))
