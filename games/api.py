@@ -376,13 +376,16 @@ def _bool(body: JsonObject, name: str, *, default: bool) -> bool:
     return value
 
 
-def _query_number(request: HttpRequest, name: str, *, refusal: str) -> int | None:
+def _query_number(
+    request: HttpRequest, name: str, *, refusal: str, above_as_maximum: bool = False
+) -> int | None:
     """The whole number of the query parameter ``name``, or None without one; anything
-    else is refused (400) with ``refusal``, saying what it should be, and what it was."""
+    else is refused (400) with ``refusal``, saying what it should be, and what it was.
+    ``above_as_maximum``: see :func:`whole_number`."""
     raw = request.GET.get(name)
     if raw is None:
         return None
-    number = whole_number(raw)
+    number = whole_number(raw, above_as_maximum=above_as_maximum)
     if number is None:
         raise ApiError(400, f"{refusal}, not {_quote(raw)}")
     return number
@@ -436,7 +439,7 @@ def _since(request: HttpRequest) -> int:
     raw = request.GET.get("since")
     if raw is None:
         return 0
-    since = whole_number(raw)
+    since = whole_number(raw, above_as_maximum=True)  # any number past the last: none
     if since is None:
         raise ApiError(400, f"since must be a segment number, not {_quote(raw)}")
     return since
@@ -667,7 +670,12 @@ def _challenges_list(request: HttpRequest) -> JsonResponse:
 def challenges_page(request: HttpRequest, name: str) -> JsonResponse:
     """One page of one list of open challenges (``name``: received, sent or lobby), oldest
     first: ``?after=<challenge id>``, those after that one (the last of the page before)."""
-    after = _query_number(request, "after", refusal="after must be a challenge id") or 0
+    after = (
+        _query_number(
+            request, "after", refusal="after must be a challenge id", above_as_maximum=True
+        )
+        or 0
+    )
     page, more = _challenge_page(_open_challenges(request.user)[name], after=after)
     return JsonResponse(
         {
@@ -842,7 +850,7 @@ def _players_match(request: HttpRequest, match_id: int) -> Match:
 def _messages_read(request: HttpRequest, match_id: int) -> JsonResponse:
     match = _players_match(request, match_id)
     raw = request.GET.get("after", "0")
-    after = whole_number(raw)
+    after = whole_number(raw, above_as_maximum=True)
     if after is None:
         raise ApiError(400, f"after must be a message id, not {_quote(raw)}")
     conversation = chat.conversation(match, request.user, after=after, limit=MAX_MESSAGES)

@@ -185,7 +185,7 @@ def post_message(match_id: int, *, user: User, text: str, now: datetime | None =
         if oldest_counted:
             wait = oldest_counted[0] + timedelta(days=1) - now
             raise TooManyMessages(
-                f"you have written {MAX_PER_DAY} messages here today: wait a while",
+                f"you have written {MAX_PER_DAY} messages here in the last 24 hours: wait a while",
                 retry_after=max(1, math.ceil(wait.total_seconds())),
             )
         message = Message.objects.create(match=match, author=user, text=text, created_at=now)

@@ -17,16 +17,22 @@ from .services import TurnAction
 MAX_WHOLE_NUMBER = 2**31 - 1
 
 
-def whole_number(text: str | None, *, maximum: int = MAX_WHOLE_NUMBER) -> int | None:
-    """``text`` as a whole number from 0 to ``maximum``, or None if it is not one.
+def whole_number(
+    text: str | None, *, maximum: int = MAX_WHOLE_NUMBER, above_as_maximum: bool = False
+) -> int | None:
+    """``text`` as a whole number from 0 to ``maximum``, or None if it is not one; with
+    ``above_as_maximum``, a larger one is read as ``maximum`` (a place in a list, "after
+    this id", where every number past the last id means the same: nothing after it).
 
     Only ASCII digits count: ``str.isdigit()`` alone also accepts "²" or "٣", and digit
     strings longer than ``int()`` reads (4,300), on which ``int()`` raises ValueError.
     """
-    if text is None or not (text.isascii() and text.isdigit()) or len(text) > len(str(maximum)):
+    if text is None or not (text.isascii() and text.isdigit()):
         return None
-    value = int(text)
-    return value if value <= maximum else None
+    digits = text.lstrip("0") or "0"
+    if len(digits) > len(str(maximum)) or int(digits) > maximum:
+        return maximum if above_as_maximum else None
+    return int(digits)
 
 
 class ChallengeForm(forms.Form):

@@ -82,6 +82,7 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         # Beyond it Django refuses to read a query (aceysite.views.bad_request answers).
         "max_query_parameters": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS,
         "max_messages": api.MAX_MESSAGES,
+        "max_play_length": api.MAX_PLAY_LENGTH,
         "finished_per_page": api.FINISHED_PER_PAGE,
         "challenges_per_page": api.CHALLENGES_PER_PAGE,
         "away_days_per_year": settings.AWAY_DAYS_PER_YEAR,

@@ -92,7 +92,16 @@ def test_the_lobby_s_pages_leave_out_mine_and_those_of_players_blocked(
     assert (_ids(page["lobby"]), page["more"], page["next"]) == (waiting, False, None)
 
 
-@pytest.mark.parametrize("after", ["abc", "-1", "1.5", "", "99999999999"])
+@pytest.mark.parametrize("name", ["received", "sent", "lobby"])
+def test_a_page_after_an_id_larger_than_any_is_empty(bob_api, name):
+    # "Any whole number, 0 or more, will do", as the docs say: not a 400 past 2**31 - 1.
+    response = bob_api.get(reverse(f"api_challenges_{name}"), {"after": "9" * 40})
+
+    assert response.status_code == 200
+    assert (response.json()[name], response.json()["next"]) == ([], None)
+
+
+@pytest.mark.parametrize("after", ["abc", "-1", "1.5", "", "1 2"])
 @pytest.mark.parametrize("name", ["received", "sent", "lobby"])
 def test_a_page_refuses_an_after_that_is_no_id(bob_api, name, after):
     response = bob_api.get(reverse(f"api_challenges_{name}"), {"after": after})

@@ -139,8 +139,9 @@ def test_its_examples_use_this_site_and_point_to_the_notation(client):
 def test_its_figures_are_the_code_s(client):
     content = client.get("/api/").content.decode()
 
-    # games.chat's limits, games.services', games.models' match lengths.
-    assert "40 messages a day" in content
+    # games.chat's limits, games.services', games.models' match lengths, the API's own.
+    assert "40 messages in 24 hours" in content
+    assert "at most 200 characters" in content
     assert "up to 500 characters" in content
     assert "20 challenges waiting in all" in content
     assert "1, 3, 5, 7, 11, 15, 25" in content

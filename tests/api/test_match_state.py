@@ -165,7 +165,17 @@ def test_since_gives_only_the_history_the_client_has_not_seen(alice, bob, alice_
     assert nothing == []
 
 
-@pytest.mark.parametrize("since", ["-1", "x", "1.5", "", "٣", str(2**31), "9" * 5000])
+@pytest.mark.parametrize("since", [str(2**31), "9" * 5000, "0" * 30 + "7"])
+def test_a_since_past_any_segment_gives_no_history(alice_api, match, since):
+    # As the docs say, any whole number will do: one past the last segment, however
+    # large, means the client has every segment (007 is 7).
+    response = alice_api.get(reverse("api_match", args=[match.pk]), {"since": since})
+
+    assert response.status_code == 200
+    assert response.json()["history"] == []
+
+
+@pytest.mark.parametrize("since", ["-1", "x", "1.5", "", "٣", "+1", "1e3"])
 def test_a_malformed_since_is_a_readable_400(alice_api, match, since):
     response = alice_api.get(reverse("api_match", args=[match.pk]), {"since": since})
 

@@ -78,6 +78,15 @@ def test_a_message_too_long_in_emoji_says_how_they_count(alice_api, match):
     assert not Message.objects.exists()
 
 
+def test_after_an_id_larger_than_any_gives_none(alice_api, match):
+    post_json(alice_api, _url(match), {"text": "Good luck"})
+
+    response = alice_api.get(_url(match) + "?after=" + "9" * 30)
+
+    assert response.status_code == 200
+    assert response.json()["messages"] == []
+
+
 def test_after_must_be_a_number(alice_api, match):
     response = alice_api.get(_url(match) + "?after=yesterday")
 
