@@ -175,11 +175,16 @@ def rating_chart_svg(person: User, variant: str) -> bytes:
     # Every k-th point is labelled, the others get a blank label that pygal does not draw.
     # Not x_labels_major_every alone: pygal draws every label whose *text* is a major
     # label's, so twenty matches on one date drew that date twenty times, overlapping.
+    # A date already labelled is not labelled again ("3 Dec 3 Dec 3 Dec" for matches all
+    # played on one day).
     every = max(1, math.ceil(len(points) / 4))
-    chart.x_labels = [
-        when.strftime(when_format) if i % every == 0 else "" for i, (when, _) in enumerate(points)
-    ]
-    chart.x_labels_major_every = every
+    labels: list[str] = []
+    for i, (when, _) in enumerate(points):
+        text = when.strftime(when_format) if i % every == 0 else ""
+        labels.append("" if text in labels else text)
+    chart.x_labels = labels
+    # The dates drawn: pygal takes a label for major by its text, so blanks are left out.
+    chart.x_labels_major = [label for label in labels if label]
     chart.add("rating", [round(rating) for _, rating in points] or [None])
     chart.add_xml_filter(_no_scripts)
     return chart.render()
