@@ -123,9 +123,7 @@ def _x_labels(svg: bytes) -> list[str]:
 
 
 @pytest.mark.parametrize(("days", "dates"), [(0, [1]), (20, [3, 4])], ids=["one-date", "months"])
-def test_the_rating_chart_shows_at_most_four_date_labels_each_once(
-    client, alice, bob, days, dates
-):
+def test_the_rating_chart_shows_at_most_four_date_labels_each_once(client, alice, bob, days, dates):
     # Twenty matches on one date, or over a year and more (labelled by month, a month's
     # matches alike), drew overlapping labels: pygal takes every label whose text is a
     # major label's for major. And one date labelled at four places read "3 Dec 3 Dec ...".
