@@ -59,17 +59,21 @@ def match_dice(request: HttpRequest, match_id: int) -> HttpResponse:
                 "ok": expected is None or expected == dice,
             }
         )
-    played = [row["dice"] for row in rows if row["player"]]
+    # Counted as the players' own dice pages count (their tallies, games.tally): the rolls
+    # of stored segments, not the one still to play nor one a match ended on unplayed
+    # (listed, and checked against the seed, all the same).
+    played = [row for row in rows if row["player"] and row["segment"] is not None]
     context = {
         "match": match,
         "rows": rows,
         "revealed": seed is not None,
         "all_ok": all(row["ok"] for row in rows),
-        "openings": len(rows) - len(played),
+        "openings": sum(1 for row in rows if not row["player"]),
         "unplayed": _unplayed_reason(match),
-        "stats": dice_statistics(played),
+        "uncounted": any(row["player"] and row["segment"] is None for row in rows),
+        "stats": dice_statistics(row["dice"] for row in played),
         "per_player": {
-            color: dice_statistics([row["dice"] for row in rows if row["player"] == color])
+            color: dice_statistics(row["dice"] for row in played if row["player"] == color)
             for color in ("white", "black")
         },
     }

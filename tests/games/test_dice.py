@@ -121,6 +121,37 @@ def test_a_players_dice_page_counts_their_rolls_only(client, alice, bob):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("over", [False, True], ids=["roll-to-play", "ended-on-it"])
+def test_a_players_rows_on_their_matches_dice_pages_add_up_to_their_own_page(
+    client, alice, bob, over
+):
+    # The last roll, to play or one the match ended on unplayed, is listed on the match's
+    # page but counted on neither: a player's page counts what they played (their tally).
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    for _ in range(4):
+        match.refresh_from_db()
+        if match.phase == "name_double":
+            action = TurnAction(segment=match.segment_count, double=5)
+        else:
+            play = services.load_game(match).legal_plays()[0]
+            action = TurnAction(segment=match.segment_count, play=format_play(play))
+        services.submit_segment(match.pk, user=match.to_move, action=action)
+    match.refresh_from_db()
+    if over:
+        match = services.resign(match.pk, user=match.to_move)
+
+    on_match = client.get(f"/matches/{match.pk}/dice/")
+    per_player = on_match.context["per_player"]
+
+    assert on_match.context["rows"][-1]["segment"] is None  # listed
+    for player, color in ((alice, "white"), (bob, "black")):
+        own = client.get(f"/players/{player.username}/dice/").context["stats"]
+        assert per_player[color] == own, color
+    assert on_match.context["stats"]["rolls"] == sum(p["rolls"] for p in per_player.values())
+    assert "is not counted: a player" in on_match.text
+
+
+@pytest.mark.django_db
 def test_the_match_page_shows_the_seed_commitment_from_the_start(client, alice, bob):
     match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
 
@@ -211,7 +242,8 @@ def test_the_dice_page_counts_the_rolls_other_than_the_opening_rolls(client, ali
 
     page = client.get(f"/matches/{match.pk}/dice/").text
 
-    assert "1 roll other than the opening rolls:" in page
+    # The 6-3 rolled is still to play: listed, not counted (as alice's own page counts).
+    assert "0 rolls played, other than the opening rolls (the last roll, still to play, is" in page
 
 
 @pytest.mark.django_db
@@ -263,4 +295,8 @@ def test_the_dice_page_checks_the_rolls_of_every_game_in_order(client, alice, bo
     openings = [row["segment"].game_number for row in rows if not row["player"]]
     assert len(rows) == match.rolls and response.context["all_ok"]
     assert openings[0] == 1 and openings[-1] == 2  # game 2's opening follows game 1's rolls
-    assert f"{len(rows) - len(openings)} rolls other than the opening rolls:" in response.text
+    assert rows[-1]["segment"] is None  # the roll the resignation left unplayed
+    played = len(rows) - len(openings) - 1
+    assert f"{played} rolls played, other than the opening rolls (the last roll, not played," in (
+        response.text
+    )
