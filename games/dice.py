@@ -22,6 +22,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterator
+
+from games.engine.game import OpeningRoll, SegmentKind
+from games.engine.record import MatchRecord, RecordError, SegmentRecord
 
 
 def new_seed() -> str:
@@ -68,3 +72,46 @@ class SeededDice:
             self.rolls += 1
             self._pending = list(roll_pair(self.seed, self.rolls))
         return self._pending.pop(0)
+
+
+def record_rolls(record: MatchRecord) -> Iterator[tuple[int, str, tuple[int, int]]]:
+    """Every roll of ``record`` in the order made, numbered as above, as (roll number,
+    where it is in words, dice): an opening roll's dice are White's die then Black's; a
+    segment's, in the order rolled; a named double is not a roll."""
+    roll = 0
+    for number, game in enumerate(record.games, start=1):
+        for event in game.events:
+            if isinstance(event, OpeningRoll):
+                roll += 1
+                yield roll, f"game {number}'s opening roll", (event.white, event.black)
+            elif isinstance(event, SegmentRecord) and event.kind != SegmentKind.NAMED_DOUBLE:
+                roll += 1
+                yield (
+                    roll,
+                    f"game {number}, {event.player}'s {event.dice[0]}-{event.dice[1]}",
+                    (event.dice),
+                )
+
+
+def check_record_rolls(record: MatchRecord) -> int:
+    """Check every roll of ``record`` (a match record of this site's, its export) against
+    the seed it reveals, with the formula above; return how many were checked. The
+    engine's import (games.engine.record) replays the plays with the recorded dice but
+    leaves the dice to the site that rolled them: this is that site's check. Raises
+    RecordError for a record without its seed (a match in progress, or a record of
+    another site's), a seed that is not the one committed to, or the first roll that is
+    not the seed's."""
+    if record.seed is None:
+        raise RecordError("the record reveals no seed: its rolls cannot be checked yet")
+    if record.seed_sha256 is not None and seed_hash(record.seed) != record.seed_sha256:
+        raise RecordError("the seed's SHA-256 is not the commitment the record gives")
+    checked = 0
+    for roll, where, dice in record_rolls(record):
+        expected = roll_pair(record.seed, roll)
+        if dice != expected:
+            raise RecordError(
+                f"roll {roll} ({where}) is {dice[0]}-{dice[1]}, but the seed gives"
+                f" {expected[0]}-{expected[1]}"
+            )
+        checked += 1
+    return checked

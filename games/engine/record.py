@@ -21,20 +21,20 @@ Lines are read one by one; blank lines and lines starting with ``#`` are ignored
     [Black "Bob"]
     [Event "Club night"]
     [Date "2025-01-31"]
-    [SeedSHA256 "3b0e072dc42a27b56c3f43fa531aacb2f7417de0b16c44fc80c4a031e03fb77e"]
-    [Seed "d4c3115a3bf6c80597e6eb6ce06f7a8434cfb6ba230a5f0bc0c34e2732d80746"]
-    [Result "white 15, black 0; white wins (borne off)"]
+    [SeedSHA256 "e2c73baf8a4a6eb72c041934b698e26ffa93acb8952f5b8e83cc576a5fc84587"]
+    [Seed "06fd584e10da8f1de4c4fd8805b163a0e1f107a1ffe5ff9ff8421a510bba9311"]
+    [Result "white 0, black 15; black wins (white resigns)"]
 
     Game 1
-    opening: white 3, black 3
-    opening: white 5, black 2
-    white 6-3: in/22 in/19
-    black 1-2: in/24 in/23; named 6-6: in/19(2) 24/18 23/17; 4-1: 19/18 19/15
-    ...
-    white 4-2: 4/off 2/off
-    white wins 15 points (borne off)
+    opening: white 6, black 6
+    opening: white 3, black 6
+    black 2-5: in/23 in/20
+    white 5-1: in/24 in/20
+    black 2-1: in/24 in/23; named 6-6: in/19(4); 6-5: in/20 in/19
+    white 6-2 (not played: white resigned)
+    black wins 15 points (white resigns)
 
-    match: white 15, black 0; white wins (borne off)
+    match: white 0, black 15; black wins (white resigns)
 
 * **Header**: ``[Key "value"]`` lines before the first game. ``Variant`` (``american`` or
   ``greek``), ``Length`` (match points), ``White``, ``Black`` (the players' names) and
@@ -47,7 +47,7 @@ Lines are read one by one; blank lines and lines starting with ``#`` are ignored
   is over (never for a match in progress, whose rolls to come it would tell). The reader
   keeps them and checks their form and that the seed's SHA-256 is the one given, but not
   the dice: how a site derives its rolls from the seed is its own (this site's formula is
-  in ``games/dice.py``).
+  in ``games/dice.py``, whose ``check_record_rolls`` checks a record's rolls with it).
 * ``Game N``: starts game N (numbered from 1, in order).
 * ``opening: white W, black B``: one R1 opening roll, each player's single die; a tie is
   recorded and followed by the next opening roll.
@@ -88,16 +88,18 @@ JSON format
 
     {"format": "acey-deucey-match/1", "variant": "american", "length": 3,
      "players": {"white": "Alice", "black": "Bob"}, "event": null, "date": null,
-     "seed_sha256": "3b0e...", "seed": "d4c3...",
+     "seed_sha256": "e2c7...", "seed": "06fd...",
      "games": [{"events": [
-         {"type": "opening", "white": 5, "black": 2},
-         {"type": "segment", "player": "white", "kind": "roll", "dice": [6, 3],
-          "play": "in/22 in/19", "named_blot": null},
+         {"type": "opening", "white": 6, "black": 6},
+         {"type": "opening", "white": 3, "black": 6},
+         {"type": "segment", "player": "black", "kind": "roll", "dice": [2, 5],
+          "play": "in/23 in/20", "named_blot": null},
+         ...
          {"type": "double", "player": "black", "value": 6},
          ...],
-       "result": {"winner": "white", "points": 15, "ending": "borne_off"}}],
-     "result": {"winner": "white", "ending": "borne_off",
-                "score": {"white": 15, "black": 0}}}
+       "result": {"winner": "black", "points": 15, "ending": "resignation"}}],
+     "result": {"winner": "black", "ending": "resignation",
+                "score": {"white": 0, "black": 15}}}
 
 ``kind`` is ``roll``, ``acey_deucey`` or ``named_double``; ``play`` is ``null`` for a
 segment not played: the one still to play in a match in progress or, in a game whose

@@ -15,7 +15,8 @@ from django.urls import URLPattern, reverse
 from django.urls.resolvers import RoutePattern
 
 from games import api_urls
-from games.engine.record import import_text
+from games.dice import check_record_rolls
+from games.engine.record import from_text, import_text
 from tests.matches import opened_by_white
 
 pytestmark = pytest.mark.django_db
@@ -249,6 +250,8 @@ def test_it_describes_the_match_records_with_an_example_the_engine_imports(clien
     )
     replayed = import_text(html.unescape(example[1]))
     assert replayed.is_over and replayed.winner == "black"
+    # A real record: every roll is the one its seed gives (two openings, five others).
+    assert check_record_rolls(from_text(html.unescape(example[1]))) == 7
     assert '"format": "acey-deucey-match/1"' in html.unescape(content)
     assert "<code>import_text(text)</code> and <code>import_json(data)</code>" in content
 

@@ -120,6 +120,23 @@ def test_a_players_dice_page_counts_their_rolls_only(client, alice, bob):
     assert "by <bdi>alice</bdi>, in all their matches (their opponents'" in response.text
 
 
+def _play_segments(match: Match, count: int) -> Match:
+    """``match`` after ``count`` segments (the first legal play, 5-5 after a 1-2), and
+    then until a roll waits to be played (not a double to name, nor a named one to play,
+    which is not a roll): its last roll unplayed."""
+    played = 0
+    named = Segment.Kind.NAMED_DOUBLE
+    while played < count or match.phase == "name_double" or match.segment_kind == named:
+        if match.phase == "name_double":
+            action = TurnAction(segment=match.segment_count, double=5)
+        else:
+            play = services.load_game(match).legal_plays()[0]
+            action = TurnAction(segment=match.segment_count, play=format_play(play))
+        match = services.submit_segment(match.pk, user=match.to_move, action=action)
+        played += 1
+    return match
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("over", [False, True], ids=["roll-to-play", "ended-on-it"])
 def test_a_players_rows_on_their_matches_dice_pages_add_up_to_their_own_page(
@@ -128,15 +145,7 @@ def test_a_players_rows_on_their_matches_dice_pages_add_up_to_their_own_page(
     # The last roll, to play or one the match ended on unplayed, is listed on the match's
     # page but counted on neither: a player's page counts what they played (their tally).
     match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
-    for _ in range(4):
-        match.refresh_from_db()
-        if match.phase == "name_double":
-            action = TurnAction(segment=match.segment_count, double=5)
-        else:
-            play = services.load_game(match).legal_plays()[0]
-            action = TurnAction(segment=match.segment_count, play=format_play(play))
-        services.submit_segment(match.pk, user=match.to_move, action=action)
-    match.refresh_from_db()
+    match = _play_segments(match, 4)
     if over:
         match = services.resign(match.pk, user=match.to_move)
 
@@ -221,6 +230,54 @@ def test_the_exports_carry_the_seeds_sha256_and_the_seed_only_once_the_match_is_
     assert f'[Seed "{match.server_seed}"]' in after[0]
     assert after[1]["seed"] == match.server_seed
     assert import_text(after[0]).is_over and import_json(after[1]).is_over
+
+
+def _played_a_while(alice, bob) -> Match:
+    match = services.start_match(white=alice, black=bob, variant="greek", points=3, days_per_move=2)
+    match = _play_segments(match, 8)
+    return services.resign(match.pk, user=match.to_move)
+
+
+@pytest.mark.django_db
+def test_every_roll_of_an_export_is_checked_against_the_seed_it_reveals(client, alice, bob):
+    from games.engine.record import from_json, from_text
+
+    match = _played_a_while(alice, bob)
+    text = client.get(f"/matches/{match.pk}/export.txt").text
+    data = client.get(f"/matches/{match.pk}/export.json").json()
+
+    # Every roll the match made: the opening ones and the one it ended on included.
+    assert games.dice.check_record_rolls(from_text(text)) == match.rolls
+    assert games.dice.check_record_rolls(from_json(data)) == match.rolls
+
+
+@pytest.mark.django_db
+def test_a_roll_changed_in_an_export_is_found(client, alice, bob):
+    from games.engine.record import RecordError, from_json
+
+    match = _played_a_while(alice, bob)
+    data = client.get(f"/matches/{match.pk}/export.json").json()
+    last = data["games"][-1]["events"][-1]  # the roll the resignation left unplayed
+    assert last["play"] is None
+    rolled = tuple(last["dice"])
+    last["dice"] = [rolled[1], rolled[0]] if rolled[0] != rolled[1] else [7 - rolled[0]] * 2
+
+    with pytest.raises(RecordError, match=rf"roll {match.rolls} \(game 1, "):
+        games.dice.check_record_rolls(from_json(data))
+
+
+@pytest.mark.django_db
+def test_a_record_of_a_match_in_progress_cannot_be_checked(client, alice, bob):
+    from games.engine.record import RecordError, from_json
+
+    match = services.start_match(white=alice, black=bob, variant="greek", points=1, days_per_move=2)
+    data = client.get(f"/matches/{match.pk}/export.json").json()
+
+    with pytest.raises(RecordError, match="reveals no seed"):
+        games.dice.check_record_rolls(from_json(data))
+    data["seed"] = "00" * 32  # not the one committed to: refused as it is read
+    with pytest.raises(RecordError, match="SHA-256"):
+        games.dice.check_record_rolls(from_json(data))
 
 
 @pytest.mark.django_db
