@@ -422,7 +422,7 @@ def board_context(
         "named_blot": (
             _hit_already(position, steps, names)
             or named_blot_notice(position, color, names, can_hit=_can_hit(match, position, dice))
-            if live
+            if live and match.is_active  # a finished match binds nobody to hit anything
             else ""
         ),
         "blots_to_name": _blots_to_name(match, partial) if playing else [],

@@ -478,6 +478,12 @@ def _version(match: Match) -> str:
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board, the controls for the player to move, the history. Public to watch."""
     match = _get_match(match_id)
+    if match.deadline_passed():
+        # The mover's time ran out, and the sweep (every minute; later while beat is down)
+        # has not come to it yet: ended now, as a turn or a resignation sent now would end
+        # it (R9), rather than a board offering a move that would be refused.
+        services.award_timeout(match.pk)
+        match = _get_match(match_id)
     if request.htmx and request.GET.get("seen") == _version(match):
         # The waiting page's poll, and nothing has happened since it was drawn: 204 tells
         # HTMX to leave the board as it is, and the board is not drawn again for nothing.

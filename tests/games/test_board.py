@@ -459,6 +459,18 @@ def test_the_namer_is_told_their_opponent_must_hit_it(alice, bob):
     )
 
 
+@pytest.mark.parametrize("viewer", ["alice", "bob", "charlie"])
+def test_nobody_is_told_to_hit_a_blot_once_the_match_is_over(alice, bob, charlie, viewer):
+    match = _rolled(greek_with_named_blot(alice, bob), [4, 1])
+    match = services.resign(match.pk, user=alice)  # the naming still in its position
+    assert Position.from_dict(match.position).obligation is not None
+
+    people = {"alice": alice, "bob": bob, "charlie": charlie}
+    board = board_context(match, viewer=people[viewer], steps=[])
+
+    assert board["named_blot"] == ""
+
+
 def test_a_spectator_is_told_who_must_hit_what(alice, bob, charlie):
     match = _rolled(greek_with_named_blot(alice, bob), [4, 1])
 

@@ -70,7 +70,7 @@ def test_the_dice_pages_count_one_double_and_one_acey_deucey_in_the_singular(ali
     player_page = _render("games/player_dice.html", {"person": alice, "stats": just_one})
     text = " ".join((match_page + player_page).split())
 
-    assert "2 rolls other than the opening roll: 1 double (about 0.3 expected)" in text
+    assert "2 rolls played, other than the opening roll: 1 double (about 0.3 expected)" in text
     assert "1 acey-deucey (about 0.1 expected)" in text
     assert "1 roll by <bdi>alice</bdi>, in all their matches" in text
     assert "0 doubles" in text and "0 acey-deuceys" in text
