@@ -283,3 +283,39 @@ def test_a_play_sent_from_the_keyboard_leaves_the_focus_on_the_turn_line_ringed_
     expect(turn_line).to_be_focused()
     assert turn_line.evaluate("el => getComputedStyle(el).outline") == ring
     assert ring.startswith("rgb(26, 95, 180) solid 3px"), ring  # the site's ring (--focus)
+
+
+@pytest.mark.parametrize("key", ["Enter", " "], ids=["enter", "space"])
+def test_a_key_held_down_on_the_board_acts_once(page: Page, live_server, match, key):
+    # Held, a key repeats its keydown; each click moves the focus on to the next target,
+    # so a held Space once went on to pick a checker and play it.
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+    source = page.locator("rect.target-source").first
+    source.focus()
+    before = board_state(page)
+
+    source.dispatch_event("keydown", {"key": key, "bubbles": True})
+    if key == " ":
+        source.dispatch_event("keyup", {"key": key, "bubbles": True})  # the press's click
+    wait_for_redraw(page, before)
+    # Still held: the repeats go to wherever the focus is now (a destination), and so
+    # does the key's coming up at last, which a held Enter ends with.
+    for _ in range(5):
+        page.evaluate(
+            """key => document.activeElement.dispatchEvent(
+                new KeyboardEvent("keydown", {key, repeat: true, bubbles: true}))""",
+            key,
+        )
+    if key == "Enter":
+        page.evaluate(
+            """key => document.activeElement.dispatchEvent(
+                new KeyboardEvent("keyup", {key, bubbles: true}))""",
+            key,
+        )
+    page.wait_for_timeout(1000)  # any further click would have redrawn the board by now
+
+    # One click: a checker picked (selected), nothing moved yet (no steps).
+    mode, _, steps, selected = board_state(page).split("|")
+    assert (mode, steps) == ("play", "") and selected != ""

@@ -4,13 +4,25 @@
   "use strict";
 
   // SVG rects with role=button have no built-in key handling: Enter and Space click them
-  // (and Space must not scroll the page).
-  document.addEventListener("keydown", function (event) {
-    const target = event.target;
-    if (!(target instanceof SVGElement) || target.getAttribute("role") !== "button") return;
-    if (event.key !== "Enter" && event.key !== " ") return;
-    event.preventDefault();
+  // (and Space must not scroll the page), once a press, as a button's: Enter as it goes
+  // down, Space as it comes up. A key held down repeats its keydown, and each click moves
+  // the focus on to the next target: a held Space walked through the board, playing moves
+  // nobody chose.
+  function boardButton(target) {
+    return target instanceof SVGElement && target.getAttribute("role") === "button";
+  }
+  function click(target) {
     target.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+  }
+  document.addEventListener("keydown", function (event) {
+    if (!boardButton(event.target) || (event.key !== "Enter" && event.key !== " ")) return;
+    event.preventDefault();
+    if (event.key === "Enter" && !event.repeat) click(event.target);
+  });
+  document.addEventListener("keyup", function (event) {
+    if (!boardButton(event.target) || event.key !== " ") return;
+    event.preventDefault();
+    click(event.target);
   });
 
   // Redrawing the board (#live is swapped whole) replaces the focused element, and the
