@@ -84,6 +84,20 @@ def test_the_whole_record_of_a_rated_player_is_on_a_phones_screen(page: Page, li
     assert _off_screen(table.locator("th, td"), region) == []
 
 
+def test_a_name_of_ten_letters_takes_one_line_of_the_history(page: Page, live_server, match):
+    # At the names' column's old 6.5rem, "kbnewbie" broke as "kbnewbi / e" on every line.
+    match.white.display_name = "Wilhelmina"
+    match.white.save()
+    page.set_viewport_size(PHONE)
+
+    page.goto(live_server.url + match.get_absolute_url())
+    names = page.locator(".turn-name", has_text="Wilhelmina")
+    line = float(names.first.evaluate("el => parseFloat(getComputedStyle(el).lineHeight)"))
+    heights = [box["height"] for box in (n.bounding_box() for n in names.all()) if box]
+
+    assert heights and max(heights) <= line + 1, (heights, line)
+
+
 def test_a_long_display_name_takes_at_most_two_lines_of_the_history(page: Page, live_server, match):
     match.white.display_name = GREEK_NAME
     match.white.save()
