@@ -835,3 +835,21 @@ def test_a_move_and_a_checker_to_select_say_what_is_on_their_points(alice, bob):
         "Select your checker on point 13: 2 there, selected",  # one moved leaves a blot
     ]
     assert board["announcement"].endswith("You can move to point 10 or move to point 7.")
+
+
+def test_a_page_opened_afresh_says_what_the_opponent_played_in_the_players_numbering(
+    client, alice, bob, charlie
+):
+    # From the turn email, say: the live region says it only after a redraw, and the
+    # history has it in the mover's own numbering.
+    match = play(start(alice, bob, [5, 2, 6, 3]), alice, "in/22 in/19", dice=[6, 5])
+    match = play(match, bob, "in/20 in/19")
+    news = '<p class="news">bob rolled 6-5 and entered a checker on your 5-point and a checker'
+
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    client.force_login(charlie)  # watching: not to move
+    watching = client.get(match.get_absolute_url()).text
+
+    assert news in page
+    assert '<p class="news">' not in watching
