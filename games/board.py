@@ -978,7 +978,7 @@ def _score_words(score: dict[str, int], names: dict[str, str], viewer: str) -> s
 def _made_for_you(segments: list[dict[str, Any]], viewer: str) -> str:
     """The viewer's own segments played for them (the only play there was, or none), a
     sentence each: ``You rolled 5-3 and your only play was made for you: you moved from
-    your 7-point to your 2-point, hitting your opponent's checker on your 2-point.``"""
+    your 7-point to your 2-point, hitting your opponent's checker there.``"""
     sentences = []
     for segment in segments:
         dice = format_dice(segment["dice"])
@@ -1017,8 +1017,8 @@ def _turn_for_opponent(
     name: str, segments: list[dict[str, Any]], *, mover: str, listener: str
 ) -> str:
     """The other player's turn told to a player in their own numbers, one sentence a
-    segment: ``bob rolled 6-1 and moved from your 12-point to your 18-point and from your
-    17-point to your 18-point, hitting your checker on your 18-point.``
+    segment: ``bob rolled 6-1 and moved from your 12-point to your 18-point, hitting your
+    checker there, and from your 17-point to your 18-point.``
 
     The notation is in the mover's numbers: a listener would have to work out 25 - n for
     each point, when all else they hear (the description, the targets, the notices) is in
@@ -1051,37 +1051,42 @@ _CHECKERS = {1: "a checker", 2: "two checkers", 3: "three checkers", 4: "four ch
 
 def _play_in_words(play: str, *, mover: str, listener: str) -> str:
     """A segment's stored play (the mover's notation) in the listener's words and numbers:
-    to the opponent ``moved from your 3-point to your 6-point and entered a checker on your
-    21-point, hitting your checker on your 6-point``; to the mover (a play made for them)
-    the hit is ``your opponent's checker``; ``could not move`` for a dance."""
+    to the opponent ``moved from your 3-point to your 6-point, hitting your checker there,
+    and entered a checker on your 21-point``; to the mover (a play made for them) the hit is
+    ``your opponent's checker``; ``could not move`` for a dance. A hit is told with the move
+    that made it: told at the end of the sentence, it read as the last move's (a checker
+    borne off "hitting" one)."""
     if not play:
         return "could not move"
     try:
         steps = read_steps(play)
     except InvalidNotationError:
         return f"played {play}"  # not canonical notation: say it as stored, not a guess
-    moves: list[tuple[int, int, int]] = []
-    hits: list[int] = []
+    moves: list[tuple[int, int, int, bool]] = []
     for step in steps:
         if moves and moves[-1][:2] == (step.source, step.dest):
             # Alike steps are told as one move of several checkers: 13/7* 13/7, 6/4(2).
-            moves[-1] = (step.source, step.dest, moves[-1][2] + 1)
+            source, dest, count, hit = moves[-1]
+            moves[-1] = (source, dest, count + 1, hit or step.hit)
         else:
-            moves.append((step.source, step.dest, 1))
-        if step.hit:
-            hits.append(_listeners_point(step.dest, mover=mover, listener=listener))
-    clauses, said = [], ""
-    for source, dest, count in moves:
+            moves.append((step.source, step.dest, 1, step.hit))
+    whose = "your opponent's" if mover == listener else "your"
+    text, said, hit_before = "", "", False
+    for index, (source, dest, count, hit) in enumerate(moves):
         kind, verb, words = _move_words(source, dest, count, mover=mover, listener=listener)
         # "entered a checker on your 1-point and a checker on your 4-point": the verb once
         # for a run of moves of one kind.
-        clauses.append(words if kind == said else f"{verb} {words}")
-        said = kind
-    text = _and_list(clauses)
-    if hits:
-        checkers = "checker" if len(hits) == 1 else "checkers"
-        whose = "your opponent's" if mover == listener else "your"
-        text += f", hitting {whose} {checkers} on " + _and_list([f"your {p}-point" for p in hits])
+        clause = words if kind == said else f"{verb} {words}"
+        if index == 0:
+            text = clause
+        elif index == len(moves) - 1:
+            # After a hit's ", hitting ... there", the "and" that follows takes a comma.
+            text += f"{',' if hit_before else ''} and {clause}"
+        else:
+            text += f", {clause}"
+        if hit:
+            text += f", hitting {whose} checker there"
+        said, hit_before = kind, hit
     return text
 
 

@@ -246,9 +246,25 @@ def test_a_hit_on_the_listeners_checker_says_which_checker(alice, bob, charlie):
 
     assert board["news"] == (
         "bob rolled 6-3 and moved from your 12-point to your 15-point "
-        "and from your 12-point to your 18-point, hitting your checker on your 18-point."
+        "and from your 12-point to your 18-point, hitting your checker there."
     )
     assert watching["news"] == "bob rolled 6-3 and played 13/10 13/7*."
+
+
+def test_a_hit_is_told_with_the_move_that_made_it_not_at_the_end(alice, bob):
+    # Told at the end, it read as the last move's: "... and from your 18-point to your
+    # 21-point, hitting your checker on your 18-point".
+    points = [0] * 24
+    points[11] = -2  # Black's 13-point
+    points[17] = 1  # a white blot on absolute 18: Black's 7-point
+    match = play(black_to_move(alice, bob, [6, 3], points), bob, "13/7* 7/4", dice=[4, 2])
+
+    board = board_context(match, viewer=alice, steps=[])
+
+    assert board["news"] == (
+        "bob rolled 6-3 and moved from your 12-point to your 18-point, hitting your checker"
+        " there, and from your 18-point to your 21-point."
+    )
 
 
 def test_two_checkers_onto_a_hit_blot_are_told_as_one_move_and_one_hit(alice, bob):
@@ -262,7 +278,7 @@ def test_two_checkers_onto_a_hit_blot_are_told_as_one_move_and_one_hit(alice, bo
     assert board["turns"][-1]["segments"][0]["text"] == "3-3: in/22(2) 13/10* 13/10"
     assert board["news"] == (
         "bob rolled 3-3 and entered two checkers on your 3-point and moved two checkers "
-        "from your 12-point to your 15-point, hitting your checker on your 15-point."
+        "from your 12-point to your 15-point, hitting your checker there."
     )
 
 
