@@ -1121,3 +1121,24 @@ def test_the_history_says_each_play_is_in_its_movers_numbers(client, alice, bob,
     history = page.split('<section id="history"', 1)[1].split("</section>", 1)[0]
     assert "Each play is written from its mover's side, in their point numbers" in history
     assert "in/22 in/19" in history
+
+
+@pytest.mark.parametrize(
+    ("variant", "said"),
+    [
+        ("american", "an acey-deucey: play the 1 and the 2, then name any double and play it;"),
+        ("greek", "an acey-deucey: play it, then name any double and play it"),
+    ],
+)
+def test_a_1_2_to_play_says_it_is_an_acey_deucey_and_what_follows(
+    client, alice, bob, variant, said
+):
+    match = opened_by_white(alice, bob, variant=variant)
+    Match.objects.filter(pk=match.pk).update(dice=[1, 2], segment_kind="acey_deucey")
+    client.force_login(alice)
+
+    page = " ".join(client.get(match.get_absolute_url()).text.split())
+
+    assert said in page
+    client.force_login(bob)  # not to move: nothing to do
+    assert "an acey-deucey:" not in client.get(match.get_absolute_url()).text
