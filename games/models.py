@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from .dice import new_seed, seed_hash
+from .engine import Position
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -451,6 +452,13 @@ class Match(models.Model):
 
     def opponent_of(self, user: User) -> User:
         return self.black if user.pk == self.white_id else self.white
+
+    def forfeit_points(self, loser: str) -> int:
+        """The points the game in progress gives the winner should ``loser`` (a colour)
+        resign it or run out of time now (R9): what winning it now would score (american:
+        one a checker the loser has not borne off; greek: 1)."""
+        position = Position.from_dict(self.position)
+        return position.variant.game_points(position.off.of(loser))
 
     def is_player(self, user: User) -> bool:
         return user.is_authenticated and user.pk in (self.white_id, self.black_id)

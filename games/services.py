@@ -1147,8 +1147,7 @@ def _locked_to_end(match_id: int) -> Match:
 
 def _forfeit(match: Match, *, loser: str, ending: str) -> None:
     winner = "black" if loser == "white" else "white"
-    position = Position.from_dict(match.position)
-    points = position.variant.game_points(position.off.of(loser))
+    points = match.forfeit_points(loser)
     GameResult.objects.create(
         match=match, game_number=match.game_number, winner=winner, points=points, ending=ending
     )

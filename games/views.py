@@ -742,7 +742,19 @@ def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
         # The confirmation reached again (Back, a bookmark) after the match ended.
         messages.info(request, "The match is over: there is nothing to resign.")
         return redirect(match)
-    return render(request, "games/resign.html", {"match": match})
+    own = match.color_of(request.user)
+    assert own is not None  # a player's (_get_match_for_player)
+    other = "black" if own == "white" else "white"
+    points = match.forfeit_points(own)
+    context = {
+        "match": match,
+        "opponent": match.opponent_of(request.user),
+        "points": points,
+        # The final score were the match resigned now: the game's points to the opponent.
+        "own_score": match.score[own],
+        "their_score": match.score[other] + points,
+    }
+    return render(request, "games/resign.html", context)
 
 
 @login_required

@@ -278,8 +278,15 @@ def test_it_resigns_after_confirmation(client, alice, bob, match):
     client.post(reverse("match_resign", args=[match.pk]))
 
     match.refresh_from_db()
-    assert "cannot be undone" in page.text
+    text = " ".join(page.text.split())
+    assert "cannot be undone" in text
+    assert f"Resign match #{match.pk} against <bdi>bob</bdi>?" in text
+    # An american game with all of alice's checkers still to bear off: 15 points to bob,
+    # the score the match then ends with.
+    assert "with 15 points for the game in progress: a final score of you 0," in text
+    assert "<bdi>bob</bdi> 15." in text
     assert match.winner == bob and match.ending == "resignation"
+    assert match.score == {"white": 0, "black": 15}
 
 
 def test_a_finished_match_gives_the_winners_score_first(client, alice, bob, match):
