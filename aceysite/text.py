@@ -8,6 +8,15 @@ from django.utils.text import capfirst
 
 #: LEFT-TO-RIGHT MARK: a strong left-to-right letter that shows nothing.
 LRM = "\u200e"
+#: RIGHT-TO-LEFT ISOLATE and POP DIRECTIONAL ISOLATE: what lies between them is laid out
+#: on its own, right to left, and its neighbours as if it were one neutral character.
+RLI, PDI = "\u2067", "\u2069"
+
+#: The bidirectional classes of a right-to-left run: its letters (Hebrew, Arabic) and what
+#: may come between them inside a name (spaces, marks, hyphens and other punctuation,
+#: Arabic digits). European digits end it: "you 1, דוד כהן 0" has a score after a name.
+_RIGHT_TO_LEFT = frozenset({"R", "AL"})
+_INSIDE_A_RUN = _RIGHT_TO_LEFT | {"WS", "NSM", "ES", "CS", "ON", "BN", "AN"}
 
 
 def sentence(reason: object) -> str:
@@ -23,17 +32,50 @@ def sentence(reason: object) -> str:
 
 
 def left_to_right(text: str) -> str:
-    """``text`` (an email's subject or plain-text body) with a left-to-right mark before
-    each line whose first letter is right-to-left. A mail program sets a line's direction
-    by its first letter, so a line opening with a Hebrew or Arabic name ("דוד כהן
-    challenges you to Acey-Deucey") ran right to left, the English after the name; pages
-    isolate names in ``<bdi>``, which plain text has not. Lines opening with a
-    left-to-right letter, nearly all, are left as they are."""
+    """``text`` (an email's subject or plain-text body) read left to right, its
+    right-to-left names kept apart from what is around them: a left-to-right mark before
+    each line whose first letter is right-to-left, and each run of right-to-left letters
+    isolated (:func:`isolate_right_to_left`). A mail program sets a line's direction by its
+    first letter, so a line opening with a Hebrew or Arabic name ("דוד כהן challenges you
+    to Acey-Deucey") ran right to left, the English after the name; and a number after a
+    name joined it ("Score: you 1, דוד כהן 0" showed the 0 before the name). Pages isolate
+    names in ``<bdi>``, which plain text has not. Lines of left-to-right letters only,
+    nearly all, are left as they are."""
     lines = text.split("\n")
     for index, line in enumerate(lines):
-        if _first_strong(line) in ("R", "AL"):
-            lines[index] = LRM + line
+        first = _first_strong(line)
+        line = isolate_right_to_left(line)
+        lines[index] = LRM + line if first in _RIGHT_TO_LEFT else line
     return "\n".join(lines)
+
+
+def isolate_right_to_left(line: str) -> str:
+    """``line`` with each run of right-to-left text (from a Hebrew or Arabic letter to the
+    last of them before anything else: a European digit or a Latin letter) between RLI and
+    PDI, which mail programs draw as nothing.
+
+    >>> isolate_right_to_left("Score: you 1, דוד כהן 0.") == f"Score: you 1, {RLI}דוד כהן{PDI} 0."
+    True
+    >>> isolate_right_to_left("alice v bob")
+    'alice v bob'
+    """
+    out: list[str] = []
+    start = 0
+    index = 0
+    while index < len(line):
+        if unicodedata.bidirectional(line[index]) not in _RIGHT_TO_LEFT:
+            index += 1
+            continue
+        last = index
+        end = index + 1
+        while end < len(line) and unicodedata.bidirectional(line[end]) in _INSIDE_A_RUN:
+            if unicodedata.bidirectional(line[end]) in _RIGHT_TO_LEFT:
+                last = end
+            end += 1
+        out += [line[start:index], RLI, line[index : last + 1], PDI]
+        start = index = last + 1
+    out.append(line[start:])
+    return "".join(out)
 
 
 def subject_line(text: str) -> str:

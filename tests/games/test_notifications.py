@@ -169,16 +169,18 @@ def test_a_line_opening_with_a_right_to_left_name_is_kept_left_to_right(
 ):
     # A mail program takes a line's direction from its first letter: "שרה כהן challenges
     # you to Acey-Deucey" ran right to left, the English after the name. Pages isolate
-    # names in <bdi>; plain text gets a left-to-right mark, where the line needs one only.
+    # names in <bdi>; plain text gets a left-to-right mark, where the line needs one only,
+    # and the name is isolated (RLI ... PDI) from the numbers and words around it.
     alice.display_name = "שרה כהן"
     alice.save()
     with django_capture_on_commit_callbacks(execute=True):
         services.create_challenge(alice, opponent=bob, variant="greek", points=3)
 
     [message] = _mails_to(bob)
-    assert message.subject == "\u200eשרה כהן challenges you to Acey-Deucey"
+    name = "\u2067שרה כהן\u2069"
+    assert message.subject == f"\u200e{name} challenges you to Acey-Deucey"
     assert message.body.startswith("Hello bob,")  # no mark where none is needed
-    assert "\u200eשרה כהן" in message.body
+    assert f"\u200e{name}" in message.body
 
 
 def test_challenge_email_says_whether_the_match_is_rated(

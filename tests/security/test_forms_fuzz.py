@@ -604,6 +604,8 @@ GET_ONLY = {
     "rating_chart",
     "player_dice",
     "tournament_list",
+    "tournaments_finished",
+    "tournaments_cancelled",
     "tournament",
     "rules",
     "api_docs",
