@@ -653,16 +653,24 @@ def _finish(tournament: Tournament, draw: Draw) -> None:
 # -- withdrawing and cancelling ----------------------------------------------------------------
 
 
-def withdraw(tournament_id: int, *, user: User) -> None:
+def withdraw(tournament_id: int, *, user: User, before_start: bool = False) -> None:
     """``user`` leaves a tournament: before the start their entry is removed; once it runs,
     their current match is resigned and every later one is lost by walkover.
 
     Refused, changing nothing, for someone not entered, a second time, once the tournament
     is over or cancelled, and for a player knocked out of an elimination draw (they have no
-    match left: marking them withdrawn would only rewrite how they went out).
+    match left: marking them withdrawn would only rewrite how they went out). With
+    ``before_start`` (the page's "Leave the tournament", drawn before the start), refused
+    with :class:`StartedMeanwhile` once it has started: leaving then resigns a match, which
+    its own confirmation must ask for.
     """
     with transaction.atomic():
         status = Tournament.objects.values_list("status", flat=True).get(pk=tournament_id)
+        if before_start and status == Tournament.Status.RUNNING:
+            raise StartedMeanwhile(
+                "the tournament has started meanwhile: to withdraw from it now, use Withdraw…"
+                " and confirm"
+            )
         if status == Tournament.Status.OPEN:
             _leave_before_start(tournament_id, user)
         elif status == Tournament.Status.RUNNING:

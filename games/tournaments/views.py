@@ -198,8 +198,12 @@ def tournament_sign_up(request: HttpRequest, tournament_id: int) -> HttpResponse
 @require_POST
 def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _get_tournament(tournament_id)
-    done = "You have left the tournament." if tournament.is_open else "You have withdrawn."
-    return _act(request, tournament, services.withdraw, done)
+    # "Leave the tournament", on a page drawn before the start, says so: a click on it once
+    # the tournament has started must not withdraw without the confirmation it then needs.
+    before_start = request.POST.get("before_start") == "1"
+    done = "You have left the tournament." if before_start else "You have withdrawn."
+    leave = partial(services.withdraw, before_start=before_start)
+    return _act(request, tournament, leave, done)
 
 
 @login_required

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services as game_services
-from games.models import PlayerRating
+from games.models import Match, PlayerRating
 from games.tournaments import services
 from games.tournaments.brackets import Format
 from games.tournaments.models import Entry, Tournament
@@ -530,10 +530,31 @@ def test_it_signs_up_and_lets_leave_through_the_page(client, alice, bob):
 
     _post(client, "tournament_sign_up", tournament)
     signed_up = client.get(tournament.get_absolute_url()).text
-    _post(client, "tournament_withdraw", tournament)
+    _post(client, "tournament_withdraw", tournament, before_start="1")
 
     assert "Leave the tournament" in signed_up
+    assert '<input type="hidden" name="before_start" value="1">' in signed_up
     assert not Entry.objects.filter(tournament=tournament).exists()
+
+
+def test_leave_sent_from_a_page_drawn_before_the_start_withdraws_nobody(client, alice):
+    # The page said "Leave the tournament"; the organiser started it meanwhile. Leaving now
+    # would resign a match: only the running tournament's "Withdraw…", confirmed, may.
+    players = make_users(4)
+    tournament = open_tournament(alice)
+    for player in players:
+        services.sign_up(tournament.pk, user=player)
+    client.force_login(players[0])
+    client.get(tournament.get_absolute_url())
+    services.start_tournament(tournament.pk, user=alice)
+
+    response = client.post(
+        reverse("tournament_withdraw", args=[tournament.pk]), {"before_start": "1"}, follow=True
+    )
+
+    assert "The tournament has started meanwhile: to withdraw from it now" in response.text
+    assert not Entry.objects.get(tournament=tournament, user=players[0]).withdrawn
+    assert not Match.objects.filter(status=Match.Status.FINISHED).exists()
 
 
 def test_it_shows_why_a_sign_up_was_refused(client, alice, bob):
