@@ -1221,13 +1221,17 @@ class RoundRobin(_RoundBased):
 
     def standings(self) -> list[Standing]:
         records = self._records()
+        # Wins over the players level on wins: not over one who withdrew, who is ranked
+        # after everyone (a walkover over them would level a head-to-head lost in play).
         head_to_head = dict.fromkeys(self.players, 0)
         for slot in self._slots.values():
             if not slot.is_decided:
                 continue
             winner, loser = slot.winner, _loser(slot)
             played = _is_player(winner) and _is_player(loser)
-            if played and records[winner].wins == records[loser].wins:  # type: ignore[index]
+            if not played or {winner, loser} & set(self._withdrawn):
+                continue
+            if records[winner].wins == records[loser].wins:  # type: ignore[index]
                 head_to_head[winner] += 1  # type: ignore[index]
 
         # Points break ties only as counted in the matches between players who did not

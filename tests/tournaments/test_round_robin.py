@@ -97,6 +97,30 @@ def test_points_against_a_player_who_withdrew_break_no_tie():
     assert (standings[1].points_for, standings[1].points_against) == (24, 9)  # all shown
 
 
+def test_a_walkover_over_a_withdrawn_player_is_no_head_to_head_win():
+    # 1 and 2 end level on wins among those who stayed, and 2 beat 1; 1's walkover over
+    # 3 (who withdrew on 2 wins, level with them) leveled the head-to-head, and points
+    # difference put 1 first.
+    t = Tournament.create("round_robin", [1, 2, 3, 4, 5])
+    t.report("R1-1", 2, points=(1, 0))
+    t.report("R1-2", 3, points=(1, 0))
+    t.report("R2-1", 1, points=(15, 0))
+    t.report("R2-2", 3, points=(0, 1))
+    t.report("R3-1", 4, points=(0, 1))
+    t.report("R3-2", 5, points=(1, 0), loser_withdraws=True)
+    t.report("R4-2", 4, points=(15, 0))
+    t.report("R5-1", 2, points=(0, 1))
+    t.report("R5-2", 4, points=(1, 0))
+    standings = {s.player: s for s in t.standings()}
+    assert standings[1].wins == standings[2].wins  # level, and 2 beat 1 in round 1
+    assert 3 in t.withdrawn
+
+    order = [s.player for s in t.standings()]
+
+    assert order.index(2) < order.index(1), order
+    assert order[-1] == 3
+
+
 def test_a_withdrawn_players_later_matches_are_walkovers_as_their_rounds_open():
     tournament = RoundRobin([1, 2, 3, 4])
     tournament.report("R1-1", 1)
