@@ -113,6 +113,7 @@ def test_a_profile_lists_the_tournaments_its_player_entered(client, alice, bob, 
     # Running before open, then the latest finished; no cancelled one, no one else's.
     assert _names(text, everything) == ["Live", "Winter open", "Bob won", "Bob left"]
     assert running.status == Tournament.Status.RUNNING
+    assert "per move: running." in text and "per move: open for sign-up." in text
     assert f"<bdi>{bob}</bdi> won 2 tournaments." in text
     assert "<strong>won it</strong>" in text
     assert f"won by <bdi>{others[1]}</bdi>" in text

@@ -1105,3 +1105,11 @@ def test_the_players_table_marks_a_provisional_rating_as_the_leaderboard_does(cl
         unrated.username: "1500?",
     }
     assert 'A "?" marks a provisional rating' in page
+
+
+def test_an_automatic_start_says_it_needs_its_minimum_of_players(client, alice):
+    tournament = open_tournament(alice, start_mode=Tournament.StartMode.AUTOMATIC, min_players=4)
+
+    text = " ".join(client.get(tournament.get_absolute_url()).text.split())
+
+    assert "it starts then, if at least 4 have signed up (else it is cancelled)." in text
