@@ -83,6 +83,7 @@ def leaderboard(request: HttpRequest, variant: str = Variant.AMERICAN) -> HttpRe
         "games/leaderboard.html",
         {
             "variant": variant,
+            "variant_label": Variant(variant).label,
             "variants": Variant.choices,
             "page": page,
             "ranked": ranked,

@@ -461,6 +461,20 @@ def test_both_players_pages_poll_for_new_messages(client, match, alice, bob):
     assert "bob wrote: Take your time &lt;3" in news.text  # said in the live region
 
 
+def test_every_message_a_poll_brings_is_said_in_the_live_region(client, match, alice, bob):
+    # Two arriving together: only the last was read out.
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).text
+    poll = re.search(r'<span id="chat-poll" hidden hx-get="([^"]+)"', page).group(1)
+    chat.post_message(match.pk, user=bob, text="First")
+    chat.post_message(match.pk, user=bob, text="Second")
+
+    news = client.get(poll.replace("&amp;", "&"), HTTP_HX_REQUEST="true").text
+
+    said = re.search(r'<div id="chat-announce" hx-swap-oob="innerHTML">(.*?)</div>', news)
+    assert said and said.group(1) == "2 new messages. bob wrote: First bob wrote: Second"
+
+
 def test_a_poll_brings_a_page_of_new_messages_at_a_time(client, match, alice):
     ids = _written(match, chat.SHOWN + 5)
     client.force_login(alice)

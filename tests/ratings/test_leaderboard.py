@@ -251,3 +251,19 @@ def test_the_page_gives_the_figures_a_rating_is_computed_with(client):
     assert f"the system constant τ is {glicko2.DEFAULT_TAU}" in text
     assert "a period being 30 days" in text
     assert f"up to {glicko2.MAX_RD:.0f}" in text
+
+
+def test_each_variants_page_has_a_title_of_its_own(client, django_user_model):
+    _players(django_user_model, 60)  # two pages
+    titles = [
+        re.search(r"<title>(.*?)</title>", client.get(url).text).group(1)
+        for url in (
+            reverse("leaderboard", args=["american"]),
+            reverse("leaderboard", args=["greek"]),
+            reverse("leaderboard", args=["american"]) + "?page=2",
+        )
+    ]
+
+    assert titles[0].startswith("Leaderboard: American (US Navy) ·")
+    assert titles[1].startswith("Leaderboard: Greek ·")
+    assert titles[2].startswith("Leaderboard: American (US Navy), page 2 ·")
