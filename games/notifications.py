@@ -1291,7 +1291,9 @@ def _with_unsubscribe(notification: Notification, body: str) -> tuple[str, dict[
     turn = notification.kind == Notification.Kind.TURN
     quoting = turn and notification.match is not None and notification.match.message_count
     written = _messages_with_the_move(notification) if quoting else ""
-    text = body + written + f"\n\nTo stop these emails: {unsubscribe}\n"
+    # One blank line before what is added: the template's own last line break, kept, made
+    # two.
+    text = body.rstrip("\n") + written + f"\n\nTo stop these emails: {unsubscribe}\n"
     return text, list_unsubscribe_headers(unsubscribe)
 
 
@@ -1384,7 +1386,7 @@ def _messages_with_the_move(notification: Notification) -> str:
         return ""
     quoted = []
     for message in reversed(newest):
-        lines = "\n".join(f"> {line}" for line in message.text.splitlines())
+        lines = "\n".join(f"> {line}" if line else ">" for line in message.text.splitlines())
         quoted.append(f"{message.author} wrote:\n{lines}")
     return "\n\n" + "\n\n".join(quoted) + "\n(Answer on the match page.)"
 

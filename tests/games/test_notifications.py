@@ -952,3 +952,15 @@ def test_a_later_hourly_run_skips_players_with_todays_digest_in_one_query(
 
     with django_assert_num_queries(2):  # the digest players, then today's digests
         assert tasks.task_daily_digest(now="2031-01-02T10:00:00+00:00") == 1
+
+
+def test_a_game_email_has_one_blank_line_before_the_unsubscribe_link(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    # The template's last line break, and then a blank line added: two blank lines.
+    with django_capture_on_commit_callbacks(execute=True):
+        services.create_challenge(alice, opponent=bob, variant="greek", points=3)
+
+    [message] = _mails_to(bob)
+    assert "\n\n\n" not in message.body
+    assert "\n\nTo stop these emails: " in message.body
