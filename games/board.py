@@ -110,6 +110,7 @@ class Target:
     label: str  # what a screen reader announces
     values: dict[str, str]  # posted to match_click
     dest: bool = False
+    selected: bool = False  # the source selected: a click deselects it
 
     @property
     def vals(self) -> str:
@@ -555,7 +556,23 @@ def _targets(
             continue  # the same area already moves a checker there
         x, y, w, h = _area(source)
         there = f": {counts[source]} there" if source in counts else ""
-        state = ", selected" if source == selected else ""
+        letting_go = source == selected and len(sources) > 1
+        if letting_go:
+            # Selected already: a click (or Enter, or Escape anywhere on the board) lets
+            # go of it, the play so far kept. Not the only source, selected for the player:
+            # there is nothing else to pick.
+            label, values = f"Deselect {_place_name(source)}{there}", {"steps": selecting}
+        elif source == selected:
+            label = f"Select {_place_name(source)}{there}, selected"
+            values = {"steps": selecting, "select": str(source)}
+        else:
+            label, values = (
+                f"Select {_place_name(source)}{there}",
+                {
+                    "steps": selecting,
+                    "select": str(source),
+                },
+            )
         found.append(
             Target(
                 key=f"from-{source}",
@@ -563,8 +580,9 @@ def _targets(
                 y=y,
                 width=w,
                 height=h,
-                label=f"Select {_place_name(source)}{there}{state}",
-                values={"steps": selecting, "select": str(source)},
+                label=label,
+                values=values,
+                selected=letting_go,
             )
         )
     return found

@@ -4,6 +4,7 @@ it stays on the control the player was on, or near it, and always in view; never
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -319,3 +320,30 @@ def test_a_key_held_down_on_the_board_acts_once(page: Page, live_server, match, 
     # One click: a checker picked (selected), nothing moved yet (no steps).
     mode, _, steps, selected = board_state(page).split("|")
     assert (mode, steps) == ("play", "") and selected != ""
+
+
+def test_escape_lets_go_of_the_checker_selected_and_the_focus_stays_on_it(
+    page: Page, live_server, match
+):
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, "alice")
+    page.goto(live_server.url + match.get_absolute_url())
+    source = page.locator("rect.target-source").first
+    key = source.get_attribute("data-key")
+    source.focus()
+    before = board_state(page)
+    page.keyboard.press("Enter")
+    wait_for_redraw(page, before)
+    assert board_state(page).split("|")[3] != ""  # selected; the focus on a destination
+    expect(page.locator(f"rect.target-selected[data-key='{key}']")).to_have_count(1)
+
+    before = board_state(page)
+    page.keyboard.press("Escape")
+    wait_for_redraw(page, before)
+
+    assert board_state(page).split("|")[3] == ""  # nothing selected, nothing moved
+    assert board_state(page).split("|")[2] == ""
+    expect(page.locator(f"rect[data-key='{key}']")).to_be_focused()
+    expect(page.locator(f"rect[data-key='{key}']")).to_have_attribute(
+        "aria-label", re.compile(r"^Select ")
+    )

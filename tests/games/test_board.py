@@ -848,8 +848,14 @@ def test_a_move_and_a_checker_to_select_say_what_is_on_their_points(alice, bob):
         "Move to point 10 (13/10): 1 of your checkers there",  # it makes a point
         "Move to point 7 (13/7): empty",  # it leaves a blot
         "Select a waiting checker to enter: 12 there",
-        "Select your checker on point 13: 2 there, selected",  # one moved leaves a blot
+        "Deselect your checker on point 13: 2 there",  # one moved leaves a blot
     ]
+    [selected] = [t for t in board["targets"] if t.selected]
+    assert selected.values == {"steps": ""}  # no "select": a click lets go of it
+
+    let_go = board_context(match, viewer=bob, steps=[], selected=None)
+
+    assert not any(t.selected or t.dest for t in let_go["targets"])
     assert board["announcement"].endswith("You can move to point 10 or move to point 7.")
 
 

@@ -24,6 +24,16 @@
     event.preventDefault();
     click(event.target);
   });
+  // Escape on the board lets go of the checker selected (its target deselects it).
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || event.repeat) return;
+    const live = document.getElementById("live");
+    const selected = live && live.querySelector(".target-selected");
+    if (!selected || !live.contains(event.target)) return;
+    event.preventDefault();
+    selected.focus();
+    click(selected);
+  });
 
   // Redrawing the board (#live is swapped whole) replaces the focused element, and the
   // browser then drops the focus on <body>: the next Tab would start again from "Skip to
@@ -150,6 +160,9 @@
     if (was.kind === "chip") {
       const chips = live.querySelectorAll(".chip");
       next = chips[was.chip] || chips[0] || nextAction(live);
+    } else if (was.kind === "next" && was.control.matches(".target-selected")) {
+      // A checker let go of: the focus stays on its place, to pick it or another again.
+      next = find(live, was.place) || nextAction(live);
     } else if (was.kind === "next") {
       next = nextAction(live);
     } else {
