@@ -1149,3 +1149,21 @@ def test_a_1_2_to_play_says_it_is_an_acey_deucey_and_what_follows(
     assert said in page
     client.force_login(bob)  # not to move: nothing to do
     assert "an acey-deucey:" not in client.get(match.get_absolute_url()).text
+
+
+def test_pages_are_titled_as_their_headings_name_them(client, alice, bob, match):
+    # Every challenge page was titled "Challenge"; a history link's name began otherwise
+    # than its visible "#2" (WCAG 2.5.3).
+    challenge = services.create_challenge(alice, opponent=bob)
+    url = reverse("challenge", args=[challenge.pk])
+    client.force_login(bob)
+    received = client.get(url).text
+    lobby = client.get(reverse("lobby")).text
+    board = client.get(match.get_absolute_url()).text
+    client.force_login(alice)
+    sent = client.get(url).text
+
+    assert re.search(r"<title>Challenge from alice ·", received)
+    assert re.search(r"<title>Your challenge ·", sent)
+    assert '<h2 id="open-h">Open challenges</h2>' in lobby
+    assert 'aria-label="#1: show the position after segment 1">#1</a>' in board
