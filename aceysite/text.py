@@ -13,10 +13,11 @@ LRM = "\u200e"
 RLI, PDI = "\u2067", "\u2069"
 
 #: The bidirectional classes of a right-to-left run: its letters (Hebrew, Arabic) and what
-#: may come between them inside a name (spaces, marks, hyphens and other punctuation,
-#: Arabic digits). European digits end it: "you 1, דוד כהן 0" has a score after a name.
+#: may come between them (spaces, marks, punctuation, digits: "גביע 2026 אביב" is one run,
+#: and split at its number it read back to front). A run ends at its last right-to-left
+#: letter, so that "you 1, דוד כהן 0" keeps the score after the name, outside it.
 _RIGHT_TO_LEFT = frozenset({"R", "AL"})
-_INSIDE_A_RUN = _RIGHT_TO_LEFT | {"WS", "NSM", "ES", "CS", "ON", "BN", "AN"}
+_INSIDE_A_RUN = _RIGHT_TO_LEFT | {"WS", "NSM", "ES", "CS", "ON", "BN", "AN", "EN", "ET"}
 
 
 def sentence(reason: object) -> str:

@@ -769,7 +769,13 @@ def match_detail(request: HttpRequest, match_id: int) -> JsonResponse:
     """A match's state; any signed-in user may read any match. ``?since=<n>``: only the
     history after segment n."""
     since = _since(request)
-    return JsonResponse(match_state(_get_match(match_id), since=since))
+    match = _get_match(match_id)
+    if match.deadline_passed():
+        # Its mover's time ran out, the sweep not yet come to it: ended now, as the match
+        # page ends it, not answered as a turn a client would play and see refused.
+        services.award_timeout(match.pk)
+        match = _get_match(match_id)
+    return JsonResponse(match_state(match, since=since))
 
 
 @api_post("segment", "play", "double", "name_blot")

@@ -48,7 +48,7 @@ from .models import (
     Match,
 )
 from .notifications import turn_email_note, user_from_unsubscribe_token
-from .ratings.store import UNPLAYED_UNRATED
+from .ratings.store import UNPLAYED_UNRATED, played_by_both
 from .records import match_record_json, match_record_text
 from .services import TurnError
 from .tournaments import services as tournaments
@@ -338,6 +338,18 @@ def _get_match(match_id: int) -> Match:
     )
 
 
+def _over_if_time_ran_out(match: Match) -> Match:
+    """``match``, ended on time first if its mover's deadline has passed and the sweep
+    (every minute; later while beat is down) has not come to it yet: as a turn or a
+    resignation sent now would end it (R9), rather than a board drawn offering a move that
+    would be refused. Not for a turn or a resignation themselves, which end it so with
+    their own words (services.TimeRanOut)."""
+    if not match.deadline_passed():
+        return match
+    services.award_timeout(match.pk)
+    return _get_match(match.pk)
+
+
 def _get_match_for_player(request: HttpRequest, match_id: int) -> Match:
     match = _get_match(match_id)
     if not match.is_player(request.user):
@@ -477,13 +489,7 @@ def _version(match: Match) -> str:
 @never_cache
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board, the controls for the player to move, the history. Public to watch."""
-    match = _get_match(match_id)
-    if match.deadline_passed():
-        # The mover's time ran out, and the sweep (every minute; later while beat is down)
-        # has not come to it yet: ended now, as a turn or a resignation sent now would end
-        # it (R9), rather than a board offering a move that would be refused.
-        services.award_timeout(match.pk)
-        match = _get_match(match_id)
+    match = _over_if_time_ran_out(_get_match(match_id))
     if request.htmx and request.GET.get("seen") == _version(match):
         # The waiting page's poll, and nothing has happened since it was drawn: 204 tells
         # HTMX to leave the board as it is, and the board is not drawn again for nothing.
@@ -517,7 +523,7 @@ def match_click(request: HttpRequest, match_id: int) -> HttpResponse:
 
     Nothing is stored: the steps travel in the form until the player submits them.
     """
-    match = _get_match_for_player(request, match_id)
+    match = _over_if_time_ran_out(_get_match_for_player(request, match_id))
     template = "games/match.html#live" if request.htmx else "games/match.html"
     shown = request.POST.get("segment")
     if shown is not None and whole_number(shown) != match.segment_count:
@@ -738,6 +744,7 @@ def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
         else:
             messages.info(request, "You resigned the match.")
         return redirect(match)
+    match = _over_if_time_ran_out(match)
     if not match.is_active:
         # The confirmation reached again (Back, a bookmark) after the match ended.
         messages.info(request, "The match is over: there is nothing to resign.")
@@ -753,6 +760,8 @@ def match_resign(request: HttpRequest, match_id: int) -> HttpResponse:
         # The final score were the match resigned now: the game's points to the opponent.
         "own_score": match.score[own],
         "their_score": match.score[other] + points,
+        # A rated match ended before both have moved changes no rating (ratings.store).
+        "rating_counts": match.rated and played_by_both(match),
     }
     return render(request, "games/resign.html", context)
 

@@ -55,6 +55,10 @@ def test_a_line_whose_first_letter_is_right_to_left_gets_a_left_to_right_mark(te
         # A hyphen and a space inside a name are part of it; the space after it is not.
         ("won by בן-דוד כהן ", "won by " + RLI + "בן-דוד כהן" + PDI + " "),
         ('O\'Brien "Bob" 3', 'O\'Brien "Bob" 3'),
+        # A number between right-to-left words is inside their run: split there, the
+        # phrase read back to front.
+        ("Spring cup: גביע 2026 אביב", "Spring cup: " + RLI + "גביע 2026 אביב" + PDI),
+        ("> קבוצה 12 ניצחה היום", "> " + RLI + "קבוצה 12 ניצחה היום" + PDI),
     ],
 )
 def test_right_to_left_names_are_isolated_from_the_numbers_around_them(text, sent):

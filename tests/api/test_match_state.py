@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Match
 
 from .conftest import play_on, post_json, start
 
@@ -196,3 +199,13 @@ def test_a_finished_match_says_how_it_ended_and_reveals_its_seed(alice_api, bob_
     )
     assert state["seed"] == match.server_seed
     assert hashlib.sha256(bytes.fromhex(state["seed"])).hexdigest() == state["seed_sha256"]
+
+
+def test_a_match_read_past_its_deadline_is_ended_on_time(alice_api, match):
+    # As its page ends it: not answered as a turn to play that would then be refused.
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+
+    state = alice_api.get(reverse("api_match", args=[match.pk])).json()
+
+    assert (state["status"], state["ending"], state["winner"]) == ("finished", "timeout", "bob")
+    assert state["to_move"] is None and state["legal_plays"] == []

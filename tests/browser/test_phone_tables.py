@@ -85,13 +85,14 @@ def test_the_whole_record_of_a_rated_player_is_on_a_phones_screen(page: Page, li
 
 
 def test_a_name_of_ten_letters_takes_one_line_of_the_history(page: Page, live_server, match):
-    # At the names' column's old 6.5rem, "kbnewbie" broke as "kbnewbi / e" on every line.
-    match.white.display_name = "Wilhelmina"
+    # At the names' column's old 6.5rem, "kbnewbie" broke as "kbnewbi / e" on every line,
+    # and at 8.5rem "kbnewbie10" as "kbnewbie1 / 0".
+    match.white.display_name = "kbnewbie10"
     match.white.save()
     page.set_viewport_size(PHONE)
 
     page.goto(live_server.url + match.get_absolute_url())
-    names = page.locator(".turn-name", has_text="Wilhelmina")
+    names = page.locator(".turn-name", has_text="kbnewbie10")
     line = float(names.first.evaluate("el => parseFloat(getComputedStyle(el).lineHeight)"))
     heights = [box["height"] for box in (n.bounding_box() for n in names.all()) if box]
 

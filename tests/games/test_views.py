@@ -14,8 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import away, services
+from games.engine import format_play
 from games.engine.game import ScriptedDice
 from games.models import Challenge, Match, RatingChange, Segment
+from games.services import TurnAction
 from tests.matches import opened_by_white, take_turn
 
 pytestmark = pytest.mark.django_db
@@ -1167,3 +1169,39 @@ def test_pages_are_titled_as_their_headings_name_them(client, alice, bob, match)
     assert re.search(r"<title>Your challenge ·", sent)
     assert '<h2 id="open-h">Open challenges</h2>' in lobby
     assert 'aria-label="#1: show the position after segment 1">#1</a>' in board
+
+
+def test_a_click_on_a_board_drawn_before_the_deadline_passed_ends_the_match_on_time(
+    client, alice, bob, match
+):
+    # The board was open: its next click, not only a page opened afresh, finds the time up.
+    client.force_login(alice)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+
+    response = client.post(
+        reverse("match_click", args=[match.pk]),
+        {"steps": "", "select": "26", "segment": str(match.segment_count)},
+        **HTMX,
+    )
+
+    match.refresh_from_db()
+    assert (match.status, match.ending, match.winner) == ("finished", "timeout", bob)
+    assert "Your turn" not in response.text
+
+
+def test_the_resign_page_says_whether_the_rating_counts_the_loss(client, alice, bob, match):
+    client.force_login(alice)
+    unplayed = " ".join(client.get(reverse("match_resign", args=[match.pk])).text.split())
+    match = services.submit_segment(
+        match.pk, user=alice, action=TurnAction(segment=match.segment_count, play="in/22 in/19")
+    )
+    assert match.to_move == bob
+    played = services.load_game(match).legal_plays()[0]
+    services.submit_segment(
+        match.pk, user=bob, action=TurnAction(segment=match.segment_count, play=format_play(played))
+    )
+
+    both = " ".join(client.get(reverse("match_resign", args=[match.pk])).text.split())
+
+    assert "Your rating stays as it is: you have not both moved in this match yet." in unplayed
+    assert "Your rating counts it as a loss." in both
