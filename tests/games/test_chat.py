@@ -472,7 +472,9 @@ def test_every_message_a_poll_brings_is_said_in_the_live_region(client, match, a
     news = client.get(poll.replace("&amp;", "&"), HTTP_HX_REQUEST="true").text
 
     said = re.search(r'<div id="chat-announce" hx-swap-oob="innerHTML">(.*?)</div>', news)
-    assert said and said.group(1) == "2 new messages. bob wrote: First bob wrote: Second"
+    assert said and said.group(1) == (
+        "2 new messages. <p>bob wrote: First</p><p>bob wrote: Second</p>"
+    )
 
 
 def test_a_poll_brings_a_page_of_new_messages_at_a_time(client, match, alice):
@@ -643,7 +645,7 @@ def test_messages_are_spoken_in_a_live_region_of_their_own_not_the_boards(
     for region in ("announce", "chat-announce"):
         assert f'<div id="{region}" class="visually-hidden" role="status"' in page
     # A message arriving with the opponent's move leaves the move's sentence to be read.
-    assert '<div id="chat-announce" hx-swap-oob="innerHTML">bob wrote: Nice roll</div>' in (
+    assert '<div id="chat-announce" hx-swap-oob="innerHTML"><p>bob wrote: Nice roll</p></div>' in (
         news.text
     )
     assert '<div id="chat-announce" hx-swap-oob="innerHTML">Message sent.</div>' in sent.text

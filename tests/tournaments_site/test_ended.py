@@ -92,6 +92,8 @@ def test_a_players_finished_tournaments_only_with_every_entrant_counted(client, 
     assert "4 players" in text  # not only bob's entry, which the filter joined
     assert f"tournaments <bdi>{bob}</bdi>" in text
     assert client.get(link, {"player": "nobody-of-that-name"}).status_code == 404
+    # In any case, as the profile's address finds its player.
+    assert "Cup of bob" in client.get(link, {"player": "BOB"}).text
 
 
 def test_a_profile_lists_the_tournaments_its_player_entered(client, alice, bob, monkeypatch):
