@@ -875,3 +875,15 @@ def test_a_page_opened_afresh_says_what_the_opponent_played_in_the_players_numbe
 
     assert news in page
     assert '<p class="news">' not in watching
+
+
+def test_a_poll_that_brings_the_opponents_move_shows_it_in_words(client, alice, bob):
+    match = start(alice, bob, [5, 2, 6, 3])  # alice's 6-3 to play; bob's page waits
+    seen = f"{match.segment_count}-active"
+    match = play(match, alice, "in/22 in/19", dice=[6, 5])
+    client.force_login(bob)
+
+    redrawn = client.get(match.get_absolute_url(), {"seen": seen}, HTTP_HX_REQUEST="true")
+
+    assert redrawn.status_code == 200
+    assert '<p class="news">alice rolled 6-3 and entered a checker on your' in redrawn.text
