@@ -177,7 +177,54 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     }
     if draw is not None:
         context.update(_draw_context(tournament, draw, entries))
+        if my_entry is not None:
+            context["where_you_stand"] = _where_you_stand(tournament, draw, my_entry)
     return render(request, "tournaments/detail.html", context)
+
+
+@dataclass(frozen=True)
+class WhereYouStand:
+    """An entrant's own line at the top of a started tournament's page: their match being
+    played (``match``, with ``stage``), else what is said of them in ``words``: waiting for
+    their next match, out, withdrawn, or their final place. They had to find themselves in
+    the bracket or the standings."""
+
+    words: str
+    match: Match | None = None
+    stage: str = ""
+    opponent: User | None = None
+
+
+def _where_you_stand(tournament: Tournament, draw: Draw, entry: Entry) -> WhereYouStand:
+    from .emails import final_places
+
+    player = entry.user_id
+    if tournament.is_finished:
+        return WhereYouStand(final_places(tournament).get(player, ""))
+    if entry.withdrawn or player in draw.withdrawn:
+        return WhereYouStand("You withdrew from this tournament.")
+    if not tournament.is_running:
+        return WhereYouStand("")
+    match = (
+        Match.objects.active()
+        .involving(entry.user)
+        .filter(tournament_match__tournament=tournament)
+        .select_related("white", "black", "to_move", "tournament_match__tournament")
+        .first()
+    )
+    if match is not None:
+        stage = services.stage_of(match)
+        return WhereYouStand(
+            "",
+            match=match,
+            stage=stage.title if stage else "",
+            opponent=match.opponent_of(entry.user),
+        )
+    if draw.in_contention(player):
+        return WhereYouStand(
+            "You are through: your next match starts when the round's other matches are over."
+        )
+    return WhereYouStand("You are out of this tournament.")
 
 
 def _can_withdraw(tournament: Tournament, draw: Draw | None, entry: Entry) -> bool:

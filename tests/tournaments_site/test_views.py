@@ -1113,3 +1113,28 @@ def test_an_automatic_start_says_it_needs_its_minimum_of_players(client, alice):
     text = " ".join(client.get(tournament.get_absolute_url()).text.split())
 
     assert "it starts then, if at least 4 have signed up (else it is cancelled)." in text
+
+
+def test_an_entrant_is_told_where_they_stand(client, alice):
+    one, two, three, four = players = make_users(4)
+    tournament = seeded_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    semi = slot_match(tournament, "W1-1")  # one v four
+    page = tournament.get_absolute_url()
+
+    def said(player) -> str:
+        client.force_login(player)
+        return " ".join(client.get(page).text.split())
+
+    playing = said(one)
+    lose(semi, four)
+    through, out = said(one), said(four)
+    lose(slot_match(tournament, "W1-2"), three)
+    lose(slot_match(tournament, "W2-1"), two)
+    finished = said(two)
+
+    assert f'Your match (Semi-finals): <a href="{semi.get_absolute_url()}">#{semi.pk} against' in (
+        playing
+    )
+    assert "You are through: your next match starts when" in through
+    assert "You are out of this tournament." in out
+    assert "You finished 2nd of 4." in finished
