@@ -146,3 +146,19 @@ def test_a_profile_reads_its_players_tournaments_in_the_same_queries_however_man
         services.sign_up(open_tournament(organiser, name=f"Open {days}").pk, user=bob)
 
     assert count_queries(get_ok(client, page)) == one
+
+
+def test_the_menus_tournaments_link_marks_every_tournament_page(client, alice):
+    tournament = open_tournament(alice)
+    link = 'href="/tournaments/" aria-current="{}">Tournaments</a>'
+    client.force_login(alice)
+
+    pages = {
+        "list": client.get(reverse("tournament_list")).text,
+        "one": client.get(tournament.get_absolute_url()).text,
+        "finished": client.get(reverse("tournaments_finished")).text,
+        "new": client.get(reverse("tournament_new")).text,
+    }
+
+    assert link.format("page") in pages["list"]
+    assert all(link.format("true") in pages[name] for name in ("one", "finished", "new"))
