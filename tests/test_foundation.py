@@ -339,7 +339,7 @@ def test_the_home_page_is_titled_with_the_sites_name(client, settings):
         ("login", "Log in"),  # Django's auth views set their own site_name: not this
         ("password_reset", "Reset your password"),
         ("lobby", "Lobby"),
-        ("leaderboard_default", "Leaderboard"),
+        ("leaderboard_default", "Leaderboard: American (US Navy)"),
     ],
 )
 def test_every_page_is_titled_with_the_sites_name_after_its_own(client, settings, url, title):
