@@ -770,10 +770,7 @@ def match_detail(request: HttpRequest, match_id: int) -> JsonResponse:
     history after segment n."""
     since = _since(request)
     match = _get_match(match_id)
-    if match.deadline_passed():
-        # Its mover's time ran out, the sweep not yet come to it: ended now, as the match
-        # page ends it, not answered as a turn a client would play and see refused.
-        services.award_timeout(match.pk)
+    if services.end_if_time_ran_out(match):  # as the match page ends it
         match = _get_match(match_id)
     return JsonResponse(match_state(match, since=since))
 

@@ -1116,6 +1116,15 @@ def resign(match_id: int, *, user: User) -> Match:
     return match
 
 
+def end_if_time_ran_out(match: Match) -> bool:
+    """End ``match`` on time (R9) if its mover's deadline has passed and the sweep (every
+    minute; later while beat is down) has not come to it yet; True if it did. For a page
+    or a read of the match, which would otherwise offer a move that a turn sent then is
+    refused (a turn and a resignation end it so themselves, saying why: TimeRanOut). No
+    query while the deadline is still ahead."""
+    return match.deadline_passed() and award_timeout(match.pk)
+
+
 def award_timeout(match_id: int, *, now: datetime | None = None) -> bool:
     """If the player to move has let the deadline pass, they lose the match (R9).
 

@@ -339,15 +339,9 @@ def _get_match(match_id: int) -> Match:
 
 
 def _over_if_time_ran_out(match: Match) -> Match:
-    """``match``, ended on time first if its mover's deadline has passed and the sweep
-    (every minute; later while beat is down) has not come to it yet: as a turn or a
-    resignation sent now would end it (R9), rather than a board drawn offering a move that
-    would be refused. Not for a turn or a resignation themselves, which end it so with
-    their own words (services.TimeRanOut)."""
-    if not match.deadline_passed():
-        return match
-    services.award_timeout(match.pk)
-    return _get_match(match.pk)
+    """``match``, ended on time first if its deadline has passed
+    (services.end_if_time_ran_out), read again if so."""
+    return _get_match(match.pk) if services.end_if_time_ran_out(match) else match
 
 
 def _get_match_for_player(request: HttpRequest, match_id: int) -> Match:
