@@ -86,11 +86,8 @@ def record_rolls(record: MatchRecord) -> Iterator[tuple[int, str, tuple[int, int
                 yield roll, f"game {number}'s opening roll", (event.white, event.black)
             elif isinstance(event, SegmentRecord) and event.kind != SegmentKind.NAMED_DOUBLE:
                 roll += 1
-                yield (
-                    roll,
-                    f"game {number}, {event.player}'s {event.dice[0]}-{event.dice[1]}",
-                    (event.dice),
-                )
+                where = f"game {number}, {event.player}'s {event.dice[0]}-{event.dice[1]}"
+                yield roll, where, event.dice
 
 
 def check_record_rolls(record: MatchRecord) -> int:

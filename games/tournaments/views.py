@@ -30,6 +30,7 @@ from games.models import Match
 from . import services
 from .brackets import BYE, Bracket, Format, MatchSlot, Side, Standing, places
 from .brackets import Tournament as Draw
+from .emails import final_places
 from .forms import TournamentForm
 from .models import Entry, Tournament
 from .services import TournamentRefused
@@ -196,8 +197,6 @@ class WhereYouStand:
 
 
 def _where_you_stand(tournament: Tournament, draw: Draw, entry: Entry) -> WhereYouStand:
-    from .emails import final_places
-
     player = entry.user_id
     if tournament.is_finished:
         return WhereYouStand(final_places(tournament).get(player, ""))
