@@ -6,8 +6,10 @@ from __future__ import annotations
 import logging
 import re
 from email.message import EmailMessage as MimeMessage
+from urllib.parse import urlsplit
 
-from django.core.mail import EmailMessage
+from django.conf import settings
+from django.core.mail import EmailMessage, make_msgid
 from django.core.mail.backends.console import EmailBackend
 
 from .text import left_to_right, subject_line
@@ -25,8 +27,16 @@ def send_now(kind: str, subject: str, body: str, to: str) -> None:
 
     Raises what the mail backend raises (an OSError, smtplib's errors included); the
     caller logs that, knowing what failing means for its page."""
-    EmailMessage(subject_line(subject), left_to_right(body), None, [to]).send()
+    # The site's domain in its Message-ID, as the outbox's emails have it, not the
+    # machine's own name (Django's default), which the world need not know.
+    headers = {"Message-ID": make_msgid(domain=mail_domain())}
+    EmailMessage(subject_line(subject), left_to_right(body), None, [to], headers=headers).send()
     log.info("account email (%s) sent", kind)
+
+
+def mail_domain() -> str:
+    """The domain in the Message-IDs of the site's emails: SITE_URL's host."""
+    return urlsplit(settings.SITE_URL).hostname or "localhost"
 
 
 def send_or_log(kind: str, subject: str, body: str, to: str) -> None:

@@ -25,7 +25,7 @@ from functools import cache, partial
 from itertools import groupby
 from smtplib import SMTPResponseException, SMTPServerDisconnected
 from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 import redis
 from celery import current_app
@@ -42,7 +42,7 @@ from redis.retry import Retry
 
 from aceysite.celery import queue, queue_after_commit
 from aceysite.links import absolute_url
-from aceysite.mail import failure_in_words
+from aceysite.mail import failure_in_words, mail_domain
 from aceysite.sql import (
     Table,
     db_value,
@@ -79,10 +79,6 @@ MAX_ATTEMPTS = 20
 #: costs a TCP handshake, EHLO, STARTTLS and a login, on both sides), but not once it has
 #: been idle this long: servers drop idle clients. One found dropped anyway is reopened.
 MAIL_CONNECTION_IDLE_SECONDS = 30.0
-
-
-def _mail_domain() -> str:
-    return urlsplit(settings.SITE_URL).hostname or "localhost"
 
 
 class UnfoldedHeader(str):
@@ -1186,7 +1182,7 @@ def message_id(notification: Notification) -> str:
     mail client that kept an email sent before the restore would drop a new one as the
     same; the time the row was written, to the microsecond, tells them apart."""
     written = int(notification.created_at.timestamp() * 1_000_000)
-    return f"<notification.{notification.pk}.{written}@{_mail_domain()}>"
+    return f"<notification.{notification.pk}.{written}@{mail_domain()}>"
 
 
 def _outbox_row(notification_id: int) -> Notification | None:

@@ -144,3 +144,14 @@ def test_a_notice_refused_after_the_commit_is_a_warning_without_the_address(
             f"account email ({notice} notice) not sent: SMTPRecipientsRefused: {{'[address]': "
         )
     )
+
+
+def test_an_account_email_s_message_id_names_the_site_not_the_machine(client, alice, settings):
+    # As the outbox's emails' do (games.notifications.message_id): Django's default is the
+    # machine's own name, "localhost" here.
+    settings.SITE_URL = "https://acey.example.org"
+
+    client.post(reverse("password_reset"), {"email": "alice@example.com"})
+
+    [message] = mail.outbox
+    assert message.extra_headers["Message-ID"].endswith("@acey.example.org>")
