@@ -530,12 +530,17 @@ def turn_passed(
     # The first turn of a tournament's match (its segments stored from the first, the
     # opening roll, on) tells its round's start too: the start's own email goes to the other
     # player only (games.tournaments.emails.match_ready), so the player to move gets one,
-    # not two. So does the turn after a bot's first (stored after the opening rolls alone,
-    # one or more: a tie is rolled again): the start's email skips a bot's opponent, whom
-    # the bot's turn, played at once, reaches.
+    # not two. So does the player's first turn after a bot's (however many segments the
+    # bot's took, each stored by a task of its own): the start's email skips a bot's
+    # opponent, whom the bot's turn, played at once, reaches.
     first = recorded[0].number if recorded else None
     started = stage is not None and (
-        first == 1 or (first is not None and opponent.is_bot and _after_openings(match, first))
+        first == 1
+        or (
+            first is not None
+            and opponent.is_bot
+            and _has_not_moved(match, match.color_of(user) or "", first)
+        )
     )
     if started:
         subject = (
@@ -613,14 +618,12 @@ def _turn_email_text(
     )
 
 
-def _after_openings(match: Match, number: int) -> bool:
-    """Whether segment ``number`` of ``match`` comes right after its opening rolls (one
-    query: asked only of a bot's turn in a tournament)."""
-    return not (
-        Segment.objects.filter(match=match, number__lt=number)
-        .exclude(kind=Segment.Kind.OPENING)
-        .exists()
-    )
+def _has_not_moved(match: Match, color: str, before: int) -> bool:
+    """Whether the player of ``color`` has no segment of ``match`` numbered below ``before``
+    (one query: asked only of a bot's turn in a tournament). A bot's first turn may be
+    several segments (a 1-2, its double, an extra roll), each stored by a task of its own:
+    the last of them alone does not follow the opening rolls."""
+    return not Segment.objects.filter(match=match, number__lt=before, player=color).exists()
 
 
 def _stage_of(match: Match) -> Stage | None:

@@ -921,19 +921,31 @@ def test_it_emails_a_walkover_once_when_its_round_is_opened_twice(
     assert len(active_matches(tournament)) == 1
 
 
-@pytest.mark.parametrize(("bot_opens", "ties"), [(True, 0), (False, 0), (True, 2), (False, 1)])
+@pytest.mark.parametrize(
+    ("bot_opens", "ties", "first_roll"),
+    [
+        (True, 0, (6, 3)),
+        (False, 0, (6, 3)),
+        (True, 2, (6, 3)),
+        (False, 1, (6, 3)),
+        # The bot's first turn a 1-2, its double and the extra roll it earns: segments each
+        # stored by a task of its own, the last of them not right after the opening rolls.
+        (True, 0, (1, 2, 4, 4)),
+    ],
+)
 def test_a_tournament_match_a_bot_opens_tells_its_start_once(
-    alice, bob, monkeypatch, django_capture_on_commit_callbacks, bot_opens, ties
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks, bot_opens, ties, first_roll
 ):
     bot = game_services.bot_users()[0]
     start_match = game_services.start_match
 
     def opened_by(**options):
         # Who wins the opening roll (5 against 2), after ``ties`` tied ones rolled again,
-        # each a segment of its own; then their first roll, 6-3.
+        # each a segment of its own; then their first roll.
         white_opens = (options["white"] == bot) == bot_opens
-        opening = (5, 2, 6, 3) if white_opens else (2, 5, 6, 3)
-        return start_match(dice=ScriptedDice([4, 4] * ties + list(opening)), **options)
+        opening = (5, 2) if white_opens else (2, 5)
+        dice = [4, 4] * ties + list(opening) + list(first_roll)
+        return start_match(dice=ScriptedDice(dice), **options)
 
     monkeypatch.setattr(game_services, "start_match", opened_by)
     tournament = open_tournament(alice, min_players=2, name="Cup")
