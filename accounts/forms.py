@@ -43,6 +43,8 @@ class SignupForm(UserCreationForm):
             "Used to tell you when it is your turn to move, once you have confirmed it: we"
             " email it a link."
         ),
+        # The browser offers the player's own address (WCAG 1.3.5).
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
     # Filled in by the browser (js/timezone.js), so that times are the player's own from
@@ -451,6 +453,7 @@ class EmailChangeForm(AsksForPassword, forms.Form):
 
     email = forms.EmailField(
         label="New email address",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
         help_text="We will send a link to this address; the change happens when you follow it.",
         # The column's length, not a form EmailField's default (320): a longer address
         # was sent its link, and following it failed to save (a server error on PostgreSQL).

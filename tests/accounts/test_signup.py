@@ -259,3 +259,9 @@ def test_a_refused_sign_up_links_to_log_in_and_takes_the_focus_to_the_refusal(cl
     assert f"If you have an account already, {login}." in refused.text
     assert re.findall(r"<(\w+)[^>]*\bautofocus\b", refused.text) == ["p"]
     assert 'id="signup-refused" tabindex="-1" autofocus' in refused.text
+
+
+def test_the_browser_may_fill_in_the_address(client):
+    form = client.get(reverse("signup")).text
+
+    assert re.search(r'<input type="email" name="email"[^>]*autocomplete="email"', form)
