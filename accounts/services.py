@@ -38,6 +38,7 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet, Value
 from django.db.models.functions import Lower
+from django.http import Http404
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -129,6 +130,19 @@ def username_holder(username: str) -> User | None:
     """The account whose username is ``username`` or looks the same (name_as_read: in any
     case, letters of other alphabets read as the Latin ones they look like), if any."""
     return _named(username).first()
+
+
+def named_in_any_case(username: str) -> User:
+    """The player whose username ``username`` is, in any case (names are told apart in any
+    case: sign-up refuses Alice beside alice, so /players/Alice/ names alice too); Http404
+    for nobody, and for a look-alike name, which names another's account to nobody. A page
+    reached by another case sends its reader to the username's own address."""
+    person = User.objects.filter(username=username).first()
+    if person is None:
+        person = username_holder(username)
+        if person is None or person.username.casefold() != username.casefold():
+            raise Http404("no such player")
+    return person
 
 
 def username_in_use(username: str) -> bool:

@@ -19,7 +19,7 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -618,9 +618,11 @@ def _local_time(person: User) -> datetime | None:
 @csp_override({"default-src": [CSP.NONE], "style-src": [CSP.UNSAFE_INLINE]})
 def rating_chart(request: HttpRequest, username: str, variant: str) -> HttpResponse:
     """The player's rating history in one variant, as an SVG image."""
-    person = get_object_or_404(User, username=username)
     if variant not in ("american", "greek"):
         raise Http404("no such variant")
+    person = services.named_in_any_case(username)
+    if person.username != username:  # as the profile's address, in any case
+        return redirect("rating_chart", person.username, variant, permanent=True)
     return HttpResponse(rating_chart_svg(person, variant), content_type="image/svg+xml")
 
 
@@ -628,13 +630,8 @@ def rating_chart(request: HttpRequest, username: str, variant: str) -> HttpRespo
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: ratings, record and matches. A closed account's page stays, with
     its history, since its username stays on the matches that link here."""
-    person = User.objects.filter(username=username).first()
-    if person is None:
-        # /players/Alice/ for alice: names are told apart in any case (sign-up refuses
-        # Alice beside alice), so the address names her too, and is sent to her own.
-        person = services.username_holder(username)
-        if person is None or person.username.casefold() != username.casefold():
-            raise Http404("no such player")
+    person = services.named_in_any_case(username)
+    if person.username != username:  # /players/Alice/ for alice: sent to her own address
         return redirect("profile", person.username, permanent=True)
     if not person.is_active:
         # Closed, or deactivated by the staff: the page names the account by its username

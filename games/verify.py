@@ -7,8 +7,10 @@ from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_safe
+
+from accounts.services import named_in_any_case
 
 from .dice import roll_pair
 from .models import DiceTally, Match, Segment
@@ -105,7 +107,9 @@ def player_dice(request: HttpRequest, username: str) -> HttpResponse:
     """The dice one player has rolled in all their matches (rolled segments only), as
     their tally has counted them (games.tally): one row, read with the player."""
     users = get_user_model().objects.select_related("dice_tally")
-    person = get_object_or_404(users, username=username)
+    person = users.filter(username=username).first()
+    if person is None:  # as the profile's address, in any case: sent to its own
+        return redirect("player_dice", named_in_any_case(username).username, permanent=True)
     # Someone who has never played has no tally: nothing rolled.
     tally = getattr(person, "dice_tally", None) or DiceTally(user=person)
     stats = _figures(tally)

@@ -142,7 +142,8 @@ def walkover(
         user,
         KIND,
         f"tournament:{tournament.pk}:walkover:{slot_id}:{user.pk}",
-        f"{tournament.name}, {stage}: {opponent} withdrew, you win by walkover",
+        # "is withdrawn", not "withdrew": a loss on time withdraws a player too.
+        f"{tournament.name}, {stage}: {opponent} is withdrawn, you win by walkover",
         "tournaments/email/walkover.txt",
         {
             "tournament": tournament,

@@ -16,12 +16,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from accounts.services import username_holder
+from accounts.services import named_in_any_case
 from aceysite.forms import focus_first_error
 from aceysite.text import sentence
 from games import idempotency
@@ -72,17 +72,6 @@ LATEST_ENDED = 20
 ENDED_PER_PAGE = 50
 
 
-def _player_named(username: str) -> User:
-    """The player ``username`` names, in any case (as /players/Alice/ finds alice); a 404
-    for nobody, or a look-alike name, which names someone else's account to nobody."""
-    player = get_user_model().objects.filter(username=username).first()
-    if player is None:
-        player = username_holder(username)
-        if player is None or player.username.casefold() != username.casefold():
-            raise Http404("no such player")
-    return player
-
-
 def _ended(tournaments: QuerySet[Tournament], status: str) -> QuerySet[Tournament]:
     # Cancelling sets finished_at too: the latest first either way (pk for those ended
     # together, so that pages do not repeat or skip one).
@@ -98,7 +87,7 @@ def ended_tournaments(request: HttpRequest, status: str) -> HttpResponse:
     )
     player = None
     if username := request.GET.get("player"):
-        player = _player_named(username)
+        player = named_in_any_case(username)
         tournaments = tournaments.filter(entries__user=player)
     page = Paginator(_ended(tournaments, status), ENDED_PER_PAGE).get_page(request.GET.get("page"))
     context = {"status": status, "player": player, "page": page, "tournaments": list(page)}

@@ -215,3 +215,18 @@ def test_it_shows_ratings_records_and_the_head_to_head(client, alice, bob):
     assert "won 1, you won 1 of 2" in response.text
     records = {r.variant: r for r in response.context["records"]}
     assert (records["american"].wins, records["american"].losses) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("asked", "answer"),
+    [
+        ("/players/ALICE/", "/players/alice/"),
+        ("/players/ALICE/dice/", "/players/alice/dice/"),
+        ("/players/ALICE/rating-american.svg", "/players/alice/rating-american.svg"),
+    ],
+)
+def test_a_players_pages_are_found_in_any_case_at_their_own_address(client, alice, asked, answer):
+    response = client.get(asked)
+
+    assert response.status_code == 301 and response["Location"] == answer
+    assert client.get("/players/nobody/dice/").status_code == 404

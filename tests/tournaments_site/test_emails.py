@@ -532,7 +532,7 @@ def _walkover_mail() -> list[tuple[str, str]]:
 
 
 def _walkover_subject(tournament: Tournament, stage: str, withdrawn) -> str:
-    return f"{tournament.name}, {stage}: {withdrawn} withdrew, you win by walkover"
+    return f"{tournament.name}, {stage}: {withdrawn} is withdrawn, you win by walkover"
 
 
 def _slot_match(tournament: Tournament, slot_id: str) -> Match:
