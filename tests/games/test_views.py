@@ -1135,8 +1135,11 @@ def test_the_history_says_each_play_is_in_its_movers_numbers(client, alice, bob,
 @pytest.mark.parametrize(
     ("variant", "said"),
     [
-        ("american", "an acey-deucey: play the 1 and the 2, then name any double and play it;"),
-        ("greek", "an acey-deucey: play it, then name any double and play it"),
+        (
+            "american",
+            "an acey-deucey: play the 1 and the 2 (both, or the turn ends there), then name",
+        ),
+        ("greek", "an acey-deucey: play the 1 and the 2, then name any double and play it"),
     ],
 )
 def test_a_1_2_to_play_says_it_is_an_acey_deucey_and_what_follows(
