@@ -927,16 +927,23 @@ def challenge_declined(challenge: Challenge) -> None:
     """
     assert challenge.opponent is not None
     offer = "rematch offer" if challenge.rematch_of_id else "challenge"
+    # A player's account closing declines what was sent to them (games.closing): they did
+    # not turn it down, and the subject does not say they did.
+    closed = not challenge.opponent.is_active
+    subject = (
+        f"Your {offer} to {challenge.opponent} is off: the account is closed"
+        if closed
+        else f"{challenge.opponent} declined your {offer}"
+    )
     _queue(
         challenge.challenger,
         Notification.Kind.CHALLENGE,
         f"declined:{challenge.pk}",
-        f"{challenge.opponent} declined your {offer}",
+        subject,
         "games/email/declined.txt",
         {
             "challenge": challenge,
-            # A player closing their account declines what was sent to them (games.closing).
-            "opponent_closed": not challenge.opponent.is_active,
+            "opponent_closed": closed,
             "url": absolute_url(reverse("challenge_new")),
         },
     )

@@ -358,7 +358,10 @@ def test_a_challenge_declined_as_its_opponent_closed_their_account_says_so(
     _declined(challenge, bob, django_capture_on_commit_callbacks)
 
     [message] = _mails_to(alice)
+    # Not "bob declined your challenge": he did not, his account closing did.
+    assert message.subject == "Your challenge to bob is off: the account is closed"
     assert "bob's account is closed, which declined the challenges to it." in message.body
+    assert "bob declined" not in message.body
 
 
 def test_rematch_offer_email_names_the_match_it_would_play_again(
