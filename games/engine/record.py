@@ -17,9 +17,9 @@ Lines are read one by one; blank lines and lines starting with ``#`` are ignored
 
     [Variant "american"]
     [Length "3"]
-    [White "Alice"]
-    [Black "Bob"]
-    [Event "Club night"]
+    [White "alice"]
+    [Black "bob"]
+    [Event "Match #12"]
     [Date "2025-01-31"]
     [SeedSHA256 "e2c73baf8a4a6eb72c041934b698e26ffa93acb8952f5b8e83cc576a5fc84587"]
     [Seed "06fd584e10da8f1de4c4fd8805b163a0e1f107a1ffe5ff9ff8421a510bba9311"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+import textwrap
 from datetime import timedelta
 from html.parser import HTMLParser
 from itertools import pairwise
@@ -16,6 +17,7 @@ from django.urls.resolvers import RoutePattern
 
 from games import api_urls
 from games.dice import check_record_rolls
+from games.engine import record as engine_record
 from games.engine.record import from_text, import_text
 from tests.matches import opened_by_white
 
@@ -262,3 +264,16 @@ def test_the_match_pages_download_links_lead_to_the_formats(client, alice, bob):
     content = client.get(match.get_absolute_url()).content.decode()
 
     assert '(<a href="/api/#records">what the files hold</a>)' in content
+
+
+def test_the_api_pages_example_record_is_the_engines_own(client):
+    # Written in two places, the engine's account of the format and this page: the same.
+    content = client.get("/api/").content.decode()
+    example = re.search(
+        r'aria-label="Example: a text record"[^>]*><code>(.*?)</code>', content, re.S
+    )
+    docstring = engine_record.__doc__.split("are ignored::\n\n", 1)[1].split("\n\n* **Header**", 1)[
+        0
+    ]
+
+    assert textwrap.dedent(docstring).strip() == html.unescape(example[1]).strip()
