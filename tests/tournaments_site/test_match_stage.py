@@ -225,3 +225,29 @@ def test_the_rounds_of_the_winners_bracket_are_named_by_format(format, titles):
 
     assert [services.round_title(draw, Bracket.WINNERS, n) for n in (1, 2, 3, 4)] == titles
     assert services.round_title(draw, Bracket.LOSERS, 1) == "Losers round 1"
+
+
+@pytest.mark.parametrize(
+    ("format", "warned"),
+    [
+        (Format.ROUND_ROBIN, "if you have matches left in it"),
+        (Format.SWISS, "if you have rounds left in it"),
+        (Format.SINGLE_ELIMINATION, None),
+    ],
+)
+def test_a_player_is_warned_where_a_loss_on_time_withdraws(client, alice, format, warned):
+    players = make_users(4)
+    tournament = started_tournament(alice, players, format=format)
+    match = active_matches(tournament)[0]
+    client.force_login(match.white)
+
+    page = " ".join(client.get(match.get_absolute_url()).text.split())
+    client.logout()
+    watching = client.get(match.get_absolute_url()).text
+
+    said = "Losing this match on time also withdraws you from the tournament"
+    if warned:
+        assert f"{said}, {warned}." in page
+    else:
+        assert said not in page
+    assert said not in watching  # a spectator has no match to lose
