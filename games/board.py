@@ -556,6 +556,8 @@ def _targets(
             continue  # the same area already moves a checker there
         x, y, w, h = _area(source)
         there = f": {counts[source]} there" if source in counts else ""
+        label = f"Select {_place_name(source)}{there}"
+        values = {"steps": selecting, "select": str(source)}
         letting_go = source == selected and len(sources) > 1
         if letting_go:
             # Selected already: a click (or Enter, or Escape anywhere on the board) lets
@@ -563,16 +565,7 @@ def _targets(
             # there is nothing else to pick.
             label, values = f"Deselect {_place_name(source)}{there}", {"steps": selecting}
         elif source == selected:
-            label = f"Select {_place_name(source)}{there}, selected"
-            values = {"steps": selecting, "select": str(source)}
-        else:
-            label, values = (
-                f"Select {_place_name(source)}{there}",
-                {
-                    "steps": selecting,
-                    "select": str(source),
-                },
-            )
+            label += ", selected"
         found.append(
             Target(
                 key=f"from-{source}",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import secrets
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
