@@ -1022,7 +1022,9 @@ def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
     withdrew = (
         stage is not None
         and match.ending == Match.Ending.RESIGNATION
-        and stage.tournament.entries.filter(user_id=_loser_id(match), withdrawn=True).exists()
+        and stage.tournament.entries.filter(
+            user=match.player(match.loser_color), withdrawn=True
+        ).exists()
     )
     _queue_new(
         Email(
@@ -1048,10 +1050,6 @@ def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
         )
         for user in (match.white, match.black)
     )
-
-
-def _loser_id(match: Match) -> int:
-    return match.black_id if match.winner_id == match.white_id else match.white_id
 
 
 def digest_key(user_id: int, day: str) -> str:
