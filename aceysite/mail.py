@@ -29,9 +29,16 @@ def send_now(kind: str, subject: str, body: str, to: str) -> None:
     caller logs that, knowing what failing means for its page."""
     # The site's domain in its Message-ID, as the outbox's emails have it, not the
     # machine's own name (Django's default), which the world need not know.
-    headers = {"Message-ID": make_msgid(domain=mail_domain())}
+    headers = {"Message-ID": make_msgid(domain=mail_domain()), **AUTOMATIC}
     EmailMessage(subject_line(subject), left_to_right(body), None, [to], headers=headers).send()
     log.info("account email (%s) sent", kind)
+
+
+#: Headers every email of the site carries: it is written by a machine, not a person
+#: (RFC 3834), so that out-of-office and other automatic replies are not sent back to
+#: an address nobody reads, one for every turn while its player is away. Exchange and
+#: Outlook go by their own header rather than the RFC's.
+AUTOMATIC = {"Auto-Submitted": "auto-generated", "X-Auto-Response-Suppress": "All"}
 
 
 def mail_domain() -> str:

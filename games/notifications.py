@@ -42,7 +42,7 @@ from redis.retry import Retry
 
 from aceysite.celery import queue, queue_after_commit
 from aceysite.links import absolute_url
-from aceysite.mail import failure_in_words, mail_domain
+from aceysite.mail import AUTOMATIC, failure_in_words, mail_domain
 from aceysite.sql import (
     Table,
     db_value,
@@ -1134,6 +1134,7 @@ def send_notification(notification_id: int, *, retry_in: int = 0, swept: bool = 
         to=[notification.user.email],
         headers={
             **headers,
+            **AUTOMATIC,
             "Message-ID": message_id(notification),
         },
     )

@@ -155,3 +155,13 @@ def test_an_account_email_s_message_id_names_the_site_not_the_machine(client, al
 
     [message] = mail.outbox
     assert message.extra_headers["Message-ID"].endswith("@acey.example.org>")
+
+
+def test_an_account_email_says_a_machine_wrote_it(client, alice):
+    # So that an out-of-office reply is not sent back to the site (RFC 3834), as the
+    # outbox's emails say too.
+    client.post(reverse("password_reset"), {"email": "alice@example.com"})
+
+    [message] = mail.outbox
+    assert message.extra_headers["Auto-Submitted"] == "auto-generated"
+    assert message.extra_headers["X-Auto-Response-Suppress"] == "All"

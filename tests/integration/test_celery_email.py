@@ -51,6 +51,9 @@ def test_a_worker_emails_the_opponent_over_smtp_when_a_turn_is_played(alice, bob
     assert message["List-Unsubscribe"] == f"<{SITE_URL}/unsubscribe/{token}/>"
     assert notifications.user_from_unsubscribe_token(token) == bob.pk
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    # No out-of-office reply sent back for every turn (RFC 3834, and Outlook's own).
+    assert message["Auto-Submitted"] == "auto-generated"
+    assert message["X-Auto-Response-Suppress"] == "All"
     assert b"=?" not in raw.split(b"\r\n\r\n")[0]
     body = message.get_content().replace("\r\n", "\n")
     assert "alice played 6-3: in/22 in/19" in body
