@@ -1037,6 +1037,7 @@ def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
             {
                 "match": match,
                 "won": match.winner_id == user.pk,
+                "how": _how_it_ended(match, user),
                 # A player who closes their account resigns their matches as it closes.
                 "opponent_closed": not match.opponent_of(user).is_active,
                 "withdrew": withdrew,
@@ -1050,6 +1051,23 @@ def match_finished(match: Match, *, rating_changes: list[RatingChange]) -> None:
         )
         for user in (match.white, match.black)
     )
+
+
+def _how_it_ended(match: Match, user: User) -> str:
+    """Who won ``match`` and how, told to one of its players: "you won 15\u20139 (borne
+    off)", "alice won: you resigned (final score 2\u20130)", "you won on time: alice's
+    time to move ran out (...)". Who resigned or ran out of time is said, rather than
+    "won by timeout", which leaves its reader to work out whose time it was."""
+    won = match.winner_id == user.pk
+    winner = "you" if won else str(match.winner)
+    if match.ending == Match.Ending.BORNE_OFF:
+        return f"{winner} won {match.result_words}"
+    loser = str(match.opponent_of(user)) if won else "you"
+    final = f"(final score {match.result_score})"
+    if match.ending == Match.Ending.TIMEOUT:
+        whose = f"{loser}'s" if won else "your"
+        return f"{winner} won on time: {whose} time to move ran out {final}"
+    return f"{winner} won: {loser} resigned {final}"
 
 
 def digest_key(user_id: int, day: str) -> str:

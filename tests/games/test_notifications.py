@@ -407,9 +407,25 @@ def test_finished_email_gives_each_player_the_winner_and_score(
     [to_alice] = _mails_to(alice)
     [to_bob] = _mails_to(bob)
     assert to_alice.subject == f"Match #{match.pk} against bob is over"
-    assert f"is over: bob won by resignation (final score {score})." in to_alice.body
+    assert f"is over: bob won: you resigned (final score {score})." in to_alice.body
     assert to_bob.subject == f"Match #{match.pk} against alice is over"
-    assert f"is over: you won by resignation (final score {score})." in to_bob.body
+    assert f"is over: you won: alice resigned (final score {score})." in to_bob.body
+
+
+def test_finished_email_on_time_says_whose_time_ran_out(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    match = _start(alice, bob)  # alice to move
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.award_timeout(match.pk)
+
+    match.refresh_from_db()
+    final = f"(final score {match.result_score})"
+    [to_alice] = _mails_to(alice)
+    [to_bob] = _mails_to(bob)
+    assert f"is over: bob won on time: your time to move ran out {final}." in to_alice.body
+    assert f"is over: you won on time: alice's time to move ran out {final}." in to_bob.body
 
 
 @pytest.mark.parametrize("rated", [True, False])

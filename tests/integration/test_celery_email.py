@@ -84,7 +84,15 @@ def test_beat_and_the_worker_award_a_timeout_once_the_deadline_has_passed(
     [to_bob] = [m for m in mailbox.to(bob.email) if "is over" in m["Subject"]]
     assert match.score_black > match.score_white
     score = f"{match.score_black}\u2013{match.score_white}"  # the winner's points first
-    assert f"you won by timeout (final score {score})." in to_bob.get_content()
+    assert (
+        f"you won on time: alice's time to move ran out (final score {score})."
+        in to_bob.get_content()
+    )
+    [to_alice] = [m for m in mailbox.to(alice.email) if "is over" in m["Subject"]]
+    assert (
+        f"bob won on time: your time to move ran out (final score {score})."
+        in to_alice.get_content()
+    )
 
 
 def test_a_refused_email_is_retried_with_backoff_and_delivered_once(alice, bob, mailbox, worker):
