@@ -52,6 +52,7 @@ from .ratings.store import UNPLAYED_UNRATED, played_by_both
 from .records import match_record_json, match_record_text
 from .services import TurnError
 from .tournaments import services as tournaments
+from .tournaments.profile import dashboard_tournaments
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -119,9 +120,17 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     # With its tournament, if any: the card names it, in the same query.
     related = ("white", "black", "to_move", "tournament_match__tournament")
     matches = Match.objects.with_unread_messages(user).select_related(*related)
+    my_turn = list(matches.awaiting(user))
+    waiting = list(matches.waiting_for_opponent(user))
+    playing = {
+        link.tournament_id
+        for match in my_turn + waiting
+        if (link := getattr(match, "tournament_match", None)) is not None
+    }
     context = {
-        "my_turn": matches.awaiting(user),
-        "waiting": matches.waiting_for_opponent(user),
+        "my_turn": my_turn,
+        "waiting": waiting,
+        "tournaments": dashboard_tournaments(user, playing=playing),
         "finished": matches.select_related("winner").latest_finished(user, 10),
         "received": Challenge.objects.addressed_to(user).select_related("challenger"),
         "sent": Challenge.objects.issued_by(user).select_related("opponent"),

@@ -6,7 +6,10 @@ import pytest
 from django.urls import reverse
 
 from games import services
+from games.models import Match
+from games.tournaments import services as tournaments
 from tests.matches import opened_by_white
+from tests.tournaments_site.helpers import make_users, open_tournament
 
 from .conftest import count_queries, get_ok
 
@@ -29,6 +32,13 @@ def _fill_dashboard(user, opponent, *, each: int) -> None:
         services.resign(finished.pk, user=opponent)
         services.create_challenge(other, opponent=user)
         services.create_challenge(user, opponent=other)
+        # A tournament of theirs to come, and one running that waits on the others.
+        coming = open_tournament(other, name=f"{user.username} coming {n}")
+        tournaments.sign_up(coming.pk, user=user)
+        running = open_tournament(other, name=f"{user.username} running {n}")
+        for player in (user, *make_users(3)):
+            tournaments.sign_up(running.pk, user=player)
+        tournaments.start_tournament(running.pk, user=other)
 
 
 def test_the_dashboard_queries_do_not_grow_with_the_number_of_matches(
@@ -48,4 +58,9 @@ def test_the_dashboard_queries_do_not_grow_with_the_number_of_matches(
     with django_assert_num_queries(few):
         response = client.get(url)
     assert response.status_code == 200
-    assert response.text.count('class="card card-turn"') == 2 * 12  # challenges and matches
+    # The challenges, and the matches on his move (his tournament matches among them).
+    on_his_move = Match.objects.awaiting(bob).count()
+    assert on_his_move > 12
+    assert response.text.count('class="card card-turn"') == 12 + on_his_move
+    listed = response.text.partition('id="tournaments-h"')[2].partition("</section>")[0]
+    assert listed.count("bob coming") == listed.count("bob running") == 12

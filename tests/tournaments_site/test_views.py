@@ -1138,3 +1138,39 @@ def test_an_entrant_is_told_where_they_stand(client, alice):
     assert "You are through: your next match starts when" in through
     assert "You are out of this tournament." in out
     assert "You finished 2nd of 4." in finished
+
+
+def test_the_dashboard_lists_an_entrant_s_tournaments_with_where_they_stand(client, alice):
+    # One waiting for a round to end, or for a start, has no match card to find it by.
+    one, two, three, four = players = make_users(4)
+    tournament = seeded_tournament(alice, players, format=Format.SINGLE_ELIMINATION)
+    coming = open_tournament(alice, name="Winter cup")
+    services.sign_up(coming.pk, user=one)
+    left = open_tournament(alice, name="Left cup")
+    services.sign_up(left.pk, user=one)
+    services.withdraw(left.pk, user=one)
+
+    def said(player) -> str:
+        client.force_login(player)
+        page = client.get(reverse("dashboard")).text
+        section = page.partition('id="tournaments-h"')[2].partition("</section>")[0]
+        return " ".join(section.split())
+
+    playing = said(one)
+    lose(slot_match(tournament, "W1-1"), four)  # one v four
+    through, out = said(one), said(four)
+    lose(slot_match(tournament, "W1-2"), three)
+    lose(slot_match(tournament, "W2-1"), two)
+
+    assert f'<a href="{tournament.get_absolute_url()}">{tournament.name}</a>' in playing
+    assert "your match in it is listed above" in playing
+    assert "Winter cup</a>" in playing
+    assert "you are signed up; sign-up closes on" in playing
+    assert "Left cup" not in playing  # left before the start
+    assert "you are through: your next match starts when" in through
+    assert "you are out; it goes on" in out
+    assert "Winter cup" not in out
+    # Once it is over, it is gone from the dashboard (the profile keeps it).
+    assert tournament.name not in said(four)
+    client.force_login(three)
+    assert 'id="tournaments-h"' not in client.get(reverse("dashboard")).text
