@@ -26,7 +26,8 @@ def _redis_database(url: str) -> tuple[str, int, int] | None:
     if parts.scheme not in ("redis", "rediss"):
         return None
     number = database_number(parts)
-    host = parts.hostname or "localhost"
+    # urlsplit lowers the name's case; a fully qualified "localhost." is the same name.
+    host = (parts.hostname or "localhost").removesuffix(".")
     host = "localhost" if host in _LOOPBACK else host
     return (host, parts.port or 6379, -1 if number is None else number)
 

@@ -257,7 +257,7 @@ def test_check_refuses_a_broker_sharing_a_redis_database_with_the_cache(settings
     assert broker_apart_from_cache() == []
 
 
-@pytest.mark.parametrize("broker", ["localhost", "[::1]", "LOCALHOST"])
+@pytest.mark.parametrize("broker", ["localhost", "[::1]", "LOCALHOST", "localhost."])
 def test_check_sees_this_machine_under_each_of_its_names(settings, broker):
     settings.CACHES = {
         "default": {
