@@ -1,5 +1,6 @@
 import io
 import os
+import re
 import subprocess
 import sys
 
@@ -348,3 +349,16 @@ def test_every_page_is_titled_with_the_sites_name_after_its_own(client, settings
     response = client.get(reverse(url))
 
     assert f"<title>{title} · Acey-Deucey at the Harbour Club</title>" in response.text
+
+
+@pytest.mark.django_db
+def test_a_page_whose_form_came_back_with_errors_says_so_in_its_title(client, alice):
+    # Where a screen reader starts the page, and what its tab shows (WCAG 2.4.2).
+    refused = client.post(reverse("login"), {"username": "alice", "password": "nope"})
+    shown = client.get(reverse("login"))
+    client.force_login(alice)
+    settings_refused = client.post(reverse("settings"), {"timezone": "Mars"})
+
+    assert re.search(r"<title>Error: Log in · ", refused.text)
+    assert re.search(r"<title>Log in · ", shown.text)
+    assert re.search(r"<title>Error: Settings · ", settings_refused.text)
