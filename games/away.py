@@ -71,14 +71,18 @@ def days_left(user: User, *, now: datetime | None = None) -> int:
     and a player who went away by mistake and came straight back, twice, lost two days
     for minutes away.
     """
-    now = now or timezone.now()
+    used = _used_this_year(user, now or timezone.now())
+    return max(settings.AWAY_DAYS_PER_YEAR - math.ceil(used / DAY), 0)
+
+
+def _used_this_year(user: User, now: datetime) -> timedelta:
+    """The time away ``user``'s absences begun in ``now``'s calendar year (UTC) add up to."""
     # Bounds in UTC: a __year lookup would follow the request's timezone.
     year = datetime(now.astimezone(UTC).year, 1, 1, tzinfo=UTC)
     this_year = Absence.objects.filter(
         user=user, starts_at__gte=year, starts_at__lt=year.replace(year=year.year + 1)
     )
-    used = sum((absence.ends_at - absence.starts_at for absence in this_year), timedelta())
-    return max(settings.AWAY_DAYS_PER_YEAR - math.ceil(used / DAY), 0)
+    return sum((absence.ends_at - absence.starts_at for absence in this_year), timedelta())
 
 
 def clock_start(player_id: int, now: datetime) -> datetime:
@@ -123,8 +127,11 @@ def go_away(user: User, *, until: datetime, now: datetime | None = None) -> Abse
                 f"you are already away until {_local(player.away_until, player)}:"
                 " come back first to change it"
             )
-        needed, left = days_charged(now, until), days_left(player, now=now)
-        if needed > left:
+        # Added to the year's time away before it is charged, as days_left counts it: 12
+        # hours used and 29 days 9 hours asked for make 30 days, not 1 and 30.
+        used = _used_this_year(player, now)
+        if math.ceil((used + (until - now)) / DAY) > settings.AWAY_DAYS_PER_YEAR:
+            needed, left = days_charged(now, until), days_left(player, now=now)
             raise AwayError(f"that is {_days(needed)} away; you have {_days(left)} left this year")
         # A deadline already passed stays passed: the time ran out before they left, and
         # the sweep awards the match.

@@ -152,10 +152,25 @@ def test_a_request_is_charged_with_the_days_begun_already_taken_this_year(alice,
     away.come_back(alice, now=now + timedelta(days=2, hours=1))  # a third day begun: 3
     later = now + timedelta(days=5)
 
-    # Any part of a day asked for is a day too: 27 days and a minute are 28.
+    # Added to the 2 days and an hour used, 27 days and 23 hours and a minute make 30 days
+    # and a minute: 31 days.
     with pytest.raises(AwayError, match="that is 28 days away; you have 27 days left this year"):
-        away.go_away(alice, until=later + timedelta(days=27, minutes=1), now=later)
-    away.go_away(alice, until=later + timedelta(days=27), now=later)
+        away.go_away(alice, until=later + timedelta(days=27, hours=23, minutes=1), now=later)
+    away.go_away(alice, until=later + timedelta(days=27, hours=23), now=later)
+
+    assert away.days_left(alice, now=later) == 0
+
+
+def test_a_request_is_added_to_the_time_already_away_before_it_is_charged(alice, settings):
+    # Charged on its own, 29 days and 9 hours would be 30 days, one more than the 29 left
+    # after 12 hours away; added to those 12 hours they make 29 days and 21 hours: 30.
+    settings.AWAY_DAYS_PER_YEAR = 30
+    now = datetime(2026, 6, 1, tzinfo=UTC)
+    away.go_away(alice, until=now + timedelta(hours=12), now=now)
+    later = now + timedelta(days=1)
+    assert away.days_left(alice, now=later) == 29
+
+    away.go_away(alice, until=later + timedelta(days=29, hours=9), now=later)
 
     assert away.days_left(alice, now=later) == 0
 
