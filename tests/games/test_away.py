@@ -366,7 +366,11 @@ def test_each_opponent_is_emailed_once_of_the_time_away_with_their_matches(
         to_bob.body
     )
     due = f"{bobs_move.deadline:%a} {bobs_move.deadline.day} {bobs_move.deadline:%b %Y, %H:%M}"
-    assert f"Match #{bobs_move.pk}: your move, due by {due} UTC; then it waits" in to_bob.body
+    # Not "then it waits for alice's return": a move after it waits for nobody.
+    assert (
+        f"Match #{bobs_move.pk}: your move, due by {due} UTC; if you move before their return,"
+        " it waits for them until then." in to_bob.body
+    )
     assert f"Match #{charlies_move.pk}: your move" in sent[charlie.email].body
     assert f"#{waits_for_alice.pk}" not in sent[charlie.email].body
 
