@@ -57,7 +57,7 @@ from aceysite.text import left_to_right, subject_line
 from games.engine import Position, absolute_point, format_dice, variant_named
 
 from . import blocks
-from .models import Challenge, Match, Message, Notification, RatingChange, Segment
+from .models import Absence, Challenge, Match, Message, Notification, RatingChange, Segment
 from .ratings.store import UNPLAYED_UNRATED
 
 if TYPE_CHECKING:
@@ -802,20 +802,37 @@ def time_left_in_words(left: timedelta) -> str:
     return f"about {amount} {unit}{'' if amount == 1 else 's'}"
 
 
-def deadline_reminder(match: Match, *, now: datetime | None = None) -> None:
+#: How long a player must have been away since a turn's reminder went for it to be sent
+#: again on their return (games.away sets it again): one back from a holiday may have
+#: forgotten the match; one who left by mistake and came straight back has not.
+REMIND_AGAIN_AFTER_AWAY = timedelta(days=1)
+
+
+def deadline_reminder(match: Match, *, now: datetime | None = None) -> bool:
     """Remind the player to move in ``match`` that their deadline is near (at ``now``, the
-    sweep's time): whom they play, how long is left, and that a timeout loses the match."""
+    sweep's time): whom they play, how long is left, and that a timeout loses the match.
+    Once a turn, but again for a player back from REMIND_AGAIN_AFTER_AWAY or more away
+    since the last; True if it queued one."""
     user = match.to_move
     if user is None or match.deadline is None:
-        return
+        return False
+    turn = f"reminder:{match.pk}:{match.segment_count}:"
+    last = (
+        Notification.objects.filter(user=user, key__startswith=turn)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    if last is not None and not _away_since(user, last):
+        return False
     opponent = match.opponent_of(user)
-    # One reminder per deadline, not per turn: time away moves the deadline and sets the
-    # reminder again (games.away), which must not find the first one's key taken.
+    # Keyed by the deadline too: the reminder sent again after time away (which moved the
+    # deadline) must not find the first one's key taken.
     due_by = int(match.deadline.timestamp())
     _queue(
         user,
         Notification.Kind.REMINDER,
-        f"reminder:{match.pk}:{match.segment_count}:{due_by}",
+        f"{turn}{due_by}",
         f"Reminder: your move against {opponent} is due soon",
         "games/email/reminder.txt",
         {
@@ -828,6 +845,16 @@ def deadline_reminder(match: Match, *, now: datetime | None = None) -> None:
             "tournament": _tournament_of(match),
             "timeout_withdraws": _timeout_withdraws(match),
         },
+    )
+    return True
+
+
+def _away_since(user: User, moment: datetime) -> bool:
+    """Whether ``user`` has been away for REMIND_AGAIN_AFTER_AWAY or more, in one absence
+    begun after ``moment``."""
+    return any(
+        absence.ends_at - absence.starts_at >= REMIND_AGAIN_AFTER_AWAY
+        for absence in Absence.objects.filter(user=user, starts_at__gt=moment)
     )
 
 

@@ -1211,8 +1211,7 @@ def sweep_deadlines(now: datetime | None = None) -> dict[str, int]:
                 claimed = Match.objects.select_related(
                     "to_move", "white", "black", "tournament_match__tournament"
                 ).get(pk=match.pk)
-                notifications.deadline_reminder(claimed, now=now)
-                reminders += 1
+                reminders += notifications.deadline_reminder(claimed, now=now)
     return {"timeouts": timeouts, "reminders": reminders}
 
 

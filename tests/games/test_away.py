@@ -319,6 +319,27 @@ def test_a_player_reminded_before_going_away_is_reminded_again_on_coming_back_ea
     assert len(_reminders(match)) == 2
 
 
+def test_a_player_reminded_and_away_for_moments_is_not_reminded_again(alice, bob):
+    # Away by mistake and straight back: they have not forgotten the match since.
+    match = opened_by_white(alice, bob, days_per_move=1)
+    reminded = match.remind_at
+    assert services.sweep_deadlines(now=reminded)["reminders"] == 1
+    gone = reminded + timedelta(minutes=5)
+    away.go_away(alice, until=gone + timedelta(hours=11), now=gone)
+    back = gone + timedelta(seconds=5)
+
+    away.come_back(alice, now=back)
+
+    assert Match.objects.get(pk=match.pk).remind_at == back  # set again, as ever
+    assert services.sweep_deadlines(now=back)["reminders"] == 0
+    assert len(_reminders(match)) == 1
+    # A day away since, and the reminder goes again on the return.
+    later = back + timedelta(minutes=5)
+    away.go_away(alice, until=later + timedelta(days=1), now=later)
+    assert services.sweep_deadlines(now=later + timedelta(days=1))["reminders"] == 1
+    assert len(_reminders(match)) == 2
+
+
 def test_a_reminder_not_yet_sent_keeps_to_the_last_fifth_of_the_turn(alice, bob):
     match = opened_by_white(alice, bob, days_per_move=1)
     now = match.deadline - timedelta(hours=10)  # 10 h left: 5 h 12 min before the reminder

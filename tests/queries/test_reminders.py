@@ -37,6 +37,7 @@ def test_a_reminder_costs_a_fixed_list_of_statements(alice, bob, in_tournament):
 
     # The overdue matches (none), those due a reminder; the claim, in a savepoint; the
     # claimed match read again with its players and its tournament, in one SELECT; the
-    # outbox's check for the email, and its INSERT, in a savepoint of its own.
-    assert len(statements) == 10, statements
+    # turn's earlier reminder looked for (none); the outbox's check for the email, and its
+    # INSERT, in a savepoint of its own.
+    assert len(statements) == 11, statements
     assert not [sql for sql in statements if sql.startswith('SELECT "tournaments_')]
