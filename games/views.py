@@ -381,6 +381,8 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
     rating_changes = (
         [] if match.is_active else list(match.rating_changes.select_related("user").order_by("pk"))
     )
+    # Drawn whole only: the heading is outside the board an HTMX request redraws.
+    stage = None if request.htmx else tournaments.stage_of(match)
     context = {
         "match": match,
         "board": board,
@@ -398,8 +400,15 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         "unplayed_unrated": UNPLAYED_UNRATED,
         # A "?" shown is explained beneath them, once.
         "provisional_shown": any(change.shows_provisional for change in rating_changes),
-        # Drawn whole only: the heading is outside the board an HTMX request redraws.
-        "stage": None if request.htmx else tournaments.stage_of(match),
+        "stage": stage,
+        # Said where the clock is, as the reminder email says it: in a round robin or a
+        # Swiss a loss on time may withdraw its loser (not from a last match or round).
+        "timeout_withdraws_you": (
+            stage is not None
+            and stage.tournament.format in tournaments.WITHDRAWN_ON_TIME
+            and board["viewer_color"] is not None
+            and tournaments.timeout_withdraws(match, request.user.pk)
+        ),
         # A finished match's players: who has offered the other a rematch.
         "rematch": (
             _rematch_context(match, request.user)

@@ -412,20 +412,21 @@ def _matches_to_play(draw: Draw, player: int, *, besides: str | None = None) -> 
     )
 
 
-def timeout_withdraws(match: Match) -> bool:
-    """Whether losing ``match`` on time now would also withdraw the player to move from its
-    tournament, for its deadline reminder: in a round robin or a Swiss
-    (:data:`WITHDRAWN_ON_TIME`), unless it is their last match there or, in a Swiss, the
-    next round could not be paired without them, by the rule of :func:`match_finished`.
-    No query when ``match`` came with
+def timeout_withdraws(match: Match, player: int | None = None) -> bool:
+    """Whether losing ``match`` on time now would also withdraw ``player`` (by default the
+    player to move) from its tournament, for its deadline reminder and its page: in a
+    round robin or a Swiss (:data:`WITHDRAWN_ON_TIME`), unless it is their last match there
+    or, in a Swiss, the next round could not be paired without them, by the rule of
+    :func:`match_finished`. No query when ``match`` came with
     ``select_related("tournament_match__tournament")``."""
+    player = match.to_move_id if player is None else player
     link = _link_of(match, "tournament")
-    if link is None or not link.tournament.is_running or match.to_move_id is None:
+    if link is None or not link.tournament.is_running or player is None or not match.is_active:
         return False  # a cancelled tournament's matches no longer count for it
     draw = link.tournament.draw()
     if draw is None:
         return False
-    return _timeout_withdraws(draw, draw.match(link.slot_id), match.to_move_id)
+    return _timeout_withdraws(draw, draw.match(link.slot_id), player)
 
 
 def points_in_slot_order(match: Match, slot: MatchSlot) -> tuple[int, int]:

@@ -228,16 +228,18 @@ def test_the_rounds_of_the_winners_bracket_are_named_by_format(format, titles):
 
 
 @pytest.mark.parametrize(
-    ("format", "warned"),
+    ("format", "options", "warned"),
     [
-        (Format.ROUND_ROBIN, "if you have matches left in it"),
-        (Format.SWISS, "if you have rounds left in it"),
-        (Format.SINGLE_ELIMINATION, None),
+        (Format.ROUND_ROBIN, {}, "your matches still to play would go to your opponents"),
+        (Format.SWISS, {"swiss_rounds": 2}, "you would not be paired again"),
+        # A last round's loss on time is a plain loss (the reminder says so too).
+        (Format.SWISS, {"swiss_rounds": 1}, None),
+        (Format.SINGLE_ELIMINATION, {}, None),
     ],
 )
-def test_a_player_is_warned_where_a_loss_on_time_withdraws(client, alice, format, warned):
+def test_a_player_is_warned_where_a_loss_on_time_withdraws(client, alice, format, options, warned):
     players = make_users(4)
-    tournament = started_tournament(alice, players, format=format)
+    tournament = started_tournament(alice, players, format=format, **options)
     match = active_matches(tournament)[0]
     client.force_login(match.white)
 
@@ -247,7 +249,7 @@ def test_a_player_is_warned_where_a_loss_on_time_withdraws(client, alice, format
 
     said = "Losing this match on time also withdraws you from the tournament"
     if warned:
-        assert f"{said}, {warned}." in page
+        assert f"{said}: {warned}" in page
     else:
         assert said not in page
     assert said not in watching  # a spectator has no match to lose
