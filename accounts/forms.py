@@ -12,7 +12,12 @@ from typing import Any, ClassVar
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    SetPasswordForm,
+    UserCreationForm,
+)
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -30,6 +35,7 @@ from .models import (
 from .services import (
     display_name_in_use,
     email_in_use,
+    locked_active_account,
     name_in_use,
     player_named,
     username_holder,
@@ -427,7 +433,36 @@ class AsksForPassword:
         return password
 
 
-class ThrottledPasswordChangeForm(PasswordChangeForm):
+class SavesThePasswordAlone:
+    """A form setting an existing account's password (Django's SetPasswordForm and its
+    subclasses) that writes the password alone, on the locked row of an account still
+    active. Django's saves the user row the request read at its start, every column of
+    it: a closure, an address confirmed or another new password that came in between
+    was written over, the closed account opened again with its erased address back.
+    Raises :class:`accounts.services.AccountClosed` if the account was closed meanwhile."""
+
+    user: User
+    cleaned_data: dict[str, Any]
+
+    def set_password_and_save(
+        self, user: User, password_field_name: str = "new_password1", commit: bool = True
+    ) -> User:
+        with transaction.atomic():
+            account = locked_active_account(user.pk)
+            account.set_password(self.cleaned_data[password_field_name])
+            account.save(update_fields=["password"])
+        # The request's copy too: the session's hash is taken from it (the password change
+        # keeps its player logged in).
+        user.password = account.password
+        return user
+
+
+class SetPasswordAloneForm(SavesThePasswordAlone, SetPasswordForm):
+    """Django's new password from a reset link, written as :class:`SavesThePasswordAlone`
+    writes it."""
+
+
+class ThrottledPasswordChangeForm(SavesThePasswordAlone, PasswordChangeForm):
     """Django's password change, its old password checked as closing an account checks
     the password (:func:`check_current_password`): wrong ones count with the login
     failures."""

@@ -62,6 +62,23 @@ EMAIL_CHANGE_SALT = "accounts.email_change"
 EMAIL_CHANGE_MAX_AGE = timedelta(days=2)
 
 
+class AccountClosed(Exception):
+    """The account was closed, or deactivated by the staff, while a request of its owner's
+    was under way: what the request would have written is not written."""
+
+
+def locked_active_account(user_id: int) -> User:
+    """The account's row, locked until the transaction ends (call it inside one); raises
+    :class:`AccountClosed` if it is no longer active. For a form that writes to the
+    account: saved on a row read earlier in its request, it would write that row's every
+    column back, putting back a password changed, an address confirmed or an account
+    closed meanwhile; on this row it writes its own fields only, after the other writer."""
+    account = User.objects.select_for_update().get(pk=user_id)
+    if not account.is_active:
+        raise AccountClosed("this account is closed")
+    return account
+
+
 class EmailChangeError(ValueError):
     """A confirmation link that cannot be used; the message is for the player."""
 

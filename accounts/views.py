@@ -45,6 +45,7 @@ from .forms import (
     CloseAccountForm,
     EmailChangeForm,
     ProfileForm,
+    SetPasswordAloneForm,
     SignupForm,
     ThrottledAuthenticationForm,
     ThrottledPasswordChangeForm,
@@ -191,7 +192,10 @@ class PasswordChangeView(_FocusFirstField, auth_views.PasswordChangeView):
         return {**super().get_form_kwargs(), "ip": throttle.client_ip(self.request)}
 
     def form_valid(self, form: Form) -> HttpResponse:
-        response = super().form_valid(form)
+        try:
+            response = super().form_valid(form)
+        except services.AccountClosed:
+            return _closed_meanwhile(self.request)
         _say_keys_revoked(self.request, services.shut_out_others(form.user, reset=False))
         # The browser stays known for the account with its new password (it gave the old).
         throttle.remember_device(self.request, response, form.user)
@@ -244,8 +248,20 @@ class PasswordResetView(_FocusFirstField, auth_views.PasswordResetView):
 
 
 class PasswordResetConfirmView(_FocusFirstField, auth_views.PasswordResetConfirmView):
+    form_class = SetPasswordAloneForm
+
+    def get_user(self, uidb64: str) -> User | None:
+        """The account the link is for; none (so the link is invalid) once it is closed or
+        deactivated: a link sent before would otherwise set a password nobody can log in
+        with, and tell its owner "Your password was reset"."""
+        user = super().get_user(uidb64)
+        return user if user is not None and user.is_active else None
+
     def form_valid(self, form: Form) -> HttpResponse:
-        response = super().form_valid(form)
+        try:
+            response = super().form_valid(form)
+        except services.AccountClosed:
+            return _closed_meanwhile(self.request)
         # Whoever followed the emailed link owns the account: let them log in at once,
         # here or wherever they were refused.
         throttle.lift_blocks_after_reset(username=form.user.get_username())
@@ -253,6 +269,15 @@ class PasswordResetConfirmView(_FocusFirstField, auth_views.PasswordResetConfirm
         _say_keys_revoked(self.request, services.shut_out_others(form.user, reset=True))
         throttle.remember_device(self.request, response, form.user)
         return response
+
+
+def _closed_meanwhile(request: HttpRequest) -> HttpResponse:
+    """The answer to a form that would have written to an account closed while it was
+    being sent (accounts.services.AccountClosed): nothing was written, and whoever sent it
+    is logged out (the closure ended the account's sessions; this request began before)."""
+    logout(request)
+    messages.error(request, "This account is closed: nothing was changed.")
+    return redirect("login")
 
 
 # -- settings ---------------------------------------------------------------------------------
@@ -286,14 +311,26 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     # A copy of the account, not request.user itself: validating a form writes what was
     # sent onto its instance, refused or not, and the rest of the request reads the player
     # from request.user (a refused Asia/Tokyo still set the timezone cookie to it).
-    account = User.objects.get(pk=request.user.pk)
-    form = ProfileForm(request.POST if request.method == "POST" else None, instance=account)
-    if request.method == "POST" and form.is_valid():
-        form.save()
-        request.user.refresh_from_db()  # so that the cookie names the new zone at once
-        messages.success(request, "Your settings are saved.")
-        return redirect("settings")
-    return _render_settings(request, profile_form=form)
+    if request.method != "POST":
+        account = User.objects.get(pk=request.user.pk)
+        return _render_settings(request, profile_form=ProfileForm(instance=account))
+    with transaction.atomic():
+        try:
+            # Locked, and only the form's fields saved: a save of every column of a row
+            # read earlier would put back what changed meanwhile (an address confirmed,
+            # a new password, a closure: games.closing erases on the same lock).
+            account = services.locked_active_account(request.user.pk)
+        except services.AccountClosed:
+            return _closed_meanwhile(request)
+        form = ProfileForm(request.POST, instance=account)
+        if form.is_valid():
+            form.save(commit=False)
+            account.save(update_fields=ProfileForm.Meta.fields)
+    if not form.is_valid():
+        return _render_settings(request, profile_form=form)
+    request.user.refresh_from_db()  # so that the cookie names the new zone at once
+    messages.success(request, "Your settings are saved.")
+    return redirect("settings")
 
 
 @login_required

@@ -62,13 +62,10 @@ def close_account(user: User) -> Closure:
     module's docstring), and tell its address what was done, if it was confirmed. Safe to
     run again on a closed account: it finishes what is left (and, the address erased,
     emails nobody)."""
-    # Read before they are erased: the email goes to the address, in the player's time.
-    # Not to an address never confirmed: anyone may sign up with anyone's, and signing up
-    # and closing again and again would send its owner a notice each time (besides the
-    # link sign-up sends) of an account that was never theirs, as far as we know.
-    confirmed = user.email_confirmed_at is not None
-    address, zone = (user.email if confirmed else ""), user.zone
-    _deactivate(user)
+    # The address as the locked row had it before erasing it (not ``user``'s, read
+    # earlier in the request: changed meanwhile, or erased by a closure from another tab,
+    # which told it already: closed twice at once, the account had two "closed" emails).
+    address, zone = _deactivate(user)
     done = end_play(user)
     _tell_closed(user.get_username(), address=address, zone=zone, done=done)
     return done
@@ -230,11 +227,20 @@ def finish_interrupted() -> int:
     return len(waiting_on)
 
 
-def _deactivate(user: User) -> None:
+def _deactivate(user: User) -> tuple[str, tzinfo | None]:
+    """Deactivate and erase the account; return where to tell the player: the address
+    (confirmed, else none) and the timezone it had, or no address if it was closed
+    already."""
     with transaction.atomic():
         # Locked, so that a settings form saved at the same moment cannot write the old
-        # address or name back over the erased ones.
+        # address or name back over the erased ones (it saves only its fields, on the
+        # locked row of an account still active: accounts.views.settings_page).
         account = get_user_model().objects.select_for_update().get(pk=user.pk)
+        # Not to an address never confirmed: anyone may sign up with anyone's, and signing
+        # up and closing again and again would send its owner a notice each time (besides
+        # the link sign-up sends) of an account that was never theirs, as far as we know.
+        confirmed = account.is_active and account.email_confirmed_at is not None
+        tell = (account.email if confirmed else ""), account.zone
         account.is_active = False
         account.email = ""
         account.display_name = ""
@@ -263,6 +269,7 @@ def _deactivate(user: User) -> None:
     # The caller's object too: the request that closed the account still holds it.
     for field in ("is_active", "email", "display_name", "about", "country", "password"):
         setattr(user, field, getattr(account, field))
+    return tell
 
 
 def _ended(action: Callable[..., object], object_id: int, user: User) -> int:

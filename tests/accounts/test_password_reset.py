@@ -59,6 +59,27 @@ def test_it_emails_a_reset_link_that_sets_a_new_password(client, alice, settings
     assert alice.check_password("a brand new secret")
 
 
+def test_a_link_sent_before_the_staff_deactivated_the_account_no_longer_works(client, alice):
+    client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    link = re.search(r"https?://\S+?(/\S+)", mail.outbox[-1].body).group(1)
+    alice.is_active = False
+    alice.save(update_fields=["is_active"])
+    mail.outbox = []
+
+    form_page = client.get(link, follow=True)
+    # Valid, the link would lead on to the form's own address.
+    sent = client.post(
+        form_page.redirect_chain[-1][0] if form_page.redirect_chain else link,
+        {"new_password1": "a brand new secret", "new_password2": "a brand new secret"},
+    )
+
+    assert 'name="new_password1"' not in form_page.text
+    assert "new_password1" not in sent.text
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
+    assert mail.outbox == []  # no "your password was reset" for a password nobody can use
+
+
 def test_it_sends_nothing_for_an_unknown_address_and_says_the_same(client, alice):
     response = client.post(reverse("password_reset"), {"email": "nobody@example.com"})
 
