@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -184,7 +184,10 @@ def name_in_use(name: str, *, except_user: User) -> bool:
 
 
 def email_change_token(user: User, *, new_email: str) -> str:
-    payload = {"user": user.pk, "new": new_email, "old": user.email, "state": _link_state(user)}
+    # Signed, not encrypted: anyone holding the link can read it. The address it replaces
+    # stays out (a typo'd new address would hand its owner the player's real one); the
+    # state pins it, hashed.
+    payload = {"user": user.pk, "new": new_email, "state": _link_state(user)}
     return signing.TimestampSigner(salt=EMAIL_CHANGE_SALT).sign_object(payload)
 
 
@@ -212,7 +215,8 @@ def read_email_change_token(token: str) -> EmailChange:
     return EmailChange(
         user_id=payload["user"],
         new_email=payload["new"],
-        old_email=payload["old"],
+        # Only links made before it was left out carry it: the account's address, now.
+        old_email=payload.get("old", ""),
         state=payload.get("state", ""),  # none in a link made before states were
     )
 
@@ -318,11 +322,13 @@ def pending_email_change(user: User, *, token: str) -> EmailChange:
     change = read_email_change_token(token)
     if change.user_id != user.pk:
         raise EmailChangeError("This link is for a different account.")
-    if user.email != change.old_email or not constant_time_compare(change.state, _link_state(user)):
+    moved = change.old_email and user.email != change.old_email
+    if moved or not constant_time_compare(change.state, _link_state(user)):
         raise EmailChangeError("This link has already been used, or is out of date.")
     if email_in_use(change.new_email, except_user=user):
         raise EmailChangeError("Another account now uses that address.")
-    return change
+    # The state holds the address the link was made from: it is the account's still.
+    return replace(change, old_email=user.email)
 
 
 def confirm_email_change(user: User, *, token: str) -> str:

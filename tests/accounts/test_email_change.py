@@ -86,6 +86,23 @@ def test_it_does_not_apply_a_link_twice(client, alice):
     assert alice.email == "alice@new.example"
 
 
+def test_the_link_does_not_carry_the_address_it_replaces(client, alice):
+    # Signed, not encrypted: a new address mistyped would give its owner the player's own.
+    token = services.email_change_token(alice, new_email="alice@new.example")
+    readable = signing.b64_decode(token.split(":")[0].encode()).decode()
+
+    assert "alice@new.example" in readable  # it is readable
+    assert "alice@example.com" not in readable
+    client.force_login(alice)
+    page = client.get(confirm_url(token)).text
+    # The page, to the account's owner only, names the address it replaces.
+    assert "instead of alice@example.com for your account?" in " ".join(page.split())
+    client.post(confirm_url(token))
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example"
+    assert alice.email_undo_address == "alice@example.com"  # the undo still knows it
+
+
 def test_it_rejects_an_expired_link(client, alice, monkeypatch):
     three_days_ago = time.time() - timedelta(days=3).total_seconds()
     with monkeypatch.context() as patch:
