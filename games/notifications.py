@@ -37,6 +37,7 @@ from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -119,7 +120,16 @@ def list_unsubscribe_headers(url: str) -> dict[str, str]:
 
 
 def unsubscribe_token(user: User) -> str:
-    return signing.dumps({"user": user.pk}, salt=UNSUBSCRIBE_SALT)
+    """The signed token of the unsubscribe link in an email to ``user``'s address: the
+    account, and (hashed) the address it was sent to. The link works while the account
+    has that address: one left in the mailbox of an address the account has moved from
+    (a typo mended, a takeover undone) must not turn its emails off unseen."""
+    return signing.dumps({"user": user.pk, "to": _address_key(user.email)}, salt=UNSUBSCRIBE_SALT)
+
+
+def _address_key(address: str) -> str:
+    """An address, hashed and keyed (the token is signed, not encrypted), in any case."""
+    return salted_hmac(UNSUBSCRIBE_SALT, address.casefold(), algorithm="sha256").hexdigest()[:20]
 
 
 def user_from_unsubscribe_token(token: str) -> int | None:
@@ -128,12 +138,26 @@ def user_from_unsubscribe_token(token: str) -> int | None:
     Raises :class:`django.core.signing.SignatureExpired` for a genuine token older than
     :data:`UNSUBSCRIBE_MAX_AGE`, so that the page can say so rather than call it invalid.
     """
+    payload = _unsubscribe_payload(token)
+    return payload["user"] if payload else None
+
+
+def unsubscribe_token_sent_to(token: str, address: str) -> bool:
+    """Whether the valid ``token`` was sent to ``address``; True for one made before the
+    tokens named their address (they expire within UNSUBSCRIBE_MAX_AGE)."""
+    payload = _unsubscribe_payload(token)
+    sent_to = payload.get("to") if payload else None
+    return sent_to is None or constant_time_compare(sent_to, _address_key(address))
+
+
+def _unsubscribe_payload(token: str) -> dict | None:
     try:
-        return signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=UNSUBSCRIBE_MAX_AGE)["user"]
+        payload = signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=UNSUBSCRIBE_MAX_AGE)
     except signing.SignatureExpired:
         raise
-    except (signing.BadSignature, KeyError, TypeError):
+    except signing.BadSignature:
         return None
+    return payload if isinstance(payload, dict) and isinstance(payload.get("user"), int) else None
 
 
 def turn_email_delay() -> int:

@@ -47,7 +47,11 @@ from .models import (
     Challenge,
     Match,
 )
-from .notifications import turn_email_note, user_from_unsubscribe_token
+from .notifications import (
+    turn_email_note,
+    unsubscribe_token_sent_to,
+    user_from_unsubscribe_token,
+)
 from .ratings.store import UNPLAYED_UNRATED, played_by_both
 from .records import match_record_json, match_record_text
 from .services import TurnError
@@ -893,6 +897,9 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     user = user_model.objects.filter(pk=user_id).first() if user_id else None
     if user is None:
         return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
+    # A closed account's address is erased: its page says it is closed, whatever the link.
+    if user.is_active and not unsubscribe_token_sent_to(token, user.email):
+        return render(request, "games/unsubscribe.html", {"moved": True}, status=400)
     if request.method == "POST":
         user_model.objects.filter(pk=user.pk).update(
             email_preference=user_model.EmailPreference.NONE

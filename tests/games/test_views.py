@@ -506,6 +506,30 @@ def test_it_unsubscribes_with_a_signed_one_click_post(client, alice):
     assert alice.email_preference == "none"
 
 
+def test_an_unsubscribe_link_sent_to_an_address_the_account_has_left_changes_nothing(client, alice):
+    # Left in the mailbox of the address the account moved from (a takeover undone, a
+    # typo mended): it must not turn the owner's turn emails off unseen.
+    from games.notifications import unsubscribe_token
+
+    url = reverse("unsubscribe", args=[unsubscribe_token(alice)])
+    alice.email = "Alice@Elsewhere.example"
+    alice.save(update_fields=["email"])
+    moved_url = reverse("unsubscribe", args=[unsubscribe_token(alice)])
+    alice.email = "alice@elsewhere.example"  # the same address, in another case
+    alice.save(update_fields=["email"])
+
+    page = client.get(url)
+    refused = client.post(url, {"List-Unsubscribe": "One-Click"})
+
+    assert page.status_code == refused.status_code == 400
+    assert "sent to an address its account no longer uses" in refused.text
+    alice.refresh_from_db()
+    assert alice.email_preference == "every_turn"
+    client.post(moved_url, {"List-Unsubscribe": "One-Click"})
+    alice.refresh_from_db()
+    assert alice.email_preference == "none"
+
+
 def test_it_offers_every_bot_in_the_lobby_and_a_challenge_starts_the_match(client, alice):
     bots = services.bot_users()
     client.force_login(alice)
