@@ -38,7 +38,16 @@ from accounts.services import revoke_api_keys
 from aceysite.mail import send_or_log
 
 from . import services
-from .models import Block, Challenge, ChallengeQuerySet, Match, Message, Notification, SentOnce
+from .models import (
+    Absence,
+    Block,
+    Challenge,
+    ChallengeQuerySet,
+    Match,
+    Message,
+    Notification,
+    SentOnce,
+)
 from .tournaments import services as tournaments
 from .tournaments.models import Tournament
 
@@ -241,6 +250,7 @@ def _deactivate(user: User) -> tuple[str, tzinfo | None]:
         # the link sign-up sends) of an account that was never theirs, as far as we know.
         confirmed = account.is_active and account.email_confirmed_at is not None
         tell = (account.email if confirmed else ""), account.zone
+        name = account.display_name
         account.is_active = False
         account.email = ""
         account.display_name = ""
@@ -259,6 +269,8 @@ def _deactivate(user: User) -> tuple[str, tzinfo | None]:
         # claims one meanwhile finds the address erased and sends nothing.
         Message.objects.filter(author=account).delete()
         Notification.objects.filter(user=account).delete()
+        if name:
+            _erase_name_from_others_emails(account, name)
         # Blocks either way keep apart two players who could reach each other; a closed
         # account reaches nobody and can be reached by nobody (and cannot be blocked), so
         # they would only leave a name on the other's list, and say whom she shunned.
@@ -270,6 +282,44 @@ def _deactivate(user: User) -> tuple[str, tzinfo | None]:
     for field in ("is_active", "email", "display_name", "about", "country", "password"):
         setattr(user, field, getattr(account, field))
     return tell
+
+
+#: What is left of another player's stored email that named a closed account by its
+#: display name: the row stays, for the staff's record of what was sent when.
+ERASED = "(Erased: this email named an account since closed.)"
+
+
+def _erase_name_from_others_emails(account: User, name: str) -> None:
+    """Erase the text of the other players' stored emails (kept EMAILS_KEPT) that name
+    ``account`` by its display ``name``: their subjects and bodies say "Your turn
+    against <name>", "<name> challenges you". Only emails about the account's own
+    matches, challenges, time away and tournaments, and its opponents' digests: a name
+    that is a common word must not blank every email that has the word. Only those sent
+    or dropped: one still to go is written afresh when it goes (a turn's, a challenge's),
+    or was queued after the name was erased."""
+    about_it = Q(match__white=account) | Q(match__black=account)
+    for prefix in ("challenge", "accepted", "declined", "expired"):
+        about_it |= Q(
+            key__in=[
+                f"{prefix}:{pk}"
+                for pk in Challenge.objects.filter(
+                    Q(challenger=account) | Q(opponent=account)
+                ).values_list("pk", flat=True)
+            ]
+        )
+    for pk in Absence.objects.filter(user=account).values_list("pk", flat=True):
+        about_it |= Q(key__startswith=f"away:{pk}:")
+    entered = Tournament.objects.filter(Q(entries__user=account) | Q(organiser=account))
+    for pk in entered.values_list("pk", flat=True).distinct():
+        about_it |= Q(key__startswith=f"tournament:{pk}:")
+    opponents = Match.objects.involving(account).values_list("white_id", "black_id")
+    for player in {pk for pair in opponents for pk in pair} - {account.pk}:
+        about_it |= Q(key__startswith=f"digest:{player}:")
+    Notification.objects.filter(
+        about_it, Q(subject__contains=name) | Q(body__contains=name)
+    ).filter(Q(sent_at__isnull=False) | Q(cancelled_at__isnull=False)).exclude(user=account).update(
+        subject=ERASED, body=ERASED
+    )
 
 
 def _ended(action: Callable[..., object], object_id: int, user: User) -> int:

@@ -57,6 +57,43 @@ def test_it_erases_the_person_and_keeps_the_username(alice, bob):
     assert list(Message.objects.values_list("text", flat=True)) == ["Good luck"]
 
 
+def test_it_erases_her_name_from_the_emails_kept_of_her_matches_and_challenges(alice, bob, charlie):
+    match = opened_by_white(alice, bob)
+    challenge = services.create_challenge(alice, opponent=charlie)
+    sent = timezone.now()
+
+    def kept(user, key, *, match=None, **when):
+        return Notification.objects.create(
+            user=user,
+            kind="turn",
+            key=key,
+            subject="Your turn against Alice Liddell",
+            body="Alice Liddell played 6-3.",
+            match=match,
+            **when,
+        )
+
+    turn = kept(bob, "turn:old", match=match, sent_at=sent)
+    offer = Notification.objects.get(key=f"challenge:{challenge.pk}")  # queued with it
+    Notification.objects.filter(pk=offer.pk).update(
+        subject="Alice Liddell challenges you", sent_at=sent
+    )
+    # Another match's email that happens to have the words: not about her.
+    other = kept(charlie, "turn:other", match=opened_by_white(bob, charlie), sent_at=sent)
+    waiting = kept(bob, "turn:waiting", match=match)  # written afresh when it goes
+
+    closing.close_account(alice)
+
+    erased = (closing.ERASED, closing.ERASED)
+    for row in (turn, offer, other, waiting):
+        row.refresh_from_db()
+    assert (turn.subject, turn.body) == erased
+    assert (offer.subject, offer.body) == erased
+    assert turn.sent_at is not None  # the record of what was sent, when, stays
+    assert other.body == "Alice Liddell played 6-3."
+    assert waiting.body == "Alice Liddell played 6-3."
+
+
 def test_it_deletes_the_blocks_she_made_and_those_made_of_her(alice, bob, charlie):
     blocks.block(alice, other=bob)
     blocks.block(charlie, other=alice)
