@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.matches import opened_by_white
+
 from .helpers import act, board_state, held_request, log_in, wait_for_redraw
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,6 +24,20 @@ def test_the_match_page_fits_a_phone_without_sideways_scrolling(page: Page, live
     box = board.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     assert box["height"] > 200  # scaled down, still a board and not a sliver
+
+
+def test_the_dice_keep_their_size_beside_a_long_note_on_a_phone(page: Page, live_server, match):
+    # An acey-deucey's note beside the dice: the note wraps, the dice are not squeezed.
+    acey_deucey = opened_by_white(match.white, match.black, dice=[5, 2, 1, 2])
+    page.set_viewport_size({"width": 390, "height": 844})
+    log_in(page, live_server.url, "alice")
+
+    page.goto(live_server.url + acey_deucey.get_absolute_url())
+
+    expect(page.locator(".dice .small")).to_contain_text("an acey-deucey")
+    for die in page.locator(".dice .die").all():
+        box = die.bounding_box()
+        assert box is not None and box["width"] >= 33, box
 
 
 def test_a_board_target_is_selected_from_the_keyboard(page: Page, live_server, match):
