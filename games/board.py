@@ -1144,9 +1144,12 @@ def _announcement(match: Match, board: dict[str, Any]) -> str:
     if mode == "finished":
         # How it ended too, as the history's last line says: a resignation or a timeout
         # is not in the last turn a screen reader user may have heard.
-        forfeit = board["forfeit"]
-        how = f"{forfeit['loser']} {forfeit['lost']}; " if forfeit else ""
-        over = f"The match is over: {how}{match.winner} won {match.result_words}."
+        # Told to a player as "you", as the page's heading tells them "You won".
+        forfeit, viewer, loser = board["forfeit"], board["viewer_color"], match.loser_color
+        lost_by = "you" if viewer is not None and viewer == loser else None
+        won_by = "you" if viewer is not None and viewer != loser else match.winner
+        how = f"{lost_by or forfeit['loser']} {forfeit['lost']}; " if forfeit else ""
+        over = f"The match is over: {how}{won_by} won {match.result_words}."
         # The last turn first, when not told yet: the other player's, which bore off
         # their last checker (or a bot's, segment by segment), ended the match.
         return " ".join(part for part in (board["news"], over) if part)

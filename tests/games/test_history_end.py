@@ -109,11 +109,18 @@ def test_the_screen_reader_hears_how_a_finished_match_ended(alice, bob):
     services.resign(match.pk, user=bob)
     match.refresh_from_db()
 
-    board = board_context(match, viewer=alice, steps=[])
+    to_alice = board_context(match, viewer=alice, steps=[])["announcement"]
+    to_bob = board_context(match, viewer=bob, steps=[])["announcement"]
+    to_carol = board_context(match, viewer=None, steps=[])["announcement"]
 
-    assert board["announcement"] == (
-        f"The match is over: bob resigned the match; alice won by resignation"
-        f" (final score {match.result_score})."
+    final = f"(final score {match.result_score})"
+    assert to_alice == f"The match is over: bob resigned the match; you won by resignation {final}."
+    # After alice's last turn, which bob had not seen.
+    assert to_bob.endswith(
+        f". The match is over: you resigned the match; alice won by resignation {final}."
+    )
+    assert to_carol.endswith(
+        f". The match is over: bob resigned the match; alice won by resignation {final}."
     )
 
 
@@ -123,6 +130,6 @@ def test_a_match_lost_on_time_is_announced_as_such(alice, bob):
     board = board_context(match, viewer=bob, steps=[])
 
     assert board["announcement"] == (
-        f"The match is over: alice ran out of time; bob won by timeout"
+        f"The match is over: alice ran out of time; you won by timeout"
         f" (final score {match.result_score})."
     )

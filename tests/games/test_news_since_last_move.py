@@ -375,7 +375,7 @@ def test_the_end_of_the_match_is_told_after_the_turn_that_ended_it(alice, bob):
     # Her 1-2 and her naming she made herself; the play made for her ended the match.
     assert to_alice == (
         "You named 6-6 and your only play was made for you: you bore off two checkers from"
-        f" your 6-point. The match is over: alice won {match.result_score} (borne off)."
+        f" your 6-point. The match is over: you won {match.result_score} (borne off)."
     )
 
 
