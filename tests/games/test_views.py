@@ -596,6 +596,13 @@ def test_while_a_bot_is_to_move_the_page_says_it_is_thinking_and_looks_again_soo
     assert f"{bot} is thinking" in waiting_on_bot and 'class="spinner"' in waiting_on_bot
     assert 'hx-trigger="every 2s"' in waiting_on_bot
     assert "is thinking" not in waiting_on_alice
+
+    # Said in the turn's line too, above the board (the note is below it on a phone).
+    def turn_line(page: str) -> str:
+        return page.partition('id="turn-line"')[2].partition("</p>")[0]
+
+    assert 'to move <span class="thinking">' in turn_line(waiting_on_bot)
+    assert "thinking" not in turn_line(waiting_on_alice)
     assert 'hx-trigger="every 30s"' in waiting_on_alice
     assert "Waiting for alice to move" in waiting_on_alice
 
