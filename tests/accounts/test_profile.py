@@ -133,6 +133,11 @@ def test_it_shows_current_matches(client, alice, bob):
     assert [row.match for row in response.context["current"]] == [match]
     assert match.get_absolute_url() in response.text
     assert response.context["results"] == []
+    # Whoever is to move: her opponent, here, as well as herself on his profile.
+    text = " ".join(response.text.split())
+    assert "score 0\u20130, <bdi>bob</bdi> to move</span>" in text
+    his = " ".join(client.get(reverse("profile", args=["bob"])).text.split())
+    assert "score 0\u20130, <bdi>bob</bdi> to move</span>" in his
 
 
 def test_it_shows_the_profile_to_its_owner_other_users_and_anonymous_visitors(client, alice, bob):
